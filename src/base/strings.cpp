@@ -1,0 +1,56 @@
+#include "base/strings.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fnmatch.h>
+
+namespace sonde {
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find(separator, start);
+    parts.emplace_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::string_view trim(std::string_view text) {
+  const char* spaces = " \t\r\n";
+  size_t first = text.find_first_not_of(spaces);
+  if (first == std::string_view::npos) return {};
+  size_t last = text.find_last_not_of(spaces);
+  return text.substr(first, last - first + 1);
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.starts_with(prefix); }
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
+}
+
+bool has_glob(std::string_view text) { return text.find_first_of("*?[") != std::string_view::npos; }
+
+std::optional<unsigned long long> parse_uint(std::string_view text, int base) {
+  if (text.empty() || text.front() == '-' || text.front() == '+' || text.front() == ' ') return std::nullopt;
+  std::string owned(text);
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(owned.c_str(), &end, base);
+  if (errno != 0 || end != owned.c_str() + owned.size()) return std::nullopt;
+  return value;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
+}  // namespace sonde

@@ -1,0 +1,20 @@
+#pragma once
+// Small string helpers shared by every layer.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sonde {
+
+std::vector<std::string> split(std::string_view text, char separator);
+std::string_view trim(std::string_view text);
+bool starts_with(std::string_view text, std::string_view prefix);
+// fnmatch-style glob with '*', '?' and '[...]', as perf uses for tracepoint and event names.
+bool glob_match(std::string_view pattern, std::string_view text);
+bool has_glob(std::string_view text);
+// Parses decimal, 0x hex or 0 octal as strtoull does; nullopt on trailing junk or overflow.
+std::optional<unsigned long long> parse_uint(std::string_view text, int base = 0);
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+}  // namespace sonde

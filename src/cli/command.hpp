@@ -1,0 +1,20 @@
+#pragma once
+// Each command is one cmd_<name>.cpp that registers itself in the one table here.
+#include <string_view>
+#include <vector>
+
+namespace sonde::cli {
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  // argv[0] is the command name; returns the process exit status.
+  int (*run)(int argc, char** argv);
+};
+
+const std::vector<Command>& commands();
+
+int cmd_list(int argc, char** argv);
+int cmd_stat(int argc, char** argv);
+
+}  // namespace sonde::cli

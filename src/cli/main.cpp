@@ -1,0 +1,47 @@
+// sonde: one binary, perf-style subcommands.
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+
+namespace sonde::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"list", "List available events", cmd_list},
+      {"stat", "Run a command and count its events", cmd_stat},
+  };
+  return table;
+}
+
+namespace {
+void print_usage(std::FILE* out) {
+  fmt::print(out, "\n usage: sonde [--version] [--help] COMMAND [ARGS]\n\n The sonde commands are:\n");
+  for (const auto& command : commands()) fmt::print(out, "   {:<11}{}\n", command.name, command.summary);
+  fmt::print(out, "\n See 'sonde COMMAND --help' for a command's options.\n");
+}
+}  // namespace
+
+}  // namespace sonde::cli
+
+int main(int argc, char** argv) {
+  using namespace sonde::cli;
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+      std::strcmp(argv[1], "help") == 0) {
+    print_usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 1 : 0;
+  }
+  if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "version") == 0) {
+    fmt::print("sonde version 0.1.0\n");
+    return 0;
+  }
+  std::string_view name = argv[1];
+  for (const auto& command : commands()) {
+    if (command.name == name) return command.run(argc - 1, argv + 1);
+  }
+  fmt::print(stderr, "sonde: '{}' is not a sonde command. See 'sonde --help'.\n", name);
+  return 1;
+}

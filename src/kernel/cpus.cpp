@@ -1,0 +1,38 @@
+#include "kernel/cpus.hpp"
+
+#include <algorithm>
+#include <unistd.h>
+
+#include "base/file.hpp"
+#include "base/strings.hpp"
+
+namespace sonde::kernel {
+
+Result<std::vector<int>> parse_cpu_list(std::string_view text) {
+  std::vector<int> cpus;
+  text = trim(text);
+  if (text.empty()) return fail("empty CPU list; give CPUs like 0-3,5");
+  for (const auto& part : split(text, ',')) {
+    auto bounds = split(part, '-');
+    if (bounds.size() > 2) return failf("bad CPU range '{}'; give CPUs like 0-3,5", part);
+    auto first = parse_uint(trim(bounds[0]), 10);
+    auto last = bounds.size() == 2 ? parse_uint(trim(bounds[1]), 10) : first;
+    if (!first || !last || *last < *first || *last > 4095)
+      return failf("bad CPU list '{}'; give CPUs like 0-3,5", text);
+    for (auto cpu = *first; cpu <= *last; ++cpu) cpus.push_back(static_cast<int>(cpu));
+  }
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
+std::vector<int> online_cpus() {
+  if (auto text = read_file("/sys/devices/system/cpu/online")) {
+    if (auto cpus = parse_cpu_list(*text)) return *cpus;
+  }
+  std::vector<int> cpus;
+  for (long i = 0; i < sysconf(_SC_NPROCESSORS_ONLN); ++i) cpus.push_back(static_cast<int>(i));
+  return cpus;
+}
+
+}  // namespace sonde::kernel

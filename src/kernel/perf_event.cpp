@@ -1,0 +1,71 @@
+#include "kernel/perf_event.hpp"
+
+#include <cerrno>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace sonde::kernel {
+
+namespace {
+thread_local int open_errno = 0;
+
+Result<void> ioctl_result(int fd, unsigned long request, unsigned long arg, const char* what) {
+  if (::ioctl(fd, request, arg) < 0) return failf("{} on perf event: {}", what, errno_text(errno));
+  return {};
+}
+}  // namespace
+
+int last_open_errno() { return open_errno; }
+
+PerfEventFd& PerfEventFd::operator=(PerfEventFd&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.release();
+  }
+  return *this;
+}
+
+PerfEventFd::~PerfEventFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<PerfEventFd> PerfEventFd::open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) {
+  long fd = ::syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0) {
+    open_errno = errno;
+    return failf("perf_event_open failed: {}", errno_text(errno));
+  }
+  open_errno = 0;
+  return PerfEventFd(static_cast<int>(fd));
+}
+
+Result<void> PerfEventFd::enable() const { return ioctl_result(fd_, PERF_EVENT_IOC_ENABLE, 0, "enable"); }
+Result<void> PerfEventFd::disable() const { return ioctl_result(fd_, PERF_EVENT_IOC_DISABLE, 0, "disable"); }
+Result<void> PerfEventFd::reset() const { return ioctl_result(fd_, PERF_EVENT_IOC_RESET, 0, "reset"); }
+
+Result<void> PerfEventFd::set_filter(const std::string& filter) const {
+  if (::ioctl(fd_, PERF_EVENT_IOC_SET_FILTER, filter.c_str()) < 0)
+    return failf("the kernel refused the filter '{}': {}", filter, errno_text(errno));
+  return {};
+}
+
+Result<void> PerfEventFd::set_bpf(int prog_fd) const {
+  return ioctl_result(fd_, PERF_EVENT_IOC_SET_BPF, static_cast<unsigned long>(prog_fd), "attach BPF");
+}
+
+Result<uint64_t> PerfEventFd::id() const {
+  uint64_t value = 0;
+  if (::ioctl(fd_, PERF_EVENT_IOC_ID, &value) < 0) return failf("PERF_EVENT_IOC_ID: {}", errno_text(errno));
+  return value;
+}
+
+Result<CounterReading> PerfEventFd::read_counter() const {
+  uint64_t values[3] = {};
+  ssize_t n = ::read(fd_, values, sizeof values);
+  if (n != static_cast<ssize_t>(sizeof values))
+    return failf("reading a counter: {}", n < 0 ? errno_text(errno) : "short read");
+  return CounterReading{values[0], values[1], values[2]};
+}
+
+}  // namespace sonde::kernel

@@ -1,0 +1,66 @@
+#include "run.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "base/file.hpp"
+#include "base/strings.hpp"
+
+namespace sonde::test {
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+}  // namespace
+
+RunResult run(const std::string& command) {
+  char out_path[] = "/tmp/sonde-test-out-XXXXXX";
+  char err_path[] = "/tmp/sonde-test-err-XXXXXX";
+  int out_fd = mkstemp(out_path);
+  int err_fd = mkstemp(err_path);
+  close(out_fd);
+  close(err_fd);
+  std::string full = "(" + command + ") </dev/null >" + out_path + " 2>" + err_path;
+  int status = std::system(full.c_str());
+  RunResult result;
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
+  result.out = slurp(out_path);
+  result.err = slurp(err_path);
+  unlink(out_path);
+  unlink(err_path);
+  return result;
+}
+
+std::string sonde_bin() { return SONDE_BINARY; }
+std::string workload(const std::string& name) { return std::string(SONDE_WORKLOAD_DIR) + "/" + name; }
+bool have_perf() { return run("perf --version").exit_code == 0; }
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> result;
+  for (auto& line : split(text, '\n'))
+    if (!line.empty()) result.push_back(line);
+  return result;
+}
+
+std::string tracing_state() {
+  const std::string t = "/sys/kernel/tracing";
+  if (!is_directory(t + "/events")) return "tracefs not mounted";
+  std::string state;
+  for (const char* file : {"current_tracer", "set_event", "uprobe_events", "tracing_on"}) {
+    auto content = read_file(t + "/" + file);
+    state += std::string(file) + "=" + (content ? *content : "?") + ";";
+  }
+  if (auto instances = list_directory(t + "/instances")) state += "instances=" + join(*instances, ",");
+  return state;
+}
+
+}  // namespace sonde::test
