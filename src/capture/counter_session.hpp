@@ -1,0 +1,88 @@
+#pragma once
+// Counting mode (perf stat): every event opened on every "slot" of the target — one per CPU
+// for the system, one per thread for --per-thread, one for a workload or process tree — and
+// read back as raw counts with their enabled/running times.
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "events/event_spec.hpp"
+#include "kernel/perf_event.hpp"
+#include "kernel/syscall_counter.hpp"
+
+namespace sonde::capture {
+
+struct CountingTarget {
+  enum class Kind { workload, processes, threads, system };
+  Kind kind = Kind::workload;
+  std::vector<pid_t> ids;  // the workload's pid, -p PIDs or -t TIDs
+  std::vector<int> cpus;   // for system: the CPUs to count (-C, or every online CPU)
+  bool per_thread = false; // --per-thread: one slot per thread of the processes
+  bool inherit = true;     // count children and new threads too (perf's default; -i turns it off)
+};
+
+// What one counter instance counts.
+struct Slot {
+  int cpu = -1;
+  pid_t tid = -1;
+};
+
+struct EventCounts {
+  bool supported = true;  // false when the kernel has no such event here: "<not supported>"
+  std::vector<kernel::CounterReading> slots;  // one per Slot; empty when unsupported
+};
+
+struct CountingOptions {
+  // Serve syscalls:sys_enter_*/sys_exit_* with the in-kernel counter from this many such
+  // events on; 0 turns it off (each tracepoint gets a perf event, as perf does).
+  size_t syscall_aggregation_threshold = 4;
+  bool verbose = false;
+};
+
+class CounterSession {
+ public:
+  // Opens every event (disabled; a workload's start at its exec). Fails on the first error
+  // that perf also treats as fatal (permissions, a refused filter, a missing process).
+  static Result<CounterSession> open(const std::vector<events::EventSpec>& events, const CountingTarget& target,
+                                     const CountingOptions& options);
+  CounterSession(CounterSession&&) noexcept = default;
+  ~CounterSession();
+
+  const std::vector<Slot>& slots() const { return slots_; }
+  // How many events the in-kernel syscall counter serves (0 when it is not used).
+  size_t aggregated_syscall_events() const { return syscall_events_.size(); }
+  // Starts counting now (targets other than a workload, whose counters start at exec).
+  Result<void> enable();
+  void disable();
+  // The counts so far, one entry per event in the order given to open().
+  Result<std::vector<EventCounts>> read() const;
+
+ private:
+  CounterSession() = default;
+  struct OpenEvent {
+    bool supported = true;
+    bool via_syscall_counter = false;
+    int syscall_number = -1;
+    bool exit_side = false;
+    std::vector<kernel::PerfEventFd> fds;  // one per slot
+  };
+  Result<void> open_perf_event(const events::EventSpec& spec, size_t index, const CountingTarget& target);
+  uint64_t syscall_counter_time_ns() const;
+
+  std::vector<Slot> slots_;
+  std::vector<OpenEvent> events_;
+  std::vector<size_t> syscall_events_;
+  std::optional<kernel::SyscallCounter> syscall_counter_;
+  bool system_wide_ = false;
+  int64_t syscall_counter_started_ns_ = -1;
+  int64_t syscall_counter_stopped_ns_ = -1;
+  bool verbose_ = false;
+};
+
+// The threads of a process, from /proc/PID/task; an error names a process that does not exist.
+Result<std::vector<pid_t>> process_threads(pid_t pid);
+
+}  // namespace sonde::capture

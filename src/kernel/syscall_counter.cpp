@@ -1,0 +1,122 @@
+#include "kernel/syscall_counter.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <regex>
+
+#include "kernel/tracefs.hpp"
+#include "syscall_counter.skel.h"
+
+namespace sonde::kernel {
+
+namespace {
+
+constexpr uint8_t kTaskPendingExec = 1;
+constexpr uint8_t kTaskCounting = 2;
+
+struct SyscallCounts {
+  uint64_t count[kMaxSyscalls];
+};
+
+// libbpf prints warnings on stderr by default; sonde reports failures itself.
+int quiet_libbpf(enum libbpf_print_level, const char*, va_list) { return 0; }
+
+// Where sched_process_fork keeps child_pid: its layout changed across kernel versions.
+Result<uint32_t> fork_child_pid_offset() {
+  auto format = tracepoint_format("sched", "sched_process_fork");
+  if (!format) return tl::unexpected(format.error());
+  std::smatch match;
+  static const std::regex field(R"(field:pid_t child_pid;\s*offset:(\d+);)");
+  if (!std::regex_search(*format, match, field))
+    return fail("sched:sched_process_fork has no child_pid field in its format");
+  return static_cast<uint32_t>(std::stoul(match[1]));
+}
+
+}  // namespace
+
+void SyscallCounter::Deleter::operator()(syscall_counter* skeleton) const { syscall_counter__destroy(skeleton); }
+
+SyscallCounter::SyscallCounter(SyscallCounter&&) noexcept = default;
+SyscallCounter& SyscallCounter::operator=(SyscallCounter&&) noexcept = default;
+SyscallCounter::~SyscallCounter() = default;
+
+Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options) {
+  libbpf_set_print(quiet_libbpf);
+  SyscallCounter counter;
+  counter.options_ = options;
+  counter.possible_cpus_ = libbpf_num_possible_cpus();
+  if (counter.possible_cpus_ <= 0) return fail("cannot tell the number of possible CPUs");
+  counter.skeleton_.reset(syscall_counter__open());
+  if (!counter.skeleton_) return failf("cannot open the BPF syscall counter: {}", errno_text(errno));
+  auto* skeleton = counter.skeleton_.get();
+  skeleton->rodata->filter_tasks = options.system_wide ? 0 : 1;
+  skeleton->rodata->key_by_tid = options.key_by_tid ? 1 : 0;
+  if (!options.system_wide) {
+    auto offset = fork_child_pid_offset();
+    if (!offset) return tl::unexpected(offset.error());
+    skeleton->rodata->fork_child_pid_offset = *offset;
+  }
+  bpf_program__set_autoload(skeleton->progs.count_sys_enter, options.count_enter);
+  bpf_program__set_autoload(skeleton->progs.count_sys_exit, options.count_exit);
+  bpf_program__set_autoload(skeleton->progs.follow_fork, !options.system_wide);
+  bpf_program__set_autoload(skeleton->progs.follow_exec, !options.system_wide);
+  if (int err = syscall_counter__load(skeleton); err != 0)
+    return failf("the kernel refused the BPF syscall counter: {}", errno_text(-err));
+  return counter;
+}
+
+Result<void> SyscallCounter::follow(pid_t id, bool wait_for_exec) {
+  uint32_t key = static_cast<uint32_t>(id);
+  uint8_t state = wait_for_exec ? kTaskPendingExec : kTaskCounting;
+  if (bpf_map__update_elem(skeleton_->maps.tasks, &key, sizeof key, &state, sizeof state, BPF_ANY) != 0)
+    return failf("cannot follow task {}: {}", id, errno_text(errno));
+  return {};
+}
+
+Result<void> SyscallCounter::start() {
+  // Attach the task followers before the counters so that no fork is missed.
+  auto* skeleton = skeleton_.get();
+  struct bpf_program* order[] = {skeleton->progs.follow_fork, skeleton->progs.follow_exec,
+                                 skeleton->progs.count_sys_enter, skeleton->progs.count_sys_exit};
+  struct bpf_link** links[] = {&skeleton->links.follow_fork, &skeleton->links.follow_exec,
+                               &skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit};
+  for (size_t i = 0; i < std::size(order); ++i) {
+    if (!bpf_program__autoload(order[i])) continue;
+    *links[i] = bpf_program__attach(order[i]);
+    if (!*links[i]) {
+      int err = errno;
+      *links[i] = nullptr;
+      return failf("cannot attach BPF program {}: {}", bpf_program__name(order[i]), errno_text(err));
+    }
+  }
+  return {};
+}
+
+void SyscallCounter::stop() {
+  auto* skeleton = skeleton_.get();
+  for (struct bpf_link** link : {&skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit,
+                                 &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
+    if (*link) {
+      bpf_link__destroy(*link);
+      *link = nullptr;
+    }
+  }
+}
+
+Result<std::vector<std::vector<uint64_t>>> SyscallCounter::read(SyscallDirection direction) const {
+  uint32_t key = static_cast<uint32_t>(direction);
+  std::vector<SyscallCounts> per_cpu(static_cast<size_t>(possible_cpus_));
+  if (bpf_map__lookup_elem(skeleton_->maps.counts, &key, sizeof key, per_cpu.data(),
+                           per_cpu.size() * sizeof(SyscallCounts), 0) != 0)
+    return failf("cannot read the BPF syscall counts: {}", errno_text(errno));
+  std::vector<std::vector<uint64_t>> result;
+  result.reserve(per_cpu.size());
+  for (const auto& counts : per_cpu) result.emplace_back(std::begin(counts.count), std::end(counts.count));
+  return result;
+}
+
+}  // namespace sonde::kernel

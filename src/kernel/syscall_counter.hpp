@@ -1,0 +1,54 @@
+#pragma once
+// In-kernel system call counting by number (BPF on raw_syscalls), following a set of tasks and
+// their descendants, or the whole system. Thin RAII over the BPF skeleton.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/error.hpp"
+
+struct syscall_counter;  // the generated BPF skeleton
+
+namespace sonde::kernel {
+
+constexpr int kMaxSyscalls = 512;
+
+enum class SyscallDirection { enter = 0, exit = 1 };
+
+struct SyscallCounterOptions {
+  bool system_wide = false;  // -a: count every task
+  bool key_by_tid = false;   // -t: follow threads, not processes
+  bool count_enter = true;
+  bool count_exit = false;
+};
+
+class SyscallCounter {
+ public:
+  static Result<SyscallCounter> open(const SyscallCounterOptions& options);
+  SyscallCounter(SyscallCounter&&) noexcept;
+  SyscallCounter& operator=(SyscallCounter&&) noexcept;
+  ~SyscallCounter();
+
+  // Follows a task (and what it forks). A task added with wait_for_exec counts from its next
+  // exec on, as a perf counter opened with enable_on_exec does.
+  Result<void> follow(pid_t id, bool wait_for_exec);
+  // Attaches the programs: counting starts.
+  Result<void> start();
+  // Detaches: counts freeze.
+  void stop();
+  // Per-CPU counts indexed [cpu][syscall number]; cpu indexes are the possible CPUs.
+  Result<std::vector<std::vector<uint64_t>>> read(SyscallDirection direction) const;
+
+ private:
+  SyscallCounter() = default;
+  struct Deleter {
+    void operator()(syscall_counter* skeleton) const;
+  };
+  std::unique_ptr<syscall_counter, Deleter> skeleton_;
+  SyscallCounterOptions options_;
+  int possible_cpus_ = 0;
+};
+
+}  // namespace sonde::kernel
