@@ -1,0 +1,36 @@
+#pragma once
+// The events perf knows by name without asking the kernel: the generalized hardware events,
+// the software events and the hardware-cache matrix, with perf's spellings and aliases.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sonde::events {
+
+struct SymbolEvent {
+  std::string_view name;   // "cpu-cycles"
+  std::string_view alias;  // "cycles", or empty
+  uint32_t type;           // PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE
+  uint64_t config;
+};
+
+std::span<const SymbolEvent> hardware_events();
+std::span<const SymbolEvent> software_events();
+// A hardware or software event by its name or alias; nullptr when there is none.
+const SymbolEvent* find_symbol_event(std::string_view name);
+
+// The hardware-cache matrix: config = cache | (op << 8) | (result << 16).
+struct CacheEventParse {
+  bool matched = false;       // the word starts with a cache name ("L1-dcache", "LLC"...)
+  uint64_t config = 0;        // valid when matched and error is empty
+  size_t error_offset = 0;    // within the word, when error is set
+  std::string error;
+};
+CacheEventParse parse_cache_event(std::string_view word);
+// Every valid combination under perf list's names ("L1-dcache-load-misses", "LLC-loads"),
+// sorted as perf list sorts them.
+std::vector<std::string> cache_event_names();
+
+}  // namespace sonde::events
