@@ -1,4 +1,74 @@
+// sonde list [filter...]: the event catalogue in perf list's layout.
+// Hidden developer option: --parse SPEC parses an -e argument and prints the resulting events,
+// one per line, so that tests can check the parser through the binary.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
 #include "cli/command.hpp"
+#include "events/listing.hpp"
+#include "events/parse_events.hpp"
+#include "output/event_list.hpp"
+
 namespace sonde::cli {
-int cmd_list(int, char**) { return 1; }
+
+namespace {
+
+int print_parsed(const std::vector<std::string>& specs) {
+  std::vector<events::EventSpec> parsed;
+  for (const auto& spec : specs) {
+    if (auto result = events::parse_events(spec, parsed); !result) {
+      fmt::print(stderr, "{}\n", result.error().message);
+      return result.error().exit_code;
+    }
+  }
+  std::string text;
+  for (size_t i = 0; i < parsed.size(); ++i) text += output::format_parsed_event(i, parsed[i]) + "\n";
+  std::fputs(text.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+int cmd_list(int argc, char** argv) {
+  CLI::App app{"List the events sonde can count and sample", "sonde list"};
+  std::vector<std::string> filters;
+  std::vector<std::string> parse_specs;
+  app.add_option("filter", filters,
+                 "hw, sw, cache, pmu, tracepoint, 'subsys NAME', a tracepoint glob such as 'sched:*', or a word");
+  app.add_option("--parse", parse_specs, "Parse an -e event spec and print the events it gives")
+      ->group("");  // a developer option: hidden from --help
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  }
+  if (!parse_specs.empty()) return print_parsed(parse_specs);
+
+  if (filters.empty()) filters.emplace_back();
+  std::vector<events::ListedEvent> listed;
+  for (size_t i = 0; i < filters.size(); ++i) {
+    Result<std::vector<events::ListedEvent>> found;
+    if (filters[i] == "subsys") {
+      if (i + 1 == filters.size()) {
+        fmt::print(stderr, "sonde list: 'subsys' needs a subsystem name, as in 'sonde list subsys sched'\n");
+        return 129;
+      }
+      found = events::list_subsystem(filters[++i]);
+    } else {
+      found = events::list_events(filters[i]);
+    }
+    if (!found) {
+      fmt::print(stderr, "sonde list: {}\n", found.error().message);
+      return found.error().exit_code;
+    }
+    listed.insert(listed.end(), found->begin(), found->end());
+  }
+  output::print_event_list(stdout, listed);
+  return 0;
+}
+
 }  // namespace sonde::cli
