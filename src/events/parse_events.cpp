@@ -77,6 +77,8 @@ class EventParser {
       if (scanner_.take(',')) continue;
       if (scanner_.at_end()) break;
       if (scanner_.peek() == '}') return syntax_error(scanner_.pos(), "'}}' without a group to close");
+      if (scanner_.peek() == ':')
+        return syntax_error(scanner_.pos(), "a second ':': give all modifiers at once, as in cycles:uk");
       return syntax_error(scanner_.pos(), "unexpected '{}' after the event (expected ',' or the end)",
                           scanner_.peek());
     }
@@ -138,7 +140,10 @@ class EventParser {
         else return syntax_error(start, "unknown event '{}'; {}", word, kListHint);
       } else {
         parsed = std::move(*named);
-        if (scanner_.take(':')) result = apply_to_all(parsed, scanner_.pos(), scanner_.letters(), leader);
+        if (scanner_.take(':')) {
+          size_t letters_pos = scanner_.pos();
+          result = apply_to_all(parsed, letters_pos, scanner_.letters(), leader);
+        }
         name_unnamed(parsed, text_.substr(start, scanner_.pos() - start));
       }
     }
@@ -326,8 +331,10 @@ class EventParser {
     auto config = number(scanner_.name());
     if (!config) return syntax_error(config_pos, "expected a config number after '{}:'", type_text);
     std::vector<EventSpec> events{new_event(static_cast<uint32_t>(*type), *config)};
-    if (scanner_.take(':'))
-      if (auto applied = apply_to_all(events, scanner_.pos(), scanner_.letters(), leader); !applied) return applied;
+    if (scanner_.take(':')) {
+      size_t letters_pos = scanner_.pos();
+      if (auto applied = apply_to_all(events, letters_pos, scanner_.letters(), leader); !applied) return applied;
+    }
     name_unnamed(events, text_.substr(start, scanner_.pos() - start));
     parsed = std::move(events);
     return {};

@@ -148,7 +148,8 @@ Parsed<void> apply_pmu_terms(EventSpec& event, const kernel::Pmu& pmu, const std
       expanded.push_back(term);
       continue;
     }
-    Scanner alias_scanner(alias->terms + "/");
+    std::string alias_text = alias->terms + "/";
+    Scanner alias_scanner(alias_text);
     auto alias_terms = parse_terms(alias_scanner);
     if (!alias_terms || !alias_scanner.at_end())
       return syntax_error(term.pos, "PMU event '{}' has unreadable terms '{}'", term.name, alias->terms);
