@@ -44,7 +44,8 @@ int cmd_list(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    int status = app.exit(error);
+    return status == 0 ? 0 : 129;  // perf's exit status for usage errors
   }
   if (!parse_specs.empty()) return print_parsed(parse_specs);
 
