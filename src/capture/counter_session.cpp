@@ -28,12 +28,19 @@ std::vector<Slot> slots_for(const CountingTarget& target) {
   std::vector<Slot> slots;
   switch (target.kind) {
     case CountingTarget::Kind::system:
-      for (int cpu : target.cpus) slots.push_back({cpu, -1});
+      for (int cpu : target.cpus) slots.push_back({cpu, -1, {}});
       break;
     case CountingTarget::Kind::workload:
     case CountingTarget::Kind::processes:
     case CountingTarget::Kind::threads:
-      for (pid_t id : target.ids) slots.push_back({-1, id});
+      for (pid_t id : target.ids) {
+        std::string comm;
+        if (target.per_thread) {
+          auto text = read_file(fmt::format("/proc/{}/comm", id));
+          if (text) comm = std::string(trim(*text));
+        }
+        slots.push_back({-1, id, comm});
+      }
       break;
   }
   return slots;

@@ -28,6 +28,7 @@ struct CountingTarget {
 struct Slot {
   int cpu = -1;
   pid_t tid = -1;
+  std::string comm;  // the thread's name, for per-thread output
 };
 
 struct EventCounts {

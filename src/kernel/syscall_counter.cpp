@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
-#include <regex>
 
+#include "base/strings.hpp"
 #include "kernel/tracefs.hpp"
 #include "syscall_counter.skel.h"
 
@@ -29,11 +29,13 @@ int quiet_libbpf(enum libbpf_print_level, const char*, va_list) { return 0; }
 Result<uint32_t> fork_child_pid_offset() {
   auto format = tracepoint_format("sched", "sched_process_fork");
   if (!format) return tl::unexpected(format.error());
-  std::smatch match;
-  static const std::regex field(R"(field:pid_t child_pid;\s*offset:(\d+);)");
-  if (!std::regex_search(*format, match, field))
-    return fail("sched:sched_process_fork has no child_pid field in its format");
-  return static_cast<uint32_t>(std::stoul(match[1]));
+  const std::string field = "field:pid_t child_pid;";
+  size_t at = format->find(field);
+  size_t offset_at = at == std::string::npos ? at : format->find("offset:", at);
+  if (offset_at == std::string::npos) return fail("sched:sched_process_fork has no child_pid field in its format");
+  auto offset = parse_uint(trim(format->substr(offset_at + 7, format->find(';', offset_at) - offset_at - 7)), 10);
+  if (!offset) return fail("sched:sched_process_fork's child_pid offset is unreadable");
+  return static_cast<uint32_t>(*offset);
 }
 
 }  // namespace
@@ -98,6 +100,7 @@ Result<void> SyscallCounter::start() {
 
 void SyscallCounter::stop() {
   auto* skeleton = skeleton_.get();
+  if (!skeleton) return;  // moved from
   for (struct bpf_link** link : {&skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit,
                                  &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
     if (*link) {

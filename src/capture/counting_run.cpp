@@ -1,0 +1,130 @@
+#include "capture/counting_run.hpp"
+
+#include <csignal>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "base/file.hpp"
+#include "capture/signals.hpp"
+#include "capture/workload.hpp"
+
+namespace sonde::capture {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How often an attached target (-p, -t) is checked for having exited. perf checks every second.
+constexpr std::chrono::milliseconds kTargetPoll{100};
+
+// A task is alive while /proc has it in a state other than zombie or dead.
+bool task_alive(pid_t id) {
+  auto stat = read_file(fmt::format("/proc/{}/stat", id));
+  if (!stat) return false;
+  size_t paren = stat->rfind(')');
+  if (paren == std::string::npos || paren + 2 >= stat->size()) return false;
+  char state = (*stat)[paren + 2];
+  return state != 'Z' && state != 'X' && state != 'x';
+}
+
+bool any_alive(const std::vector<pid_t>& ids) {
+  for (pid_t id : ids)
+    if (task_alive(id)) return true;
+  return false;
+}
+
+double ns_since(Clock::time_point start) {
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+}
+
+}  // namespace
+
+Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& events,
+                                       const CountingRunOptions& options, const IntervalCallback& on_interval) {
+  // Block before forking so a signal between fork and the wait loop is not lost.
+  BlockedSignals signals;
+  std::optional<Workload> workload;
+  CountingTarget target = options.target;
+  if (!options.command.empty()) {
+    auto prepared = Workload::prepare(options.command);
+    if (!prepared) return tl::unexpected(prepared.error());
+    workload.emplace(std::move(*prepared));
+    if (target.kind == CountingTarget::Kind::workload) target.ids = {workload->pid()};
+  }
+
+  auto session = CounterSession::open(events, target, options.counting);
+  if (!session) return tl::unexpected(session.error());
+
+  CountingRunResult result;
+  result.had_workload = workload.has_value();
+  result.slots = session->slots();
+  bool counting_at_exec = target.kind == CountingTarget::Kind::workload;
+
+  Clock::time_point start = Clock::now();
+  if (workload) {
+    if (auto started = workload->start(); !started) return tl::unexpected(started.error());
+  }
+  if (!counting_at_exec) {
+    if (auto enabled = session->enable(); !enabled) return tl::unexpected(enabled.error());
+  }
+
+  // Without a workload of our own, an attached target's exit ends the measurement.
+  bool watch_target = !workload && (target.kind == CountingTarget::Kind::processes ||
+                                    target.kind == CountingTarget::Kind::threads);
+  int intervals_done = 0;
+  Clock::time_point next_tick = start + options.interval.value_or(std::chrono::milliseconds(0));
+  while (true) {
+    if (workload && workload->reap()) break;
+    if (watch_target && !any_alive(target.ids)) break;
+    std::optional<std::chrono::nanoseconds> wait_for;
+    Clock::time_point now = Clock::now();
+    if (watch_target) wait_for = kTargetPoll;
+    if (options.interval) {
+      auto to_tick = std::chrono::duration_cast<std::chrono::nanoseconds>(next_tick - now);
+      if (!wait_for || to_tick < *wait_for) wait_for = to_tick;
+    }
+    if (options.timeout) {
+      auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(start + *options.timeout - now);
+      if (left.count() <= 0) break;
+      if (!wait_for || left < *wait_for) wait_for = left;
+    }
+    int signal = signals.wait(wait_for);
+    if (signal == SIGCHLD) continue;
+    if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP) {
+      result.stopped_by_signal = signal;
+      if (workload && !workload->reap()) {
+        // A Ctrl-C from the terminal reached the workload too; a signal sent to sonde alone is
+        // passed on, so the workload ends and its counts are complete.
+        ::kill(workload->pid(), signal);
+        workload->wait();
+      }
+      break;
+    }
+    if (options.interval && Clock::now() >= next_tick) {
+      auto counts = session->read();
+      if (!counts) return tl::unexpected(counts.error());
+      on_interval(ns_since(start), result.slots, *counts);
+      next_tick += *options.interval;
+      if (options.interval_count && ++intervals_done >= *options.interval_count) break;
+    }
+  }
+  if (workload && !workload->ended()) {
+    // Stopped by the timeout or interval count: end the workload as perf does.
+    ::kill(workload->pid(), SIGTERM);
+    workload->wait();
+  }
+  result.elapsed_ns = ns_since(start);
+  session->disable();
+  auto counts = session->read();
+  if (!counts) return tl::unexpected(counts.error());
+  result.counts = std::move(*counts);
+  if (workload) {
+    result.workload_usage = workload->usage();
+    result.workload_wait_status = workload->wait_status();
+    result.exit_status = workload->exit_status();
+  }
+  return result;
+}
+
+}  // namespace sonde::capture
