@@ -61,12 +61,13 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
   result.slots = session->slots();
   bool counting_at_exec = target.kind == CountingTarget::Kind::workload;
 
+  // Counters not tied to the workload's exec start before it, so none of its work is missed.
+  if (!counting_at_exec) {
+    if (auto enabled = session->enable(); !enabled) return tl::unexpected(enabled.error());
+  }
   Clock::time_point start = Clock::now();
   if (workload) {
     if (auto started = workload->start(); !started) return tl::unexpected(started.error());
-  }
-  if (!counting_at_exec) {
-    if (auto enabled = session->enable(); !enabled) return tl::unexpected(enabled.error());
   }
 
   // Without a workload of our own, an attached target's exit ends the measurement.

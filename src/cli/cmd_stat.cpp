@@ -142,7 +142,7 @@ int cmd_stat(int argc, char** argv) {
              applied = true;
            }
            if (!applied)
-             options.event_error = Error{"--filter must follow a tracepoint event (-e subsys:event --filter 'expr')", 129};
+             options.event_error = Error{"sonde stat: --filter must follow a tracepoint event (-e subsys:event --filter 'expr')", 129};
          },
          "event filter for the tracepoints of the preceding -e")
       ->trigger_on_parse();
@@ -179,7 +179,11 @@ int cmd_stat(int argc, char** argv) {
   }
   if (options.event_error) return report_error(*options.event_error);
   options.command = app.remaining();
-  if (!options.command.empty() && options.command.front() == "--") options.command.erase(options.command.begin());
+  if (!options.command.empty() && options.command.front() == "--") {
+    options.command.erase(options.command.begin());
+  } else if (!options.command.empty() && options.command.front().starts_with("-")) {
+    return report_error({fmt::format("sonde stat: unknown option '{}'; see 'sonde stat --help'", options.command.front()), 129});
+  }
 
   bool has_target = !options.pids.empty() || !options.tids.empty() || options.all_cpus || !options.cpu_list.empty();
   // As perf: with neither a command nor a target, count the whole system until Ctrl-C.
@@ -256,7 +260,6 @@ int cmd_stat(int argc, char** argv) {
     previous_ns = elapsed_ns;
   };
 
-  if (options.interval_ms == 0) printer.print_header(describe_target(options));
   analysis::StatRepeats repeats;
   analysis::RunningStats elapsed;
   std::optional<capture::CountingRunResult> last;
@@ -279,6 +282,7 @@ int cmd_stat(int argc, char** argv) {
   }
 
   if (options.interval_ms == 0) {
+    printer.print_header(describe_target(options));
     auto lines = repeats.mean_lines();
     if (options.repeat == 1)
       for (auto& line : lines) line.noise_percent.reset();
