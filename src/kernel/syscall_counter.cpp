@@ -7,8 +7,6 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "base/strings.hpp"
-#include "kernel/tracefs.hpp"
 #include "syscall_counter.skel.h"
 
 namespace sonde::kernel {
@@ -24,19 +22,6 @@ struct SyscallCounts {
 
 // libbpf prints warnings on stderr by default; sonde reports failures itself.
 int quiet_libbpf(enum libbpf_print_level, const char*, va_list) { return 0; }
-
-// Where sched_process_fork keeps child_pid: its layout changed across kernel versions.
-Result<uint32_t> fork_child_pid_offset() {
-  auto format = tracepoint_format("sched", "sched_process_fork");
-  if (!format) return tl::unexpected(format.error());
-  const std::string field = "field:pid_t child_pid;";
-  size_t at = format->find(field);
-  size_t offset_at = at == std::string::npos ? at : format->find("offset:", at);
-  if (offset_at == std::string::npos) return fail("sched:sched_process_fork has no child_pid field in its format");
-  auto offset = parse_uint(trim(format->substr(offset_at + 7, format->find(';', offset_at) - offset_at - 7)), 10);
-  if (!offset) return fail("sched:sched_process_fork's child_pid offset is unreadable");
-  return static_cast<uint32_t>(*offset);
-}
 
 }  // namespace
 
@@ -57,11 +42,6 @@ Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options
   auto* skeleton = counter.skeleton_.get();
   skeleton->rodata->filter_tasks = options.system_wide ? 0 : 1;
   skeleton->rodata->key_by_tid = options.key_by_tid ? 1 : 0;
-  if (!options.system_wide) {
-    auto offset = fork_child_pid_offset();
-    if (!offset) return tl::unexpected(offset.error());
-    skeleton->rodata->fork_child_pid_offset = *offset;
-  }
   bpf_program__set_autoload(skeleton->progs.count_sys_enter, options.count_enter);
   bpf_program__set_autoload(skeleton->progs.count_sys_exit, options.count_exit);
   bpf_program__set_autoload(skeleton->progs.follow_fork, !options.system_wide);

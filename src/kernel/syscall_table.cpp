@@ -21,7 +21,7 @@ const SyscallRow kHeaderRows[] = {
 // never reused). A tracepoint missing here is counted by a real per-tracepoint event instead.
 const SyscallRow kKernelRows[] = {
     {"newstat", 4},         {"newfstat", 5},       {"newlstat", 6},          {"sendfile64", 40},
-    {"newuname", 63},       {"umount", 166},       {"cachestat", 451},       {"fchmodat2", 452},
+    {"newuname", 63},       {"umount", 166},       {"uretprobe", 335},       {"uprobe", 336},       {"cachestat", 451},       {"fchmodat2", 452},
     {"map_shadow_stack", 453}, {"futex_wake", 454}, {"futex_wait", 455},     {"futex_requeue", 456},
     {"statmount", 457},     {"listmount", 458},    {"lsm_get_self_attr", 459}, {"lsm_set_self_attr", 460},
     {"lsm_list_modules", 461}, {"mseal", 462},     {"setxattrat", 463},      {"getxattrat", 464},
