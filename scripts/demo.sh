@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# make demo: profile the bundled demo workload with what sonde can do so far.
+set -euo pipefail
+build=${1:-build}
+sonde="$build/sonde"
+demo="$build/workloads/demo"
+for f in "$sonde" "$demo"; do
+  [ -x "$f" ] || { echo "demo: $f is missing; run 'make build' first" >&2; exit 1; }
+done
+if [ "$(id -u)" != 0 ]; then
+  echo "demo: sonde needs root for tracepoints and system-wide counting; run 'sudo make demo'" >&2
+  exit 1
+fi
+
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+
+step sonde stat -- "$demo" 200000 10
+"$sonde" stat -- "$demo" 200000 10 >/dev/null
+
+step sonde stat -e "'syscalls:sys_enter_*'" -- "$demo" 200000 10 "(non-zero lines)"
+start=$(date +%s%N)
+"$sonde" stat -e 'syscalls:sys_enter_*' -- "$demo" 200000 10 2>&1 >/dev/null |
+  awk '$1 ~ /^[0-9]+$/ && $1 > 0 || /Performance|elapsed/'
+end=$(date +%s%N)
+printf '(all %s syscall tracepoints counted in the kernel; %d ms in total)\n' \
+  "$("$sonde" list 'syscalls:sys_enter_*' | wc -l)" $(((end - start) / 1000000))
+
+step sonde stat -I 250 -e task-clock,syscalls:sys_enter_write -- "$demo" 400000 4
+"$sonde" stat -I 250 -e task-clock,syscalls:sys_enter_write -- "$demo" 400000 4 >/dev/null
