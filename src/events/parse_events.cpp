@@ -64,7 +64,8 @@ std::optional<uint64_t> number(std::string_view text) {
 
 class EventParser {
  public:
-  EventParser(std::string_view text, size_t first_index) : text_(text), scanner_(text), first_index_(first_index) {}
+  EventParser(std::string_view text, size_t first_index)
+      : text_(text), scanner_(text), first_index_(first_index) {}
 
   Parsed<std::vector<EventSpec>> parse() {
     scanner_.skip_spaces();
@@ -93,7 +94,8 @@ class EventParser {
     scanner_.take('{');
     size_t first_member = events_.size();
     scanner_.skip_spaces();
-    if (scanner_.peek() == '}') return syntax_error(scanner_.pos(), "empty group: name its events, as in {{cycles,instructions}}");
+    if (scanner_.peek() == '}')
+      return syntax_error(scanner_.pos(), "empty group: name its events, as in {{cycles,instructions}}");
     while (true) {
       scanner_.skip_spaces();
       if (scanner_.peek() == '{') return syntax_error(scanner_.pos(), "groups cannot be nested");
@@ -102,7 +104,8 @@ class EventParser {
       if (scanner_.take(',')) continue;
       if (scanner_.take('}')) break;
       if (scanner_.at_end()) return syntax_error(open, "this '{{' has no closing '}}'");
-      return syntax_error(scanner_.pos(), "unexpected '{}' in the group (expected ',' or '}}')", scanner_.peek());
+      return syntax_error(scanner_.pos(), "unexpected '{}' in the group (expected ',' or '}}')",
+                          scanner_.peek());
     }
     int leader = static_cast<int>(first_index_ + first_member);
     for (size_t i = first_member; i < events_.size(); ++i) {
@@ -113,7 +116,8 @@ class EventParser {
       size_t pos = scanner_.pos();
       std::string_view letters = scanner_.letters();
       for (size_t i = first_member; i < events_.size(); ++i)
-        if (auto applied = apply_modifiers(events_[i], letters, pos, i == first_member); !applied) return applied;
+        if (auto applied = apply_modifiers(events_[i], letters, pos, i == first_member); !applied)
+          return applied;
     }
     return {};
   }
@@ -129,15 +133,20 @@ class EventParser {
     }
     std::vector<EventSpec> parsed;
     Parsed<void> result;
-    if (word == "mem" && scanner_.peek() == ':') result = parse_breakpoint(start, leader, parsed);
-    else if (all_digits(word) && scanner_.peek() == ':') result = parse_numeric(start, word, leader, parsed);
-    else if (scanner_.peek() == '/') result = parse_with_terms(start, word, leader, parsed);
+    if (word == "mem" && scanner_.peek() == ':')
+      result = parse_breakpoint(start, leader, parsed);
+    else if (all_digits(word) && scanner_.peek() == ':')
+      result = parse_numeric(start, word, leader, parsed);
+    else if (scanner_.peek() == '/')
+      result = parse_with_terms(start, word, leader, parsed);
     else {
       auto named = resolve_named(start, word);
       if (!named) return tl::unexpected(named.error());
       if (named->empty()) {
-        if (scanner_.peek() == ':') result = parse_tracepoint(start, word, leader, parsed);
-        else return syntax_error(start, "unknown event '{}'; {}", word, kListHint);
+        if (scanner_.peek() == ':')
+          result = parse_tracepoint(start, word, leader, parsed);
+        else
+          return syntax_error(start, "unknown event '{}'; {}", word, kListHint);
       } else {
         parsed = std::move(*named);
         if (scanner_.take(':')) {
@@ -155,7 +164,8 @@ class EventParser {
     return {};
   }
 
-  Parsed<void> apply_to_all(std::vector<EventSpec>& events, size_t pos, std::string_view letters, bool leader) {
+  Parsed<void> apply_to_all(std::vector<EventSpec>& events, size_t pos, std::string_view letters,
+                            bool leader) {
     for (auto& event : events)
       if (auto applied = apply_modifiers(event, letters, pos, leader); !applied) return applied;
     return {};
@@ -180,7 +190,8 @@ class EventParser {
       events.push_back(new_event(PERF_TYPE_RAW, *number("0x" + std::string(word.substr(1)))));
       return events;
     }
-    if (word.size() > 1 && word[0] == 'r' && word.find_first_not_of("0123456789abcdefABCDEF", 1) == std::string_view::npos)
+    if (word.size() > 1 && word[0] == 'r' &&
+        word.find_first_not_of("0123456789abcdefABCDEF", 1) == std::string_view::npos)
       return syntax_error(start + 1, "raw event '{}' does not fit in 64 bits", word);
     CacheEventParse cache = parse_cache_event(word);
     if (cache.matched) {
@@ -194,7 +205,8 @@ class EventParser {
       if (!pmu || !pmu->event(word)) continue;
       EventSpec event = new_event(pmu->type, 0);
       Term term{std::string(word), start, false, {}, start};
-      if (auto applied = apply_pmu_terms(event, *pmu, {term}); !applied) return tl::unexpected(applied.error());
+      if (auto applied = apply_pmu_terms(event, *pmu, {term}); !applied)
+        return tl::unexpected(applied.error());
       events.push_back(std::move(event));
     }
     return events;
@@ -202,7 +214,8 @@ class EventParser {
 
   // "pmu/terms/" or "symbol/terms/", then modifier letters directly after the '/' as perf
   // takes them ("msr/tsc/u").
-  Parsed<void> parse_with_terms(size_t start, std::string_view word, bool leader, std::vector<EventSpec>& parsed) {
+  Parsed<void> parse_with_terms(size_t start, std::string_view word, bool leader,
+                                std::vector<EventSpec>& parsed) {
     scanner_.take('/');
     const kernel::Pmu* pmu = kernel::pmu_exists(std::string(word)) ? pmu_named(std::string(word)) : nullptr;
     std::vector<EventSpec> named;
@@ -210,8 +223,8 @@ class EventParser {
       auto resolved = resolve_named(start, word);
       if (!resolved) return tl::unexpected(resolved.error());
       if (resolved->empty())
-        return syntax_error(start, "unknown PMU '{}' (no {}/{}); run 'sonde list pmu' for the PMUs' events", word,
-                            kernel::pmu_sysfs_root(), word);
+        return syntax_error(start, "unknown PMU '{}' (no {}/{}); run 'sonde list pmu' for the PMUs' events",
+                            word, kernel::pmu_sysfs_root(), word);
       named = std::move(*resolved);
     }
     auto terms = parse_terms(scanner_);
@@ -235,7 +248,8 @@ class EventParser {
     return {};
   }
 
-  Parsed<void> parse_tracepoint(size_t start, std::string_view system, bool leader, std::vector<EventSpec>& parsed) {
+  Parsed<void> parse_tracepoint(size_t start, std::string_view system, bool leader,
+                                std::vector<EventSpec>& parsed) {
     scanner_.take(':');
     size_t name_pos = scanner_.pos();
     std::string_view name = scanner_.name();
@@ -257,11 +271,15 @@ class EventParser {
     if (found->empty()) {
       if (has_glob(system) || has_glob(name))
         return syntax_error(start, "no tracepoint matches '{}'; run 'sonde list tracepoint'", full);
-      return syntax_error(start, "unknown tracepoint '{}'; run 'sonde list tracepoint' for this kernel's", full);
+      return syntax_error(
+          start, "unknown tracepoint '{}'; run 'sonde list tracepoint' to see this kernel's tracepoints",
+          full);
     }
     for (const auto& tracepoint : *found) {
       auto id = kernel::tracepoint_id(tracepoint.system, tracepoint.name);
-      if (!id) return syntax_error(start, "tracepoint {}:{}: {}", tracepoint.system, tracepoint.name, id.error().message);
+      if (!id)
+        return syntax_error(start, "tracepoint {}:{}: {}", tracepoint.system, tracepoint.name,
+                            id.error().message);
       EventSpec event = new_event(PERF_TYPE_TRACEPOINT, *id);
       event.attr.sample_period = 1;  // perf samples every hit of a tracepoint
       event.name = tracepoint.system + ":" + tracepoint.name;
@@ -300,7 +318,9 @@ class EventParser {
         for (size_t i = 0; i < letters.size(); ++i) {
           if (letters.substr(0, i).find(letters[i]) != std::string_view::npos)
             return syntax_error(pos + i, "access '{}' given twice", letters[i]);
-          access |= letters[i] == 'r' ? HW_BREAKPOINT_R : letters[i] == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
+          access |= letters[i] == 'r'   ? HW_BREAKPOINT_R
+                    : letters[i] == 'w' ? HW_BREAKPOINT_W
+                                        : HW_BREAKPOINT_X;
         }
         if (scanner_.take(':')) {
           pos = scanner_.pos();
@@ -323,7 +343,8 @@ class EventParser {
   }
 
   // TYPE:CONFIG with numbers, for events no name reaches ("1:1" is task-clock).
-  Parsed<void> parse_numeric(size_t start, std::string_view type_text, bool leader, std::vector<EventSpec>& parsed) {
+  Parsed<void> parse_numeric(size_t start, std::string_view type_text, bool leader,
+                             std::vector<EventSpec>& parsed) {
     auto type = number(type_text);
     if (!type || *type > UINT32_MAX) return syntax_error(start, "event type '{}' is out of range", type_text);
     scanner_.take(':');
@@ -333,7 +354,8 @@ class EventParser {
     std::vector<EventSpec> events{new_event(static_cast<uint32_t>(*type), *config)};
     if (scanner_.take(':')) {
       size_t letters_pos = scanner_.pos();
-      if (auto applied = apply_to_all(events, letters_pos, scanner_.letters(), leader); !applied) return applied;
+      if (auto applied = apply_to_all(events, letters_pos, scanner_.letters(), leader); !applied)
+        return applied;
     }
     name_unnamed(events, text_.substr(start, scanner_.pos() - start));
     parsed = std::move(events);
