@@ -10,12 +10,6 @@ using namespace sonde::test;
 
 namespace {
 
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 const char* const kMalformed[] = {
     // unknown names
     "foo", "cycles-t", "sched_switch", "rXYZ", "r", "cyclesx", "duration_time",

@@ -15,12 +15,6 @@ using namespace sonde::test;
 
 namespace {
 
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 // The counter names perf stat -x, prints (third field), in order.
 std::vector<std::string> perf_counter_names(const std::string& output) {
   std::vector<std::string> names;

@@ -51,6 +51,12 @@ std::vector<std::string> lines(const std::string& text) {
   return result;
 }
 
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::string tracing_state() {
   const std::string t = "/sys/kernel/tracing";
   if (!is_directory(t + "/events")) return "tracefs not mounted";
