@@ -1,0 +1,87 @@
+#pragma once
+// PerfDataReader: reads a perf.data file (mmapped, zero-copy) or a pipe-mode stream (`-i -`).
+//
+//   auto reader = PerfDataReader::open("perf.data");
+//   if (!reader) { print(reader.error().message); ... }
+//   for (RecordView r : reader->records()) { ... }
+//   if (reader->error()) ...            // iteration stopped at a corrupt record
+//   for (auto& w : reader->warnings())  // truncation, unreadable features
+//
+// File mode parses the header, attrs and features in open(). In pipe mode they arrive as records
+// (HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, HEADER_BUILD_ID) and attrs()/features()
+// fill in as records() passes them; perf writes them first, so they are known before the first
+// sample. Those records are still handed to the caller.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "perfdata/attrs.hpp"
+#include "perfdata/features.hpp"
+#include "perfdata/format.hpp"
+#include "perfdata/record_view.hpp"
+
+namespace sonde::perfdata {
+
+class PerfDataReader {
+ public:
+  // `path` "-" reads a pipe-mode stream from standard input.
+  static Result<PerfDataReader> open(const std::string& path);
+  // A pipe-mode stream from `fd` (not closed by the reader).
+  static Result<PerfDataReader> open_stream(int fd);
+
+  PerfDataReader(PerfDataReader&&) noexcept;
+  PerfDataReader& operator=(PerfDataReader&&) noexcept;
+  ~PerfDataReader();
+
+  bool is_pipe() const;
+  const FileHeader& header() const;
+  const AttrTable& attrs() const;
+  const FeatureSet& features() const;
+  bool has_feature(int feature) const;
+  // The raw bytes of a feature section (empty when absent).
+  Bytes feature_section(int feature) const;
+  // The TRACING_DATA feature, or the blob of a HEADER_TRACING_DATA record in pipe mode.
+  Bytes tracing_data() const;
+  const std::vector<std::string>& warnings() const;
+  // Set when records() stopped at a record that cannot be right. Records before it were
+  // delivered.
+  const std::optional<Error>& error() const;
+
+  class RecordIterator {
+   public:
+    using value_type = RecordView;
+    using difference_type = std::ptrdiff_t;
+    RecordIterator() = default;
+    explicit RecordIterator(PerfDataReader* reader) : reader_(reader) { ++*this; }
+    const RecordView& operator*() const { return current_; }
+    const RecordView* operator->() const { return &current_; }
+    RecordIterator& operator++();
+    void operator++(int) { ++*this; }
+    bool operator==(const RecordIterator& other) const { return reader_ == other.reader_; }
+
+   private:
+    PerfDataReader* reader_ = nullptr;  // nullptr at the end
+    RecordView current_;
+  };
+  struct RecordRange {
+    PerfDataReader* reader;
+    RecordIterator begin() { return RecordIterator(reader); }
+    RecordIterator end() { return RecordIterator(); }
+  };
+  // The records of the data section in file order (COMPRESSED records opened up). A file can
+  // be iterated again; a pipe only once. Each view is valid until the iterator moves on.
+  RecordRange records();
+
+ private:
+  struct State;
+  explicit PerfDataReader(std::unique_ptr<State> state);
+  bool advance(RecordView& out);
+  void absorb_user_record(const RecordView& record);
+
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace sonde::perfdata

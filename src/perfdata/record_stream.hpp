@@ -1,0 +1,46 @@
+#pragma once
+// The records of a data section or pipe stream, in order, with COMPRESSED records opened up in
+// place: a consumer never sees a COMPRESSED record, only the records inside it.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "perfdata/decompressor.hpp"
+#include "perfdata/record_tokenizer.hpp"
+
+namespace sonde::perfdata {
+
+class RecordStream {
+ public:
+  enum class Status { Record, End, Error };
+
+  // The next input chunk; an empty span at end of input, an error on a failed read.
+  using Refill = std::function<Result<Bytes>()>;
+
+  // All input at once (an mmapped data section starting at `base_offset` in the file).
+  RecordStream(Bytes input, uint64_t base_offset);
+  // Input pulled from `refill` as needed (a pipe).
+  RecordStream(Refill refill, uint64_t base_offset);
+
+  // End: no more records. If the input stopped inside a record, truncation() says where.
+  Status next(RecordView& out);
+
+  const std::string& error() const { return error_; }
+  const std::optional<std::string>& truncation() const { return truncation_; }
+  uint64_t offset() const { return outer_.offset(); }
+
+ private:
+  Status fail_with(std::string message);
+  Status decompress(const RecordView& compressed);
+
+  RecordTokenizer outer_;
+  Refill refill_;
+  bool input_done_ = false;
+  std::optional<Decompressor> decompressor_;
+  RecordTokenizer inner_;
+  uint64_t compressed_offset_ = 0;
+  std::string error_;
+  std::optional<std::string> truncation_;
+};
+
+}  // namespace sonde::perfdata
