@@ -1,5 +1,6 @@
 #include "perfdata/file_layout.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 
@@ -30,7 +31,8 @@ Result<FileKind> identify(Bytes head) {
   return FileKind::File;
 }
 
-Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnings) {
+Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnings, bool& data_cut) {
+  data_cut = false;
   auto kind = identify(file);
   if (!kind) return tl::unexpected(kind.error());
   FileHeader header;
@@ -45,17 +47,21 @@ Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnin
   if (header.attrs.size % header.attr_size != 0)
     return failf("attrs section size {} at offset 0x20 is not a multiple of the attr size {}", header.attrs.size, header.attr_size);
   if (header.data.offset > file.size())
-    return failf("data section offset {:#x} at offset 0x30 is past the end of the file ({} bytes)", header.data.offset, file.size());
-  if (header.data.offset < size) return failf("data section offset {:#x} at offset 0x30 lies inside the header", header.data.offset);
-  if (header.data.size == 0) {
-    // What an interrupted perf record leaves: records may still be there, up to the end.
+    return failf("data section offset {:#x} at offset 0x28 is past the end of the file ({} bytes)", header.data.offset, file.size());
+  if (header.data.offset < size) return failf("data section offset {:#x} at offset 0x28 lies inside the header", header.data.offset);
+  bool any_feature = std::any_of(std::begin(header.features), std::end(header.features), [](uint64_t w) { return w != 0; });
+  if (header.data.size == 0 && !any_feature && file.size() > header.data.offset) {
+    // What an interrupted writer leaves (the placeholder header has no feature bits): records
+    // may still be there, up to the end. With features, the data section is really empty.
     warnings.push_back("the data size field is 0: the recording was not finished properly; reading records up to the end of the file");
     header.data.size = file.size() - header.data.offset;
     std::fill(std::begin(header.features), std::end(header.features), 0);
+    data_cut = true;
   } else if (header.data.size > file.size() - header.data.offset) {
     warnings.push_back(fmt::format("the data section ({} bytes at offset {:#x}) is cut at the end of the file: {} bytes of it are missing",
                                    header.data.size, header.data.offset, header.data.size - (file.size() - header.data.offset)));
     header.data.size = file.size() - header.data.offset;
+    data_cut = true;
     // The feature table lay after the missing bytes.
     std::fill(std::begin(header.features), std::end(header.features), 0);
   }
@@ -76,7 +82,7 @@ Result<void> read_attr_section(Bytes file, const FileHeader& header, AttrTable& 
       return failf("attr {} at offset {:#x}: its ids ({} bytes at {:#x}) run past the end of the file", i, at, ids.size, ids.offset);
     if (ids.size % sizeof(uint64_t) != 0) return failf("attr {} at offset {:#x}: ids size {} is not a multiple of 8", i, at, ids.size);
     std::vector<uint64_t> id_values(ids.size / sizeof(uint64_t));
-    std::memcpy(id_values.data(), file.data() + ids.offset, ids.size);
+    if (!id_values.empty()) std::memcpy(id_values.data(), file.data() + ids.offset, ids.size);
     if (auto r = attrs.add(entry.first(attr_part), id_values); !r) return tl::unexpected(r.error().with_context(fmt::format("attr {} at offset {:#x}", i, at)));
   }
   return {};

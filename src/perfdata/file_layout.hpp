@@ -20,8 +20,9 @@ enum class FileKind { File, Pipe };
 Result<FileKind> identify(Bytes head);
 
 // The header of a seekable file, with attrs and data sections checked against the file size.
-// A data section that runs past the end of the file is cut to what is there, with a warning.
-Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnings);
+// A data section that runs past the end of the file is cut to what is there, with a warning,
+// and `data_cut` set: its last record may then be partial, which is no corruption.
+Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnings, bool& data_cut);
 
 Result<void> read_attr_section(Bytes file, const FileHeader& header, AttrTable& attrs);
 

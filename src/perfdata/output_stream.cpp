@@ -31,6 +31,7 @@ Result<void> OutputStream::write_all(const void* data, size_t size) {
 }
 
 Result<void> OutputStream::write(const void* data, size_t size) {
+  if (size == 0) return {};
   position_ += size;
   if (used_ + size <= buffer_.size()) {
     std::memcpy(buffer_.data() + used_, data, size);

@@ -35,6 +35,7 @@ struct PerfDataReader::State {
   int fd = -1;                     // pipe mode from a descriptor
   std::vector<uint8_t> read_buffer;
   bool pipe_consumed = false;
+  bool data_cut = false;  // the file ends before its data section does
 
   FileHeader header;
   AttrTable attrs;
@@ -73,7 +74,7 @@ Result<PerfDataReader> PerfDataReader::open(const std::string& path) {
     state->file = std::move(*mapped);
     return PerfDataReader(std::move(state));
   }
-  auto header = read_file_header(file, state->warnings);
+  auto header = read_file_header(file, state->warnings, state->data_cut);
   if (!header) return with_path(header.error());
   state->header = *header;
   if (auto r = read_attr_section(file, *header, state->attrs); !r) return with_path(r.error());
@@ -170,7 +171,13 @@ bool PerfDataReader::advance(RecordView& out) {
   if (status == RecordStream::Status::Error) {
     s.error = Error{s.stream->error()};
   } else if (s.stream->truncation()) {
-    s.warnings.push_back(*s.stream->truncation() + "; the records before it were read");
+    // A cut file (or a pipe that closed early) loses its last record; a whole data section whose
+    // last record claims more bytes than the section holds is corrupt.
+    if (s.pipe || s.data_cut)
+      s.warnings.push_back(*s.stream->truncation() + "; the records before it were read");
+    else
+      s.error = Error{fmt::format("the record at offset {:#x} runs past the end of the data section at {:#x}",
+                                  s.stream->offset(), s.data_offset + s.data.size())};
   }
   s.stream.reset();
   return false;
@@ -191,7 +198,7 @@ void PerfDataReader::absorb_user_record(const RecordView& record) {
       if (attr_size > payload.size() || (payload.size() - attr_size) % sizeof(uint64_t) != 0)
         return warn(fmt::format("attr size {} does not fit the record", attr_size));
       std::vector<uint64_t> ids((payload.size() - attr_size) / sizeof(uint64_t));
-      std::memcpy(ids.data(), payload.data() + attr_size, ids.size() * sizeof(uint64_t));
+      if (!ids.empty()) std::memcpy(ids.data(), payload.data() + attr_size, ids.size() * sizeof(uint64_t));
       if (auto r = s.attrs.add(payload.first(attr_size), ids); !r) warn(r.error().message);
       return;
     }
