@@ -159,15 +159,15 @@ struct TracingDataRecord {
 };
 static_assert(sizeof(TracingDataRecord) == 12);
 
-// HEADER_COMPRESSED feature contents (perf's env.comp_*).
+// HEADER_COMPRESSED feature contents (perf's env.comp_*, five u32s).
 struct CompressedFeature {
   uint32_t version = 1;
   uint32_t type = 1;  // 1: zstd
   uint32_t level = 1;
   uint32_t ratio = 0;
-  uint64_t mmap_len = 0;
+  uint32_t mmap_len = 0;
 };
-static_assert(sizeof(CompressedFeature) == 24);
+static_assert(sizeof(CompressedFeature) == 20);
 
 // The largest record a perf_event_header can describe.
 inline constexpr size_t kMaxRecordSize = 0xffff;

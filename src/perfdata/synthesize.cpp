@@ -103,6 +103,20 @@ std::string make_mmap2(const perf_event_attr& attr, const SyntheticMmap2& m, con
   return finish(out, PERF_RECORD_MMAP2, m.misc);
 }
 
+std::string make_mmap(const perf_event_attr& attr, uint32_t pid, uint32_t tid, uint64_t addr, uint64_t len,
+                      uint64_t pgoff, std::string_view filename, uint16_t misc, const SyntheticId& id) {
+  ByteWriter out;
+  out.put_zeros(sizeof(perf_event_header));
+  out.put(pid);
+  out.put(tid);
+  out.put(addr);
+  out.put(len);
+  out.put(pgoff);
+  put_name(out, filename.substr(0, 4095));
+  put_trailer(out, attr, id);
+  return finish(out, PERF_RECORD_MMAP, misc);
+}
+
 std::string make_fork_exit(const perf_event_attr& attr, bool fork, uint32_t pid, uint32_t ppid, uint32_t tid,
                            uint32_t ptid, uint64_t time, const SyntheticId& id) {
   ByteWriter out;

@@ -52,6 +52,11 @@ struct SyntheticMmap2 {
   uint16_t misc = PERF_RECORD_MISC_USER;
 };
 std::string make_mmap2(const perf_event_attr& attr, const SyntheticMmap2& mmap, const SyntheticId& id);
+// PERF_RECORD_MMAP, as perf synthesizes the kernel's map: pid -1, misc KERNEL, the file name
+// "[kernel.kallsyms]_text" and pgoff = the address of _text (perf's reference symbol for
+// relocation; without it perf report warns that kernel maps were restricted).
+std::string make_mmap(const perf_event_attr& attr, uint32_t pid, uint32_t tid, uint64_t addr, uint64_t len,
+                      uint64_t pgoff, std::string_view filename, uint16_t misc, const SyntheticId& id);
 // PERF_RECORD_FORK (fork = true) or PERF_RECORD_EXIT.
 std::string make_fork_exit(const perf_event_attr& attr, bool fork, uint32_t pid, uint32_t ppid, uint32_t tid,
                            uint32_t ptid, uint64_t time, const SyntheticId& id);
