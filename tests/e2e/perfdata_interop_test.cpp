@@ -367,3 +367,49 @@ TEST(PerfDataInterop, PerfReadsOurPipeModeStream) {
   EXPECT_EQ(ours.error, "");
   EXPECT_EQ(ours.per_event["cpu-clock"], 8);
 }
+
+namespace {
+
+// Copies a perf file through sonde: reader -> writer, records byte for byte, features as decoded
+// (plus the tracing data blob). What perf then prints must not change.
+void rewrite_through_sonde(const std::string& in, const std::string& out) {
+  auto reader = PerfDataReader::open(in);
+  ASSERT_TRUE(reader) << reader.error().message;
+  std::vector<AttrWithIds> attrs;
+  for (const auto& event : reader->attrs().events()) attrs.push_back({event.attr, event.ids});
+  auto writer = PerfDataWriter::create(out);
+  ASSERT_TRUE(writer) << writer.error().message;
+  ASSERT_TRUE(writer->write_attrs(attrs));
+  for (RecordView r : reader->records()) ASSERT_TRUE(writer->append(r.bytes.data(), r.bytes.size()));
+  ASSERT_FALSE(reader->error());
+  FeatureSet features = reader->features();
+  features.compressed.reset();  // the records are written decompressed
+  if (auto blob = reader->tracing_data(); !blob.empty()) features.tracing_data = std::string(reinterpret_cast<const char*>(blob.data()), blob.size());
+  ASSERT_TRUE(writer->finalize(features));
+}
+
+}  // namespace
+
+TEST(PerfDataInterop, PerfScriptPrintsTheSameAfterARewriteBySonde) {
+  if (!have_perf()) GTEST_SKIP() << "perf not installed";
+  struct Case {
+    const char* name;
+    std::string args;
+  };
+  for (const auto& c : {Case{"sched", "-e sched:sched_switch -a -- sleep 0.1"},
+                        Case{"clock", "-z -e cpu-clock -g -- " + workload("demo") + " 300000 4 >/dev/null"}}) {
+    SCOPED_TRACE(c.name);
+    std::string original = temp_dir() + "/orig-" + c.name + ".data";
+    std::string copy = temp_dir() + "/copy-" + c.name + ".data";
+    auto rec = run("perf record -o " + shell_quote(original) + " " + c.args);
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+    rewrite_through_sonde(original, copy);
+    if (HasFatalFailure()) return;
+    auto theirs = run("perf script -i " + shell_quote(original));
+    auto ours = run("perf script -i " + shell_quote(copy));
+    EXPECT_EQ(ours.exit_code, 0);
+    EXPECT_EQ(ours.err, "");
+    EXPECT_GT(lines(theirs.out).size(), 1u);
+    EXPECT_EQ(ours.out, theirs.out);
+  }
+}
