@@ -58,7 +58,13 @@ std::vector<StatCounterLine> build_stat_lines(const std::vector<events::EventSpe
   }
   std::vector<StatCounterLine> lines;
   for (size_t e = 0; e < events.size(); ++e) {
-    for (size_t u = 0; u < units.size(); ++u) {
+    std::vector<size_t> order(units.size());
+    for (size_t u = 0; u < units.size(); ++u) order[u] = u;
+    // perf lists threads busiest first for each event.
+    if (aggregation == Aggregation::per_thread)
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return values[a][e].value.value > values[b][e].value.value; });
+    for (size_t u : order) {
       const CounterValue& value = values[u][e].value;
       StatCounterLine line;
       line.prefix = units[u].first;

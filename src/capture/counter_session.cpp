@@ -53,6 +53,16 @@ bool is_aggregatable_syscall(const events::EventSpec& spec) {
 
 }  // namespace
 
+pid_t thread_group_of(pid_t tid) {
+  auto status = read_file(fmt::format("/proc/{}/status", tid));
+  if (!status) return tid;
+  for (const auto& line : split(*status, '\n')) {
+    if (!line.starts_with("Tgid:")) continue;
+    if (auto tgid = parse_uint(trim(std::string_view(line).substr(5)), 10)) return static_cast<pid_t>(*tgid);
+  }
+  return tid;
+}
+
 Result<std::vector<pid_t>> process_threads(pid_t pid) {
   auto tasks = list_directory(fmt::format("/proc/{}/task", pid));
   if (!tasks) return failf("no process with id {}; check the pid (ps -p {})", pid, pid);
@@ -98,6 +108,7 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
     counter_options.system_wide = session.system_wide_;
     counter_options.key_by_tid = target.kind == CountingTarget::Kind::threads;
     counter_options.count_enter = counter_options.count_exit = false;
+    counter_options.follow_children = target.inherit;
     for (size_t i : syscall_candidates) {
       bool exit_side = events[i].tracepoint_name.starts_with("sys_exit_");
       (exit_side ? counter_options.count_exit : counter_options.count_enter) = true;
@@ -114,9 +125,12 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
       session.syscall_events_ = syscall_candidates;
       if (!session.system_wide_) {
         bool wait_for_exec = target.kind == CountingTarget::Kind::workload;
-        for (pid_t id : target.ids)
-          if (auto followed = session.syscall_counter_->follow(id, wait_for_exec); !followed)
+        for (pid_t id : target.ids) {
+          // -p follows whole processes: a thread id given to -p stands for its process.
+          pid_t key = target.kind == CountingTarget::Kind::processes ? thread_group_of(id) : id;
+          if (auto followed = session.syscall_counter_->follow(key, wait_for_exec); !followed)
             return tl::unexpected(followed.error());
+        }
       }
     } else if (options.verbose) {
       fmt::print(stderr, "in-kernel syscall counting unavailable ({}); opening each tracepoint\n",

@@ -55,6 +55,8 @@ class CounterSession {
   const std::vector<Slot>& slots() const { return slots_; }
   // How many events the in-kernel syscall counter serves (0 when it is not used).
   size_t aggregated_syscall_events() const { return syscall_events_.size(); }
+  // New tasks the in-kernel syscall counter could not follow (its map was full).
+  uint64_t syscall_follow_failures() const { return syscall_counter_ ? syscall_counter_->follow_failures() : 0; }
   // Starts counting now (targets other than a workload, whose counters start at exec).
   Result<void> enable();
   void disable();
@@ -83,6 +85,8 @@ class CounterSession {
   bool verbose_ = false;
 };
 
+// The process (thread group) a thread belongs to, from /proc/TID/status; tid itself if unknown.
+pid_t thread_group_of(pid_t tid);
 // The threads of a process, from /proc/PID/task; an error names a process that does not exist.
 Result<std::vector<pid_t>> process_threads(pid_t pid);
 

@@ -74,7 +74,17 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
   bool watch_target = !workload && (target.kind == CountingTarget::Kind::processes ||
                                     target.kind == CountingTarget::Kind::threads);
   int intervals_done = 0;
+  bool interval_limit_reached = false;
   Clock::time_point next_tick = start + options.interval.value_or(std::chrono::milliseconds(0));
+  auto stop_for = [&](const ReceivedSignal& signal) {
+    result.stopped_by_signal = signal.number;
+    if (workload && !workload->reap()) {
+      // A Ctrl-C at the terminal reached the workload's process group already; a signal sent to
+      // sonde alone with kill() is passed on, so that the workload ends and its counts are whole.
+      if (!signal.from_terminal) ::kill(workload->pid(), signal.number);
+      workload->wait();
+    }
+  };
   while (true) {
     if (workload && workload->reap()) break;
     if (watch_target && !any_alive(target.ids)) break;
@@ -90,16 +100,9 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
       if (left.count() <= 0) break;
       if (!wait_for || left < *wait_for) wait_for = left;
     }
-    int signal = signals.wait(wait_for);
-    if (signal == SIGCHLD) continue;
-    if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP) {
-      result.stopped_by_signal = signal;
-      if (workload && !workload->reap()) {
-        // A Ctrl-C from the terminal reached the workload too; a signal sent to sonde alone is
-        // passed on, so the workload ends and its counts are complete.
-        ::kill(workload->pid(), signal);
-        workload->wait();
-      }
+    ReceivedSignal signal = signals.wait(wait_for);
+    if (is_stop_request(signal.number)) {
+      stop_for(signal);
       break;
     }
     if (options.interval && Clock::now() >= next_tick) {
@@ -107,7 +110,10 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
       if (!counts) return tl::unexpected(counts.error());
       on_interval(ns_since(start), result.slots, *counts);
       next_tick += *options.interval;
-      if (options.interval_count && ++intervals_done >= *options.interval_count) break;
+      if (options.interval_count && ++intervals_done >= *options.interval_count) {
+        interval_limit_reached = true;
+        break;
+      }
     }
   }
   if (workload && !workload->ended()) {
@@ -115,10 +121,16 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
     ::kill(workload->pid(), SIGTERM);
     workload->wait();
   }
+  // A stop request that came while finishing still counts as one.
+  for (ReceivedSignal late = signals.poll(); late.number != 0; late = signals.poll())
+    if (is_stop_request(late.number) && result.stopped_by_signal == 0) result.stopped_by_signal = late.number;
   result.elapsed_ns = ns_since(start);
   session->disable();
   auto counts = session->read();
   if (!counts) return tl::unexpected(counts.error());
+  // The last, partial interval, as perf prints it.
+  if (options.interval && !interval_limit_reached) on_interval(result.elapsed_ns, result.slots, *counts);
+  result.syscall_follow_failures = session->syscall_follow_failures();
   result.counts = std::move(*counts);
   if (workload) {
     result.workload_usage = workload->usage();

@@ -74,7 +74,13 @@ Workload::~Workload() {
 
 Result<void> Workload::start() {
   char byte = 1;
-  if (::write(go_fd_, &byte, 1) != 1) return failf("cannot start the workload: {}", errno_text(errno));
+  if (::write(go_fd_, &byte, 1) != 1) {
+    // EPIPE: the held child is gone already (a Ctrl-C before it could exec).
+    int err = errno;
+    wait();
+    return fail(err == EPIPE ? "the command was stopped before it started" : "cannot start the workload: " + errno_text(err),
+                exit_status());
+  }
   close_fd(go_fd_);
   int err = 0;
   ssize_t n;
@@ -92,7 +98,7 @@ Result<void> Workload::start() {
 int Workload::wait() {
   if (ended_) return status_;
   while (::wait4(pid_, &status_, 0, &usage_) < 0) {
-    if (errno != EINTR) {
+    if (errno != EINTR) {  // ECHILD: reaped by someone else; its status is lost
       status_ = 0;
       break;
     }
@@ -104,7 +110,7 @@ int Workload::wait() {
 bool Workload::reap() {
   if (ended_) return true;
   pid_t result = ::wait4(pid_, &status_, WNOHANG, &usage_);
-  if (result == pid_) ended_ = true;
+  if (result == pid_ || (result < 0 && errno == ECHILD)) ended_ = true;
   return ended_;
 }
 

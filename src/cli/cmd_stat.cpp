@@ -11,6 +11,7 @@
 #include "analysis/stat_table.hpp"
 #include "base/strings.hpp"
 #include "capture/counting_run.hpp"
+#include "capture/signals.hpp"
 #include "cli/command.hpp"
 #include "events/parse_events.hpp"
 #include "kernel/cpus.hpp"
@@ -190,6 +191,8 @@ int cmd_stat(int argc, char** argv) {
   if (options.command.empty() && !has_target) options.all_cpus = true;
   if (options.no_aggr && !(options.all_cpus || !options.cpu_list.empty()))
     return report_error({"sonde stat: -A (per-CPU counts) needs system-wide counting: add -a or -C", 129});
+  if (options.per_thread && options.pids.empty() && options.tids.empty())
+    return report_error({"sonde stat: --per-thread needs existing threads to list: add -p or -t", 129});
   if (options.repeat < 1) return report_error({"sonde stat: -r needs a positive number of runs", 129});
   if (options.repeat > 1 && options.command.empty())
     return report_error({"sonde stat: -r repeats a command; give one (sonde stat -r N -- CMD)", 129});
@@ -260,6 +263,9 @@ int cmd_stat(int argc, char** argv) {
     previous_ns = elapsed_ns;
   };
 
+  // Held for all runs and the printing: a Ctrl-C between runs or while printing ends the
+  // measurement cleanly instead of killing sonde with nothing printed.
+  capture::BlockedSignals signals;
   analysis::StatRepeats repeats;
   analysis::RunningStats elapsed;
   std::optional<capture::CountingRunResult> last;
@@ -276,7 +282,12 @@ int cmd_stat(int argc, char** argv) {
     repeats.add(analysis::build_stat_lines(options.events, readings, supported, stat_slots(result->slots),
                                            aggregation, result->elapsed_ns));
     elapsed.add(result->elapsed_ns / 1e9);
-    bool interrupted = result->stopped_by_signal != 0;
+    if (result->syscall_follow_failures > 0)
+      fmt::print(stderr,
+                 "sonde stat: warning: {} new tasks could not be followed by the in-kernel syscall counter; their "
+                 "calls are missing (use --no-syscall-aggregation)\n",
+                 result->syscall_follow_failures);
+    bool interrupted = result->stopped_by_signal != 0 || signals.poll().number != 0;
     last = std::move(*result);
     if (interrupted) break;
   }

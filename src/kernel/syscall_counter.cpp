@@ -7,6 +7,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "kernel/tracefs.hpp"
 #include "syscall_counter.skel.h"
 
 namespace sonde::kernel {
@@ -46,6 +47,10 @@ Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options
   bpf_program__set_autoload(skeleton->progs.count_sys_exit, options.count_exit);
   bpf_program__set_autoload(skeleton->progs.follow_fork, !options.system_wide);
   bpf_program__set_autoload(skeleton->progs.follow_exec, !options.system_wide);
+  bpf_program__set_autoload(skeleton->progs.forget_exit, !options.system_wide);
+  skeleton->rodata->follow_children = options.follow_children ? 1 : 0;
+  if (auto format = tracepoint_format("sched", "sched_process_exit"))
+    skeleton->rodata->exit_has_group_dead = format->find(" group_dead;") != std::string::npos ? 1 : 0;
   if (int err = syscall_counter__load(skeleton); err != 0)
     return failf("the kernel refused the BPF syscall counter: {}", errno_text(-err));
   return counter;
@@ -63,9 +68,11 @@ Result<void> SyscallCounter::start() {
   // Attach the task followers before the counters so that no fork is missed.
   auto* skeleton = skeleton_.get();
   struct bpf_program* order[] = {skeleton->progs.follow_fork, skeleton->progs.follow_exec,
-                                 skeleton->progs.count_sys_enter, skeleton->progs.count_sys_exit};
+                                 skeleton->progs.forget_exit, skeleton->progs.count_sys_enter,
+                                 skeleton->progs.count_sys_exit};
   struct bpf_link** links[] = {&skeleton->links.follow_fork, &skeleton->links.follow_exec,
-                               &skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit};
+                               &skeleton->links.forget_exit, &skeleton->links.count_sys_enter,
+                               &skeleton->links.count_sys_exit};
   for (size_t i = 0; i < std::size(order); ++i) {
     if (!bpf_program__autoload(order[i])) continue;
     *links[i] = bpf_program__attach(order[i]);
@@ -82,12 +89,17 @@ void SyscallCounter::stop() {
   auto* skeleton = skeleton_.get();
   if (!skeleton) return;  // moved from
   for (struct bpf_link** link : {&skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit,
-                                 &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
+                                 &skeleton->links.follow_fork, &skeleton->links.follow_exec,
+                                 &skeleton->links.forget_exit}) {
     if (*link) {
       bpf_link__destroy(*link);
       *link = nullptr;
     }
   }
+}
+
+uint64_t SyscallCounter::follow_failures() const {
+  return skeleton_ && skeleton_->bss ? skeleton_->bss->follow_failures : 0;
 }
 
 Result<std::vector<std::vector<uint64_t>>> SyscallCounter::read(SyscallDirection direction) const {

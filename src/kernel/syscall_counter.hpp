@@ -22,6 +22,7 @@ struct SyscallCounterOptions {
   bool key_by_tid = false;   // -t: follow threads, not processes
   bool count_enter = true;
   bool count_exit = false;
+  bool follow_children = true;  // false for -i/--no-inherit
 };
 
 class SyscallCounter {
@@ -38,6 +39,8 @@ class SyscallCounter {
   Result<void> start();
   // Detaches: counts freeze.
   void stop();
+  // How many new tasks could not be followed (the task map was full); their calls are missing.
+  uint64_t follow_failures() const;
   // Per-CPU counts indexed [cpu][syscall number]; cpu indexes are the possible CPUs.
   Result<std::vector<std::vector<uint64_t>>> read(SyscallDirection direction) const;
 
