@@ -53,16 +53,6 @@ bool is_aggregatable_syscall(const events::EventSpec& spec) {
 
 }  // namespace
 
-pid_t thread_group_of(pid_t tid) {
-  auto status = read_file(fmt::format("/proc/{}/status", tid));
-  if (!status) return tid;
-  for (const auto& line : split(*status, '\n')) {
-    if (!line.starts_with("Tgid:")) continue;
-    if (auto tgid = parse_uint(trim(std::string_view(line).substr(5)), 10)) return static_cast<pid_t>(*tgid);
-  }
-  return tid;
-}
-
 Result<std::vector<pid_t>> process_threads(pid_t pid) {
   auto tasks = list_directory(fmt::format("/proc/{}/task", pid));
   if (!tasks) return failf("no process with id {}; check the pid (ps -p {})", pid, pid);
@@ -106,7 +96,6 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
   if (aggregate) {
     kernel::SyscallCounterOptions counter_options;
     counter_options.system_wide = session.system_wide_;
-    counter_options.key_by_tid = target.kind == CountingTarget::Kind::threads;
     counter_options.count_enter = counter_options.count_exit = false;
     counter_options.follow_children = target.inherit;
     for (size_t i : syscall_candidates) {
@@ -124,13 +113,11 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
       }
       session.syscall_events_ = syscall_candidates;
       if (!session.system_wide_) {
+        // Every thread of a -p process, each -t thread, or the held workload (from its exec).
         bool wait_for_exec = target.kind == CountingTarget::Kind::workload;
-        for (pid_t id : target.ids) {
-          // -p follows whole processes: a thread id given to -p stands for its process.
-          pid_t key = target.kind == CountingTarget::Kind::processes ? thread_group_of(id) : id;
-          if (auto followed = session.syscall_counter_->follow(key, wait_for_exec); !followed)
+        for (pid_t tid : expanded.ids)
+          if (auto followed = session.syscall_counter_->follow(tid, wait_for_exec); !followed)
             return tl::unexpected(followed.error());
-        }
       }
     } else if (options.verbose) {
       fmt::print(stderr, "in-kernel syscall counting unavailable ({}); opening each tracepoint\n",

@@ -85,8 +85,6 @@ class CounterSession {
   bool verbose_ = false;
 };
 
-// The process (thread group) a thread belongs to, from /proc/TID/status; tid itself if unknown.
-pid_t thread_group_of(pid_t tid);
 // The threads of a process, from /proc/PID/task; an error names a process that does not exist.
 Result<std::vector<pid_t>> process_threads(pid_t pid);
 

@@ -6,8 +6,10 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-#include "kernel/tracefs.hpp"
 #include "syscall_counter.skel.h"
 
 namespace sonde::kernel {
@@ -42,25 +44,27 @@ Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options
   if (!counter.skeleton_) return failf("cannot open the BPF syscall counter: {}", errno_text(errno));
   auto* skeleton = counter.skeleton_.get();
   skeleton->rodata->filter_tasks = options.system_wide ? 0 : 1;
-  skeleton->rodata->key_by_tid = options.key_by_tid ? 1 : 0;
   bpf_program__set_autoload(skeleton->progs.count_sys_enter, options.count_enter);
   bpf_program__set_autoload(skeleton->progs.count_sys_exit, options.count_exit);
   bpf_program__set_autoload(skeleton->progs.follow_fork, !options.system_wide);
   bpf_program__set_autoload(skeleton->progs.follow_exec, !options.system_wide);
-  bpf_program__set_autoload(skeleton->progs.forget_exit, !options.system_wide);
   skeleton->rodata->follow_children = options.follow_children ? 1 : 0;
-  if (auto format = tracepoint_format("sched", "sched_process_exit"))
-    skeleton->rodata->exit_has_group_dead = format->find(" group_dead;") != std::string::npos ? 1 : 0;
   if (int err = syscall_counter__load(skeleton); err != 0)
     return failf("the kernel refused the BPF syscall counter: {}", errno_text(-err));
   return counter;
 }
 
-Result<void> SyscallCounter::follow(pid_t id, bool wait_for_exec) {
-  uint32_t key = static_cast<uint32_t>(id);
-  uint8_t state = wait_for_exec ? kTaskPendingExec : kTaskCounting;
-  if (bpf_map__update_elem(skeleton_->maps.tasks, &key, sizeof key, &state, sizeof state, BPF_ANY) != 0)
-    return failf("cannot follow task {}: {}", id, errno_text(errno));
+Result<void> SyscallCounter::follow(pid_t tid, bool wait_for_exec) {
+  // Task storage is addressed from user space by a pidfd; one for a thread needs PIDFD_THREAD.
+  constexpr unsigned kPidfdThread = O_EXCL;
+  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, 0u));
+  if (pidfd < 0 && errno == ENOENT) pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, kPidfdThread));
+  if (pidfd < 0) return failf("cannot follow task {}: pidfd_open: {}", tid, errno_text(errno));
+  uint8_t mark = wait_for_exec ? kTaskPendingExec : kTaskCounting;
+  int result = bpf_map__update_elem(skeleton_->maps.task_marks, &pidfd, sizeof pidfd, &mark, sizeof mark, BPF_ANY);
+  int err = errno;
+  ::close(pidfd);
+  if (result != 0) return failf("cannot follow task {}: {}", tid, errno_text(err));
   return {};
 }
 
@@ -68,11 +72,9 @@ Result<void> SyscallCounter::start() {
   // Attach the task followers before the counters so that no fork is missed.
   auto* skeleton = skeleton_.get();
   struct bpf_program* order[] = {skeleton->progs.follow_fork, skeleton->progs.follow_exec,
-                                 skeleton->progs.forget_exit, skeleton->progs.count_sys_enter,
-                                 skeleton->progs.count_sys_exit};
+                                 skeleton->progs.count_sys_enter, skeleton->progs.count_sys_exit};
   struct bpf_link** links[] = {&skeleton->links.follow_fork, &skeleton->links.follow_exec,
-                               &skeleton->links.forget_exit, &skeleton->links.count_sys_enter,
-                               &skeleton->links.count_sys_exit};
+                               &skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit};
   for (size_t i = 0; i < std::size(order); ++i) {
     if (!bpf_program__autoload(order[i])) continue;
     *links[i] = bpf_program__attach(order[i]);
@@ -89,8 +91,7 @@ void SyscallCounter::stop() {
   auto* skeleton = skeleton_.get();
   if (!skeleton) return;  // moved from
   for (struct bpf_link** link : {&skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit,
-                                 &skeleton->links.follow_fork, &skeleton->links.follow_exec,
-                                 &skeleton->links.forget_exit}) {
+                                 &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
     if (*link) {
       bpf_link__destroy(*link);
       *link = nullptr;

@@ -19,7 +19,6 @@ enum class SyscallDirection { enter = 0, exit = 1 };
 
 struct SyscallCounterOptions {
   bool system_wide = false;  // -a: count every task
-  bool key_by_tid = false;   // -t: follow threads, not processes
   bool count_enter = true;
   bool count_exit = false;
   bool follow_children = true;  // false for -i/--no-inherit
@@ -32,14 +31,14 @@ class SyscallCounter {
   SyscallCounter& operator=(SyscallCounter&&) noexcept;
   ~SyscallCounter();
 
-  // Follows a task (and what it forks). A task added with wait_for_exec counts from its next
-  // exec on, as a perf counter opened with enable_on_exec does.
-  Result<void> follow(pid_t id, bool wait_for_exec);
+  // Follows one task, a process or a thread (and what it forks from now on). A task added with
+  // wait_for_exec counts from its next exec on, as a perf counter opened with enable_on_exec does.
+  Result<void> follow(pid_t tid, bool wait_for_exec);
   // Attaches the programs: counting starts.
   Result<void> start();
   // Detaches: counts freeze.
   void stop();
-  // How many new tasks could not be followed (the task map was full); their calls are missing.
+  // How many new tasks could not be followed (out of memory); their calls are missing.
   uint64_t follow_failures() const;
   // Per-CPU counts indexed [cpu][syscall number]; cpu indexes are the possible CPUs.
   Result<std::vector<std::vector<uint64_t>>> read(SyscallDirection direction) const;

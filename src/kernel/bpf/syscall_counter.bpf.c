@@ -1,8 +1,12 @@
-// Counts system calls by number inside the kernel: one program on the raw sys_enter (and
-// sys_exit) tracepoint instead of one perf event per syscalls:sys_enter_* tracepoint per CPU.
-// Registering ~360 syscall tracepoints costs perf seconds; this registers two. Raw tracepoints
-// also detach without waiting for an RCU grace period, unlike perf-event tracepoints. Counts
-// are per CPU so that per-CPU output (-A) and CPU lists (-C) come for free.
+// Counts system calls by number inside the kernel: one program on the sys_enter (and sys_exit)
+// tracepoint instead of one perf event per syscalls:sys_enter_* tracepoint per CPU. Registering
+// ~360 syscall tracepoints costs perf seconds; this registers two. BTF raw tracepoints (tp_btf)
+// detach without an RCU grace period and read kernel structures with plain loads. Counts are per
+// CPU so that per-CPU output (-A) and CPU lists (-C) come for free.
+//
+// The tasks counted carry a mark in task-local storage: set on the workload (from its exec, as
+// perf's enable_on_exec) or on -p/-t tasks, and copied to every task they fork. The mark lives
+// and dies with the task, so a recycled pid is never mistaken for one of ours.
 #include <linux/bpf.h>
 #include <linux/types.h>
 #include <bpf/bpf_core_read.h>
@@ -10,8 +14,7 @@
 
 #define MAX_SYSCALLS 512
 
-// Task filter states: a task we follow starts counting at its exec, as perf's enable_on_exec.
-#define TASK_PENDING_EXEC 1
+#define TASK_PENDING_EXEC 1  // the held workload: counted from its exec on
 #define TASK_COUNTING 2
 
 // Just the kernel fields read here; CO-RE relocates them against the running kernel's BTF.
@@ -23,16 +26,8 @@ struct thread_info___sonde {
   __u32 status;
 } __attribute__((preserve_access_index));
 
-struct signal_struct___sonde {
-  struct {
-    int counter;
-  } live;
-} __attribute__((preserve_access_index));
-
 struct task_struct___sonde {
   struct thread_info___sonde thread_info;
-  int pid;
-  struct signal_struct___sonde* signal;
 } __attribute__((preserve_access_index));
 
 #define TS_COMPAT 0x0002  // x86: the task is in a 32-bit (ia32) system call
@@ -48,39 +43,25 @@ struct {
   __type(value, struct syscall_counts);
 } counts SEC(".maps");
 
-// The tasks followed, keyed by tgid (or by tid when key_by_tid): workload, -p, -t and
-// everything they fork.
 struct {
-  __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 65536);
-  __type(key, __u32);
+  __uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
+  __type(key, int);
   __type(value, __u8);
-} tasks SEC(".maps");
+} task_marks SEC(".maps");
 
 const volatile __u8 filter_tasks = 0;     // 0: system wide (-a)
-const volatile __u8 key_by_tid = 0;       // -t follows threads, not processes
 const volatile __u8 follow_children = 1;  // 0 for -i/--no-inherit
-// sched_process_exit(p, group_dead) on newer kernels, (p) on older ones, where signal->live has
-// already dropped to zero when the last thread exits.
-const volatile __u8 exit_has_group_dead = 0;
 
-// Tasks that could not be followed because the map was full: the counts would be low.
+// New tasks that could not be marked (out of memory): their calls would be missing.
 __u64 follow_failures = 0;
 
-static __always_inline __u32 task_key(void) {
-  __u64 pid_tgid = bpf_get_current_pid_tgid();
-  return key_by_tid ? (__u32)pid_tgid : (__u32)(pid_tgid >> 32);
-}
-
-static __always_inline int counted_task(void) {
+static __always_inline int counted(struct task_struct* task) {
   // The syscalls tracepoints ignore ia32 calls (trace_get_syscall_nr gives -1); so do we.
-  struct task_struct___sonde* task = (struct task_struct___sonde*)bpf_get_current_task();
-  if (bpf_core_field_exists(task->thread_info.status) && (BPF_CORE_READ(task, thread_info.status) & TS_COMPAT))
-    return 0;
+  if (((struct task_struct___sonde*)task)->thread_info.status & TS_COMPAT) return 0;
   if (!filter_tasks) return 1;
-  __u32 key = task_key();
-  __u8* state = bpf_map_lookup_elem(&tasks, &key);
-  return state && *state == TASK_COUNTING;
+  __u8* mark = bpf_task_storage_get(&task_marks, task, 0, 0);
+  return mark && *mark == TASK_COUNTING;
 }
 
 static __always_inline void count(__u32 which, long id) {
@@ -91,66 +72,41 @@ static __always_inline void count(__u32 which, long id) {
 }
 
 // sys_enter(struct pt_regs *regs, long id)
-SEC("raw_tracepoint/sys_enter")
-int count_sys_enter(struct bpf_raw_tracepoint_args* ctx) {
-  if (counted_task()) count(0, (long)ctx->args[1]);
+SEC("tp_btf/sys_enter")
+int count_sys_enter(__u64* ctx) {
+  if (counted(bpf_get_current_task_btf())) count(0, (long)ctx[1]);
   return 0;
 }
 
 // sys_exit(struct pt_regs *regs, long ret): the number is in orig_ax, as syscall_get_nr reads it.
-SEC("raw_tracepoint/sys_exit")
-int count_sys_exit(struct bpf_raw_tracepoint_args* ctx) {
-  if (!counted_task()) return 0;
-  struct pt_regs___sonde* regs = (struct pt_regs___sonde*)ctx->args[0];
-  count(1, (long)BPF_CORE_READ(regs, orig_ax));
+SEC("tp_btf/sys_exit")
+int count_sys_exit(__u64* ctx) {
+  if (!counted(bpf_get_current_task_btf())) return 0;
+  struct pt_regs___sonde* regs = (struct pt_regs___sonde*)ctx[0];
+  count(1, (long)regs->orig_ax);
   return 0;
 }
 
 // sched_process_fork(struct task_struct *parent, struct task_struct *child), run by the parent.
-SEC("raw_tracepoint/sched_process_fork")
-int follow_fork(struct bpf_raw_tracepoint_args* ctx) {
+SEC("tp_btf/sched_process_fork")
+int follow_fork(__u64* ctx) {
   if (!follow_children) return 0;
-  __u32 parent = task_key();
-  __u8* state = bpf_map_lookup_elem(&tasks, &parent);
-  if (!state) return 0;
-  struct task_struct___sonde* child = (struct task_struct___sonde*)ctx->args[1];
-  __u32 key = (__u32)BPF_CORE_READ(child, pid);
-  __u8 value = *state;
-  // A new thread shares its process's tgid, already followed unless we key by tid.
-  if ((key_by_tid || key != parent) && bpf_map_update_elem(&tasks, &key, &value, BPF_ANY) != 0)
-    __sync_fetch_and_add(&follow_failures, 1);
-  return 0;
-}
-
-// A task leaving forgets its entry, so that a recycled pid is not counted as ours.
-SEC("raw_tracepoint/sched_process_exit")
-int forget_exit(struct bpf_raw_tracepoint_args* ctx) {
-  __u64 pid_tgid = bpf_get_current_pid_tgid();
-  __u32 key = key_by_tid ? (__u32)pid_tgid : (__u32)(pid_tgid >> 32);
-  if (!key_by_tid) {
-    int group_dead;
-    if (exit_has_group_dead) {
-      group_dead = (int)ctx->args[1];
-    } else {
-      struct task_struct___sonde* task = (struct task_struct___sonde*)bpf_get_current_task();
-      group_dead = BPF_CORE_READ(task, signal, live.counter) == 0;
-    }
-    if (!group_dead) return 0;
-  }
-  bpf_map_delete_elem(&tasks, &key);
+  struct task_struct* parent = (struct task_struct*)ctx[0];
+  struct task_struct* child = (struct task_struct*)ctx[1];
+  __u8* mark = bpf_task_storage_get(&task_marks, parent, 0, 0);
+  if (!mark) return 0;
+  __u8* child_mark = bpf_task_storage_get(&task_marks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+  if (child_mark) *child_mark = *mark;
+  else __sync_fetch_and_add(&follow_failures, 1);
   return 0;
 }
 
 // sched_process_exec, run by the task that has just exec'd.
-SEC("raw_tracepoint/sched_process_exec")
-int follow_exec(struct bpf_raw_tracepoint_args* ctx) {
+SEC("tp_btf/sched_process_exec")
+int follow_exec(__u64* ctx) {
   (void)ctx;
-  __u32 key = task_key();
-  __u8* state = bpf_map_lookup_elem(&tasks, &key);
-  if (state && *state == TASK_PENDING_EXEC) {
-    __u8 counting = TASK_COUNTING;
-    bpf_map_update_elem(&tasks, &key, &counting, BPF_ANY);
-  }
+  __u8* mark = bpf_task_storage_get(&task_marks, bpf_get_current_task_btf(), 0, 0);
+  if (mark && *mark == TASK_PENDING_EXEC) *mark = TASK_COUNTING;
   return 0;
 }
 
