@@ -116,10 +116,12 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
       }
     }
   }
+  bool ended_by_us = false;
   if (workload && !workload->ended()) {
     // Stopped by the timeout or interval count: end the workload as perf does.
     ::kill(workload->pid(), SIGTERM);
     workload->wait();
+    ended_by_us = true;
   }
   // A stop request that came while finishing still counts as one.
   for (ReceivedSignal late = signals.poll(); late.number != 0; late = signals.poll())
@@ -135,7 +137,8 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
   if (workload) {
     result.workload_usage = workload->usage();
     result.workload_wait_status = workload->wait_status();
-    result.exit_status = workload->exit_status();
+    // A workload sonde ended on purpose (--timeout, --interval-count) is not a failure.
+    result.exit_status = ended_by_us ? 0 : workload->exit_status();
   }
   return result;
 }

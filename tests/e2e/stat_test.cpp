@@ -153,6 +153,14 @@ TEST(Stat, ExitStatusIsTheWorkloads) {
       << missing.err;
 }
 
+TEST(Stat, TimeoutEndsTheWorkloadAndSucceeds) {
+  auto result = run(sonde_bin() + " stat --timeout 200 -x, -e task-clock -- sleep 5");
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  auto interval = run(sonde_bin() + " stat -I 100 --interval-count 2 -e task-clock -- sleep 5");
+  EXPECT_EQ(interval.exit_code, 0) << interval.err;
+  EXPECT_EQ(lines(interval.err).size(), 3u) << interval.err;  // the header and two intervals
+}
+
 TEST(Stat, DefaultEventsAsPerf) {
   auto result = run(sonde_bin() + " stat -- true");
   ASSERT_EQ(result.exit_code, 0) << result.err;
