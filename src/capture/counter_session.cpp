@@ -159,6 +159,12 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
   for (size_t s = 0; s < slots_.size(); ++s) {
     int group_fd = leader_event ? leader_event->fds[s].fd() : -1;
     auto fd = kernel::PerfEventFd::open(attr, slots_[s].tid, slots_[s].cpu, group_fd);
+    if (!fd && kernel::last_open_errno() == EINVAL && (attr.exclude_guest || attr.exclude_host)) {
+      // PMUs without guest/host filtering (msr, for one) refuse those bits; perf retries
+      // without them, and so do we (for every later slot too).
+      attr.exclude_guest = attr.exclude_host = 0;
+      fd = kernel::PerfEventFd::open(attr, slots_[s].tid, slots_[s].cpu, group_fd);
+    }
     if (!fd) {
       int err = kernel::last_open_errno();
       if (means_not_supported(err)) {

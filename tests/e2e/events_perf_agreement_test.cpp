@@ -162,3 +162,26 @@ TEST_F(EventsPerfAgreement, BothRejectTheseSpecs) {
 }
 
 }  // namespace
+
+// Counted, <not supported> or <not counted>: what `stat -x,` says of each event, by name.
+std::vector<std::pair<std::string, std::string>> stat_states(const std::string& output) {
+  std::vector<std::pair<std::string, std::string>> states;
+  for (const auto& line : lines(output)) {
+    auto fields = sonde::split(line, ',');
+    if (fields.size() < 5) continue;
+    std::string state = fields[0].rfind("<not", 0) == 0 ? fields[0] : "counted";
+    states.emplace_back(fields[2], state);
+  }
+  std::sort(states.begin(), states.end());
+  return states;
+}
+
+TEST_F(EventsPerfAgreement, StatSaysNotSupportedWherePerfDoes) {
+  for (const char* spec : kValid) {
+    SCOPED_TRACE(std::string("spec: ") + spec);
+    auto perf = run("perf stat -x, -e " + shell_quote(spec) + " true");
+    auto ours = run(sonde_bin() + " stat -x, -e " + shell_quote(spec) + " true");
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_EQ(stat_states(ours.err), stat_states(perf.err)) << "sonde:\n" << ours.err << "perf:\n" << perf.err;
+  }
+}
