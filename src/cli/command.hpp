@@ -16,5 +16,6 @@ const std::vector<Command>& commands();
 
 int cmd_list(int argc, char** argv);
 int cmd_stat(int argc, char** argv);
+int cmd_record(int argc, char** argv);
 
 }  // namespace sonde::cli

@@ -12,6 +12,7 @@ namespace sonde::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"list", "List available events", cmd_list},
+      {"record", "Sample a command or the system into perf.data", cmd_record},
       {"stat", "Run a command and count its events", cmd_stat},
   };
   return table;

@@ -1,0 +1,73 @@
+#include "capture/sampling_session.hpp"
+
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+
+#include <cerrno>
+
+namespace sonde::capture {
+
+Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>& attrs, const SamplingTarget& target,
+                                              size_t mmap_pages) {
+  SamplingSession session;
+  session.epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
+  if (!session.epoll_) return failf("epoll_create1: {}", errno_text(errno));
+  session.ids_.resize(attrs.size());
+  std::vector<pid_t> tids = target.kind == SamplingTarget::Kind::system ? std::vector<pid_t>{-1} : target.tids;
+  for (int cpu : target.cpus) {
+    int buffer_fd = -1;  // the first event on this CPU owns its ring buffer
+    for (pid_t tid : tids) {
+      for (size_t a = 0; a < attrs.size(); ++a) {
+        auto fd = kernel::PerfEventFd::open(attrs[a], tid, cpu);
+        if (!fd && kernel::last_open_errno() == EINVAL && (attrs[a].exclude_guest || attrs[a].exclude_host)) {
+          perf_event_attr relaxed = attrs[a];  // PMUs without guest/host filtering, as perf retries
+          relaxed.exclude_guest = relaxed.exclude_host = 0;
+          fd = kernel::PerfEventFd::open(relaxed, tid, cpu);
+        }
+        if (!fd) {
+          int err = kernel::last_open_errno();
+          if (err == ESRCH) return failf("the thread {} is gone", tid);
+          if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
+            return failf("event #{} is not supported on this machine ({}); 'sonde list' shows what is", a + 1,
+                         errno_text(err));
+          return failf("cannot open event #{} on CPU {}: {}", a + 1, cpu, errno_text(err));
+        }
+        auto id = fd->id();
+        if (!id) return tl::unexpected(id.error());
+        session.ids_[a].push_back(*id);
+        if (buffer_fd < 0) {
+          auto buffer = kernel::RingBuffer::map(fd->fd(), mmap_pages);
+          if (!buffer) return tl::unexpected(buffer.error());
+          epoll_event event{};
+          event.events = EPOLLIN;
+          event.data.fd = fd->fd();
+          if (::epoll_ctl(session.epoll_.get(), EPOLL_CTL_ADD, fd->fd(), &event) != 0)
+            return failf("epoll_ctl: {}", errno_text(errno));
+          buffer_fd = fd->fd();
+          session.buffers_.push_back(std::move(*buffer));
+        } else if (::ioctl(fd->fd(), PERF_EVENT_IOC_SET_OUTPUT, buffer_fd) != 0) {
+          return failf("cannot share CPU {}'s ring buffer: {}", cpu, errno_text(errno));
+        }
+        session.fds_.push_back(std::move(*fd));
+      }
+    }
+  }
+  return session;
+}
+
+Result<void> SamplingSession::enable() {
+  for (auto& fd : fds_)
+    if (auto enabled = fd.enable(); !enabled) return enabled;
+  return {};
+}
+
+void SamplingSession::disable() {
+  for (auto& fd : fds_) (void)fd.disable();
+}
+
+void SamplingSession::wait(std::chrono::milliseconds timeout) const {
+  epoll_event events[16];
+  ::epoll_wait(epoll_.get(), events, 16, static_cast<int>(timeout.count()));
+}
+
+}  // namespace sonde::capture

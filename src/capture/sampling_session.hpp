@@ -1,0 +1,55 @@
+#pragma once
+// Sampling mode (perf record): every event opened on every CPU for the target (a workload's
+// process tree, existing threads, or the whole system), one ring buffer per CPU that the other
+// events of that CPU write into, drained in order.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "base/error.hpp"
+#include "base/unique_fd.hpp"
+#include "kernel/perf_event.hpp"
+#include "kernel/ring_buffer.hpp"
+
+namespace sonde::capture {
+
+struct SamplingTarget {
+  enum class Kind { workload, threads, system };
+  Kind kind = Kind::workload;
+  std::vector<pid_t> tids;  // the workload's pid, or -p/-t threads
+  std::vector<int> cpus;    // the CPUs to sample on (all online CPUs unless -C)
+};
+
+class SamplingSession {
+ public:
+  // Opens every attr on every (cpu, thread) slot, disabled (a workload's start at its exec), and
+  // maps `mmap_pages` data pages per CPU.
+  static Result<SamplingSession> open(const std::vector<perf_event_attr>& attrs, const SamplingTarget& target,
+                                      size_t mmap_pages);
+  SamplingSession(SamplingSession&&) noexcept = default;
+
+  // The kernel's sample ids of each attr, for the file's attr section.
+  const std::vector<std::vector<uint64_t>>& ids() const { return ids_; }
+  Result<void> enable();
+  void disable();
+  // Waits until a buffer has data or `timeout` passes.
+  void wait(std::chrono::milliseconds timeout) const;
+  // Hands every record now in the buffers to sink(data, size); the bytes drained.
+  template <typename Sink>
+  size_t drain(Sink&& sink) {
+    size_t total = 0;
+    for (auto& buffer : buffers_) total += buffer.drain(sink);
+    return total;
+  }
+
+ private:
+  SamplingSession() = default;
+  std::vector<kernel::PerfEventFd> fds_;
+  std::vector<kernel::RingBuffer> buffers_;
+  std::vector<std::vector<uint64_t>> ids_;
+  UniqueFd epoll_;
+};
+
+}  // namespace sonde::capture

@@ -1,0 +1,217 @@
+// sonde record: perf record's options, wired from event parsing through sampling to perf.data.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "base/file.hpp"
+#include "base/strings.hpp"
+#include "capture/record_run.hpp"
+#include "cli/command.hpp"
+#include "events/parse_events.hpp"
+#include "kernel/cpus.hpp"
+#include "perfdata/machine_facts.hpp"
+#include "perfdata/synthesize.hpp"
+#include "perfdata/writer.hpp"
+
+namespace sonde::cli {
+
+namespace {
+
+struct RecordCliOptions {
+  std::vector<events::EventSpec> events;
+  std::optional<Error> event_error;
+  size_t events_from_last_option = 0;
+  std::string cpu_list, output = "perf.data", call_graph;
+  bool all_cpus = false, callchain = false, quiet = false, verbose = false, no_inherit = false;
+  bool raw = false, switch_events = false, timestamps = false;
+  uint64_t frequency = 0, period = 0;
+  size_t mmap_pages = 0;
+  std::vector<std::string> command;
+};
+
+int report_error(const Error& error) {
+  fmt::print(stderr, "{}\n", error.message);
+  return error.exit_code;
+}
+
+// perf's default event is cycles; without a hardware PMU (as in most VMs) it falls back to cpu-clock.
+std::string default_event() {
+  return path_exists("/sys/bus/event_source/devices/cpu/type") ? "cycles" : "cpu-clock";
+}
+
+Result<capture::CallGraph> parse_call_graph(const std::string& text, uint32_t& stack_size) {
+  auto parts = split(text, ',');
+  if (parts[0] == "fp") return capture::CallGraph::frame_pointer;
+  if (parts[0] == "dwarf") {
+    if (parts.size() > 1) {
+      auto size = parse_uint(parts[1], 0);
+      if (!size || *size == 0 || *size > 65528 || *size % 8 != 0)
+        return fail("sonde record: --call-graph dwarf,SIZE needs a multiple of 8 up to 65528", 129);
+      stack_size = static_cast<uint32_t>(*size);
+    }
+    return capture::CallGraph::dwarf;
+  }
+  return fail(fmt::format("sonde record: unknown --call-graph mode '{}'; use fp or dwarf[,size]", parts[0]), 129);
+}
+
+}  // namespace
+
+int cmd_record(int argc, char** argv) {
+  RecordCliOptions options;
+  CLI::App app{"Sample a command or the system into perf.data (perf record)", "sonde record"};
+  app.add_option_function<std::string>(
+         "-e,--event",
+         [&](const std::string& spec) {
+           if (options.event_error) return;
+           options.events_from_last_option = options.events.size();
+           if (auto parsed = events::parse_events(spec, options.events); !parsed) options.event_error = parsed.error();
+         },
+         "event selector; 'sonde list' lists them")
+      ->trigger_on_parse();
+  app.add_option_function<std::string>(
+         "--filter",
+         [&](const std::string& filter) {
+           bool applied = false;
+           for (size_t i = options.events_from_last_option; i < options.events.size(); ++i)
+             if (options.events[i].is_tracepoint()) options.events[i].filter = filter, applied = true;
+           if (!applied && !options.event_error)
+             options.event_error = Error{"sonde record: --filter must follow a tracepoint event", 129};
+         },
+         "event filter for the tracepoints of the preceding -e")
+      ->trigger_on_parse();
+  app.add_flag("-a,--all-cpus", options.all_cpus, "system-wide collection from all CPUs");
+  app.add_option("-C,--cpu", options.cpu_list, "list of CPUs to sample (implies -a)");
+  app.add_option("-F,--freq", options.frequency, "sample at this frequency (Hz)");
+  app.add_option("-c,--count", options.period, "sample every N events");
+  app.add_flag("-g", options.callchain, "record call graphs (frame pointers)");
+  app.add_option("--call-graph", options.call_graph, "fp, or dwarf[,stack size]");
+  app.add_option("-o,--output", options.output, "output file ('-' for a pipe)");
+  app.add_option("-m,--mmap-pages", options.mmap_pages, "ring buffer data pages per CPU (a power of two)");
+  app.add_flag("-i,--no-inherit", options.no_inherit, "child tasks do not inherit counters");
+  app.add_flag("-R,--raw-samples", options.raw, "collect raw sample records");
+  app.add_flag("-T,--timestamp", options.timestamps, "sample time stamps (always on)");
+  app.add_flag("--switch-events", options.switch_events, "record context switch events");
+  app.add_flag("-q,--quiet", options.quiet, "don't print the summary");
+  app.add_flag("-v,--verbose", options.verbose, "print the perf_event_attrs opened");
+  app.prefix_command();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    fmt::print("{}", app.help());
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    fmt::print(stderr, "sonde record: {}; see 'sonde record --help'\n", error.what());
+    return 129;
+  }
+  if (options.event_error) return report_error(*options.event_error);
+  options.command = app.remaining();
+  if (!options.command.empty() && options.command.front() == "--") {
+    options.command.erase(options.command.begin());
+  } else if (!options.command.empty() && options.command.front().starts_with("-")) {
+    return report_error({fmt::format("sonde record: unknown option '{}'; see 'sonde record --help'", options.command.front()), 129});
+  }
+  bool system_wide = options.all_cpus || !options.cpu_list.empty();
+  if (options.command.empty() && !system_wide)
+    return report_error({"sonde record: nothing to sample; give a command (sonde record -- CMD) or -a", 129});
+  if (options.frequency && options.period)
+    return report_error({"sonde record: -F and -c exclude each other; give one", 129});
+
+  capture::RecordOptions record;
+  record.command = options.command;
+  if (options.frequency) record.frequency = options.frequency;
+  if (options.period) record.period = options.period;
+  if (options.callchain) record.call_graph = capture::CallGraph::frame_pointer;
+  if (!options.call_graph.empty()) {
+    auto mode = parse_call_graph(options.call_graph, record.dwarf_stack_size);
+    if (!mode) return report_error(mode.error());
+    record.call_graph = *mode;
+  }
+  record.sample_cpu = system_wide;
+  record.raw_samples = options.raw;
+  record.switch_events = options.switch_events;
+  record.inherit = !options.no_inherit;
+  if (options.mmap_pages) {
+    if ((options.mmap_pages & (options.mmap_pages - 1)) != 0)
+      return report_error({"sonde record: -m needs a power of two number of pages", 129});
+    record.mmap_pages = options.mmap_pages;
+  }
+  record.target.kind = system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
+  if (!options.cpu_list.empty()) {
+    auto cpus = kernel::parse_cpu_list(options.cpu_list);
+    if (!cpus) return report_error(cpus.error().with_context("sonde record"));
+    record.target.cpus = *cpus;
+  } else {
+    record.target.cpus = kernel::online_cpus();
+  }
+
+  if (options.events.empty()) {
+    if (auto parsed = events::parse_events(default_event(), options.events); !parsed) return report_error(parsed.error());
+  }
+  auto attrs = capture::record_attrs(options.events, record);
+  if (options.verbose)
+    for (size_t i = 0; i < attrs.size(); ++i)
+      fmt::print(stderr, "{}: type {} config {:#x} sample_type {:#x} {} {} read_format {:#x}\n", options.events[i].name,
+                 attrs[i].type, attrs[i].config, attrs[i].sample_type, attrs[i].freq ? "freq" : "period",
+                 attrs[i].sample_period, attrs[i].read_format);
+
+  // perf keeps the previous file as perf.data.old.
+  bool to_pipe = options.output == "-";
+  if (!to_pipe && path_exists(options.output)) {
+    if (std::rename(options.output.c_str(), (options.output + ".old").c_str()) != 0)
+      return report_error({fmt::format("sonde record: cannot rename {} to {}.old: {}", options.output, options.output,
+                                       errno_text(errno)), 1});
+  }
+  auto writer = to_pipe ? perfdata::PerfDataWriter::to_pipe(STDOUT_FILENO) : perfdata::PerfDataWriter::create(options.output);
+  if (!writer) return report_error(writer.error().with_context("sonde record"));
+  auto remove_partial = [&] {
+    if (!to_pipe) ::unlink(options.output.c_str());
+  };
+
+  perfdata::FeatureSet features;
+  perfdata::fill_machine_features(perfdata::gather_machine_facts(), features);
+  features.version = "6.1.sonde";
+  std::vector<std::string> cmdline = {"sonde"};
+  for (int i = 0; i < argc; ++i) cmdline.push_back(argv[i]);
+  features.cmdline = cmdline;
+
+  auto on_opened = [&](const std::vector<std::vector<uint64_t>>& ids, pid_t) -> Result<void> {
+    std::vector<perfdata::AttrWithIds> with_ids;
+    std::vector<perfdata::EventDesc> descriptions;
+    for (size_t i = 0; i < attrs.size(); ++i) {
+      with_ids.push_back({attrs[i], ids[i]});
+      descriptions.push_back({attrs[i], options.events[i].name, ids[i]});
+    }
+    features.event_desc = descriptions;
+    if (auto written = writer->write_attrs(with_ids); !written) return written;
+    if (to_pipe)
+      if (auto written = writer->write_pipe_features(features); !written) return written;
+    return {};
+  };
+  const std::string finished_round = perfdata::make_finished_round();
+  capture::RecordSink sink{
+      [&](const void* data, size_t size) { return writer->append(data, size); },
+      [&]() { return writer->append(finished_round.data(), finished_round.size()); },
+  };
+  auto result = capture::run_record(attrs, record, on_opened, sink);
+  if (!result) {
+    remove_partial();
+    return report_error(result.error().with_context("sonde record"));
+  }
+  if (auto finalized = writer->finalize(features); !finalized) return report_error(finalized.error().with_context("sonde record"));
+
+  if (result->lost > 0)
+    fmt::print(stderr, "Warning:\nProcessed {} samples and lost {} samples; use a larger buffer (-m) or a lower -F\n",
+               result->samples, result->lost);
+  if (!options.quiet) {
+    double megabytes = static_cast<double>(writer->data_size()) / (1024.0 * 1024.0);
+    fmt::print(stderr, "[ sonde record: Captured and wrote {:.3f} MB {} ({} samples) ]\n", megabytes,
+               to_pipe ? "(pipe)" : options.output, result->samples);
+  }
+  return result->exit_status;
+}
+
+}  // namespace sonde::cli
