@@ -78,12 +78,8 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
   Clock::time_point next_tick = start + options.interval.value_or(std::chrono::milliseconds(0));
   auto stop_for = [&](const ReceivedSignal& signal) {
     result.stopped_by_signal = signal.number;
-    if (workload && !workload->reap()) {
-      // A Ctrl-C at the terminal reached the workload's process group already; a signal sent to
-      // sonde alone with kill() is passed on, so that the workload ends and its counts are whole.
-      if (!signal.from_terminal) ::kill(workload->pid(), signal.number);
-      workload->wait();
-    }
+    // A Ctrl-C at the terminal reached the workload's process group already.
+    if (workload) workload->stop(signal.from_terminal);
   };
   while (true) {
     if (workload && workload->reap()) break;

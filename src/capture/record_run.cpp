@@ -108,10 +108,7 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, co
     while (signal.number == SIGCHLD) signal = signals.poll();
     if (is_stop_request(signal.number)) {
       result.stopped_by_signal = signal.number;
-      if (workload && !workload->reap()) {
-        if (!signal.from_terminal) ::kill(workload->pid(), signal.number);
-        workload->wait();
-      }
+      if (workload) workload->stop(signal.from_terminal);  // the terminal may have signalled it already
       break;
     }
     if (workload && workload->reap()) break;

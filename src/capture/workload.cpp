@@ -1,6 +1,7 @@
 #include "capture/workload.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -105,6 +106,27 @@ int Workload::wait() {
   }
   ended_ = true;
   return status_;
+}
+
+namespace {
+// Waits up to `limit` for the child to end.
+bool reap_within(Workload& workload, std::chrono::milliseconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!workload.reap()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    ::usleep(5000);
+  }
+  return true;
+}
+}  // namespace
+
+void Workload::stop(bool signalled_by_terminal) {
+  if (reap()) return;
+  if (signalled_by_terminal && reap_within(*this, std::chrono::milliseconds(1000))) return;
+  ::kill(pid_, SIGTERM);
+  if (reap_within(*this, std::chrono::milliseconds(1000))) return;
+  ::kill(pid_, SIGKILL);
+  wait();
 }
 
 bool Workload::reap() {

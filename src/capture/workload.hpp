@@ -24,6 +24,10 @@ class Workload {
   Result<void> start();
   // Waits for the child to end (retrying on EINTR); the raw wait status.
   int wait();
+  // Ends the workload for a stop request and waits for it: when the terminal already signalled
+  // it, it gets a moment to finish; then SIGTERM (as perf sends), then SIGKILL, so a workload
+  // that ignores signals cannot hang sonde.
+  void stop(bool signalled_by_terminal);
   // Non-blocking: true once the child has ended (its status is then in exit_status()).
   bool reap();
   bool ended() const { return ended_; }

@@ -15,6 +15,7 @@
 #include "kernel/cpus.hpp"
 #include "perfdata/machine_facts.hpp"
 #include "perfdata/synthesize.hpp"
+#include "perfdata/tracing_data.hpp"
 #include "perfdata/writer.hpp"
 
 namespace sonde::cli {
@@ -177,6 +178,15 @@ int cmd_record(int argc, char** argv) {
   std::vector<std::string> cmdline = {"sonde"};
   for (int i = 0; i < argc; ++i) cmdline.push_back(argv[i]);
   features.cmdline = cmdline;
+  std::vector<std::pair<std::string, std::string>> tracepoints;
+  for (const auto& event : options.events)
+    if (event.is_tracepoint()) tracepoints.emplace_back(event.tracepoint_system, event.tracepoint_name);
+  if (!tracepoints.empty()) {
+    // perf script formats tracepoint payloads from these format files.
+    auto tracing_data = perfdata::build_tracing_data(tracepoints);
+    if (!tracing_data) return report_error(tracing_data.error().with_context("sonde record"));
+    features.tracing_data = std::move(*tracing_data);
+  }
 
   auto on_opened = [&](const std::vector<std::vector<uint64_t>>& ids, pid_t) -> Result<void> {
     std::vector<perfdata::AttrWithIds> with_ids;
