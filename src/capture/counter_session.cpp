@@ -7,6 +7,7 @@
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
+#include "capture/tasks.hpp"
 #include "kernel/syscall_table.hpp"
 
 namespace sonde::capture {
@@ -52,15 +53,6 @@ bool is_aggregatable_syscall(const events::EventSpec& spec) {
 }
 
 }  // namespace
-
-Result<std::vector<pid_t>> process_threads(pid_t pid) {
-  auto tasks = list_directory(fmt::format("/proc/{}/task", pid));
-  if (!tasks) return failf("no process with id {}; check the pid (ps -p {})", pid, pid);
-  std::vector<pid_t> tids;
-  for (const auto& name : *tasks)
-    if (auto tid = parse_uint(name, 10)) tids.push_back(static_cast<pid_t>(*tid));
-  return tids;
-}
 
 CounterSession::~CounterSession() {
   if (syscall_counter_) syscall_counter_->stop();

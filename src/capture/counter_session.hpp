@@ -85,7 +85,5 @@ class CounterSession {
   bool verbose_ = false;
 };
 
-// The threads of a process, from /proc/PID/task; an error names a process that does not exist.
-Result<std::vector<pid_t>> process_threads(pid_t pid);
 
 }  // namespace sonde::capture

@@ -3,10 +3,8 @@
 #include <csignal>
 #include <ctime>
 
-#include <fmt/format.h>
-
-#include "base/file.hpp"
 #include "capture/signals.hpp"
+#include "capture/tasks.hpp"
 #include "capture/workload.hpp"
 
 namespace sonde::capture {
@@ -17,22 +15,6 @@ using Clock = std::chrono::steady_clock;
 
 // How often an attached target (-p, -t) is checked for having exited. perf checks every second.
 constexpr std::chrono::milliseconds kTargetPoll{100};
-
-// A task is alive while /proc has it in a state other than zombie or dead.
-bool task_alive(pid_t id) {
-  auto stat = read_file(fmt::format("/proc/{}/stat", id));
-  if (!stat) return false;
-  size_t paren = stat->rfind(')');
-  if (paren == std::string::npos || paren + 2 >= stat->size()) return false;
-  char state = (*stat)[paren + 2];
-  return state != 'Z' && state != 'X' && state != 'x';
-}
-
-bool any_alive(const std::vector<pid_t>& ids) {
-  for (pid_t id : ids)
-    if (task_alive(id)) return true;
-  return false;
-}
 
 double ns_since(Clock::time_point start) {
   return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());

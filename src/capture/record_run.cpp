@@ -3,6 +3,7 @@
 #include <csignal>
 
 #include "capture/signals.hpp"
+#include "capture/tasks.hpp"
 #include "capture/workload.hpp"
 
 namespace sonde::capture {
@@ -112,6 +113,8 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, co
       break;
     }
     if (workload && workload->reap()) break;
+    // An attached target (-p, -t) that has exited ends the capture, as with perf.
+    if (target.kind == SamplingTarget::Kind::threads && !any_alive(target.tids)) break;
     if (options.timeout && std::chrono::steady_clock::now() - start >= *options.timeout) {
       if (workload) {
         ::kill(workload->pid(), SIGTERM);

@@ -10,6 +10,7 @@
 #include "base/file.hpp"
 #include "base/strings.hpp"
 #include "capture/record_run.hpp"
+#include "capture/tasks.hpp"
 #include "cli/command.hpp"
 #include "events/parse_events.hpp"
 #include "kernel/cpus.hpp"
@@ -26,7 +27,7 @@ struct RecordCliOptions {
   std::vector<events::EventSpec> events;
   std::optional<Error> event_error;
   size_t events_from_last_option = 0;
-  std::string cpu_list, output = "perf.data", call_graph;
+  std::string cpu_list, output = "perf.data", call_graph, pids, tids;
   bool all_cpus = false, callchain = false, quiet = false, verbose = false, no_inherit = false;
   bool raw = false, switch_events = false, timestamps = false;
   uint64_t frequency = 0, period = 0;
@@ -85,6 +86,8 @@ int cmd_record(int argc, char** argv) {
          "event filter for the tracepoints of the preceding -e")
       ->trigger_on_parse();
   app.add_flag("-a,--all-cpus", options.all_cpus, "system-wide collection from all CPUs");
+  app.add_option("-p,--pid", options.pids, "sample existing process ids (comma separated)");
+  app.add_option("-t,--tid", options.tids, "sample existing thread ids (comma separated)");
   app.add_option("-C,--cpu", options.cpu_list, "list of CPUs to sample (implies -a)");
   app.add_option("-F,--freq", options.frequency, "sample at this frequency (Hz)");
   app.add_option("-c,--count", options.period, "sample every N events");
@@ -116,8 +119,9 @@ int cmd_record(int argc, char** argv) {
     return report_error({fmt::format("sonde record: unknown option '{}'; see 'sonde record --help'", options.command.front()), 129});
   }
   bool system_wide = options.all_cpus || !options.cpu_list.empty();
-  if (options.command.empty() && !system_wide)
-    return report_error({"sonde record: nothing to sample; give a command (sonde record -- CMD) or -a", 129});
+  bool attach = !options.pids.empty() || !options.tids.empty();
+  if (options.command.empty() && !system_wide && !attach)
+    return report_error({"sonde record: nothing to sample; give a command (sonde record -- CMD), -p, -t or -a", 129});
   if (options.frequency && options.period)
     return report_error({"sonde record: -F and -c exclude each other; give one", 129});
 
@@ -141,6 +145,27 @@ int cmd_record(int argc, char** argv) {
     record.mmap_pages = options.mmap_pages;
   }
   record.target.kind = system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
+  if (attach && options.command.empty() && !system_wide) {
+    // -p takes every thread of each process; -t the threads given.
+    record.target.kind = capture::SamplingTarget::Kind::threads;
+    bool processes = !options.pids.empty();
+    for (const auto& part : split(processes ? options.pids : options.tids, ',')) {
+      auto id = parse_uint(trim(part), 10);
+      if (!id || *id == 0 || *id > 4194304)
+        return report_error({fmt::format("sonde record: bad {} id '{}'; give numbers like 1234,5678",
+                                         processes ? "process" : "thread", part), 129});
+      auto pid = static_cast<pid_t>(*id);
+      if (processes) {
+        auto threads = capture::process_threads(pid);
+        if (!threads) return report_error(threads.error().with_context("sonde record"));
+        record.target.tids.insert(record.target.tids.end(), threads->begin(), threads->end());
+      } else if (!capture::task_alive(pid)) {
+        return report_error({fmt::format("sonde record: no thread with id {}", pid), 1});
+      } else {
+        record.target.tids.push_back(pid);
+      }
+    }
+  }
   if (!options.cpu_list.empty()) {
     auto cpus = kernel::parse_cpu_list(options.cpu_list);
     if (!cpus) return report_error(cpus.error().with_context("sonde record"));

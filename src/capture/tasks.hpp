@@ -1,0 +1,17 @@
+#pragma once
+// Existing tasks as /proc shows them: the threads of a process, and whether a task still runs.
+#include <sys/types.h>
+
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace sonde::capture {
+
+// The threads of a process, from /proc/PID/task; an error names a process that does not exist.
+Result<std::vector<pid_t>> process_threads(pid_t pid);
+// A task is alive while /proc has it in a state other than zombie or dead.
+bool task_alive(pid_t id);
+bool any_alive(const std::vector<pid_t>& ids);
+
+}  // namespace sonde::capture
