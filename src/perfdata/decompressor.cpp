@@ -2,7 +2,13 @@
 
 #include <zstd.h>
 
+#include <algorithm>
+
 namespace sonde::perfdata {
+
+namespace {
+constexpr size_t kMaxOutput = size_t{1} << 30;
+}  // namespace
 
 struct Decompressor::State {
   ZSTD_DStream* stream = ZSTD_createDStream();
@@ -21,9 +27,12 @@ Result<Bytes> Decompressor::decompress(Bytes compressed) {
   if (output_.size() < ZSTD_DStreamOutSize()) output_.resize(ZSTD_DStreamOutSize());
   // Keep going until the input is used up and zstd has flushed everything it holds for it.
   while (true) {
-    if (output_.size() - produced < ZSTD_DStreamOutSize()) output_.resize(output_.size() * 2);
-    // A runaway ratio on corrupt input must not eat the machine: perf's own buffers are a few MB.
-    if (output_.size() > (size_t{1} << 30)) return fail("zstd output exceeds 1 GiB for one record");
+    if (output_.size() - produced < ZSTD_DStreamOutSize()) {
+      // A runaway ratio on corrupt input must not eat the machine: perf's own buffers are a few
+      // MB. Checked before growing, so the buffer itself never passes the limit.
+      if (output_.size() >= kMaxOutput) return fail("zstd output exceeds 1 GiB for one record");
+      output_.resize(std::min(output_.size() * 2, kMaxOutput));
+    }
     ZSTD_outBuffer out{output_.data() + produced, output_.size() - produced, 0};
     size_t ret = ZSTD_decompressStream(state_->stream, &out, &in);
     if (ZSTD_isError(ret)) return failf("zstd: {}", ZSTD_getErrorName(ret));
