@@ -134,7 +134,7 @@ void encode_build_id(const BuildIdEntry& entry, uint32_t record_type, ByteWriter
   header.header.size = static_cast<uint16_t>(sizeof header + name_size);
   header.pid = entry.pid;
   size_t id_size = std::min(entry.build_id.size(), sizeof header.build_id);
-  std::memcpy(header.build_id, entry.build_id.data(), id_size);
+  if (id_size > 0) std::memcpy(header.build_id, entry.build_id.data(), id_size);  // data() may be null
   header.build_id_size = static_cast<uint8_t>(id_size);
   out.put(header);
   out.put_bytes(entry.filename.data(), entry.filename.size());
