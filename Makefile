@@ -8,7 +8,7 @@ DEPS := cmake ninja-build g++ pkg-config clang \
         linux-perf strace
 SONDE := $(BUILD_DIR)/sonde
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build demo test bench clean fuzz
 
 all: build
 
@@ -38,3 +38,30 @@ bench: build
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# The perf.data reader's libFuzzer target (tests/fuzz/, its own CMake project built with clang):
+# replays the saved crashes, then fuzzes a copy of the seed corpus for FUZZ_SECONDS. Exits
+# non-zero on a crash, a leak, a timeout or running out of memory; the input is left in
+# $(FUZZ_BUILD_DIR)/artifacts/.
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_DEPS := cmake ninja-build pkg-config clang libclang-rt-14-dev libfmt-dev libexpected-dev libzstd-dev
+FUZZER := $(FUZZ_BUILD_DIR)/perfdata_reader_fuzzer
+FUZZ_FLAGS := -max_len=65536 -rss_limit_mb=2560 -timeout=30 -print_final_stats=1 \
+              -artifact_prefix=$(FUZZ_BUILD_DIR)/artifacts/
+
+fuzz:
+	@missing=$$(for p in $(FUZZ_DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@[ -f $(FUZZ_BUILD_DIR)/build.ninja ] || cmake -S tests/fuzz -B $(FUZZ_BUILD_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++
+	@cmake --build $(FUZZ_BUILD_DIR)
+	@mkdir -p $(FUZZ_BUILD_DIR)/corpus $(FUZZ_BUILD_DIR)/artifacts
+	@cp tests/fuzz/corpus/* $(FUZZ_BUILD_DIR)/corpus/
+	@echo "fuzz: replaying tests/fuzz/crashes/"
+	@$(FUZZER) $(FUZZ_FLAGS) tests/fuzz/crashes/* > $(FUZZ_BUILD_DIR)/replay.log 2>&1 || \
+	  { cat $(FUZZ_BUILD_DIR)/replay.log; echo "fuzz: a saved crash input fails again"; exit 1; }
+	@echo "fuzz: $(FUZZ_SECONDS) s on $(FUZZ_BUILD_DIR)/corpus"
+	@$(FUZZER) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD_DIR)/corpus
