@@ -59,7 +59,7 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
 }
 
 Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const RecordOptions& options,
-                                   const OpenedCallback& on_opened, const RecordSink& sink) {
+                                   const OpenedCallback& on_opened, const CaptureSink& sink) {
   BlockedSignals signals;
   std::optional<Workload> workload;
   SamplingTarget target = options.target;

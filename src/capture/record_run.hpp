@@ -49,12 +49,12 @@ struct RecordRunResult {
 // where the caller writes the file's attrs and the synthesized side-band.
 using OpenedCallback = std::function<Result<void>(const std::vector<std::vector<uint64_t>>& ids, pid_t workload_pid)>;
 // Receives the drained records (whole records, kernel format); `end_of_round` after each pass.
-struct RecordSink {
+struct CaptureSink {
   std::function<Result<void>(const void* data, size_t size)> records;
   std::function<Result<void>()> end_of_round;
 };
 
 Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const RecordOptions& options,
-                                   const OpenedCallback& on_opened, const RecordSink& sink);
+                                   const OpenedCallback& on_opened, const CaptureSink& sink);
 
 }  // namespace sonde::capture

@@ -10,6 +10,7 @@
 #include "base/file.hpp"
 #include "base/strings.hpp"
 #include "capture/record_run.hpp"
+#include "capture/record_sideband.hpp"
 #include "capture/tasks.hpp"
 #include "cli/command.hpp"
 #include "events/parse_events.hpp"
@@ -213,7 +214,13 @@ int cmd_record(int argc, char** argv) {
     features.tracing_data = std::move(*tracing_data);
   }
 
-  auto on_opened = [&](const std::vector<std::vector<uint64_t>>& ids, pid_t) -> Result<void> {
+  // The workload's pid is known once it is forked; the side-band names it.
+  auto sideband_target = [&](pid_t workload_pid) {
+    capture::SamplingTarget target = record.target;
+    if (workload_pid > 0) target.tids = {workload_pid};
+    return target;
+  };
+  auto on_opened = [&](const std::vector<std::vector<uint64_t>>& ids, pid_t pid) -> Result<void> {
     std::vector<perfdata::AttrWithIds> with_ids;
     std::vector<perfdata::EventDesc> descriptions;
     for (size_t i = 0; i < attrs.size(); ++i) {
@@ -224,11 +231,17 @@ int cmd_record(int argc, char** argv) {
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)
       if (auto written = writer->write_pipe_features(features); !written) return written;
-    return {};
+    auto sideband = capture::synthesize_record_sideband(attrs[0], sideband_target(pid));
+    if (!sideband) return tl::unexpected(sideband.error());
+    return writer->append(sideband->data(), sideband->size());
   };
   const std::string finished_round = perfdata::make_finished_round();
-  capture::RecordSink sink{
-      [&](const void* data, size_t size) { return writer->append(data, size); },
+  capture::DsoCollector dsos;
+  capture::CaptureSink sink{
+      [&](const void* data, size_t size) {
+        dsos.observe(data, size);
+        return writer->append(data, size);
+      },
       [&]() { return writer->append(finished_round.data(), finished_round.size()); },
   };
   auto result = capture::run_record(attrs, record, on_opened, sink);
@@ -236,6 +249,9 @@ int cmd_record(int argc, char** argv) {
     remove_partial();
     return report_error(result.error().with_context("sonde record"));
   }
+  // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
+  auto dso_list = dsos.dsos();
+  features.build_ids = capture::BuildIdCache().entries(dso_list);
   if (auto finalized = writer->finalize(features); !finalized) return report_error(finalized.error().with_context("sonde record"));
 
   if (result->lost > 0)

@@ -1,0 +1,138 @@
+// sonde record end to end, with perf 6.1 as the reader of what sonde writes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "base/file.hpp"
+#include "base/strings.hpp"
+#include "run.hpp"
+
+using namespace sonde;
+using namespace sonde::test;
+
+namespace {
+
+class Record : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_perf()) GTEST_SKIP() << "perf (the oracle) is not installed";
+    dir_ = "/tmp/sonde-record-test-" + std::to_string(::getpid());
+    run("rm -rf " + dir_ + " && mkdir -p " + dir_);
+  }
+  void TearDown() override { run("rm -rf " + dir_); }
+  std::string file(const std::string& name) const { return dir_ + "/" + name; }
+  std::string dir_;
+};
+
+int count_lines_containing(const std::string& text, const std::string& needle) {
+  int count = 0;
+  for (const auto& line : lines(text))
+    if (line.find(needle) != std::string::npos) ++count;
+  return count;
+}
+
+}  // namespace
+
+TEST_F(Record, PerfReadsTheFileWithoutComplaint) {
+  auto recorded = run(sonde_bin() + " record -g -o " + file("fp.data") + " -- " + workload("demo") + " 100000 2");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  EXPECT_NE(recorded.err.find("[ sonde record: Captured and wrote "), std::string::npos) << recorded.err;
+  auto report = run("perf report -i " + file("fp.data") + " --stdio");
+  EXPECT_EQ(report.exit_code, 0);
+  EXPECT_EQ(report.err, "") << "perf report complained";
+  EXPECT_NE(report.out.find("of event 'cpu-clock'"), std::string::npos) << report.out;
+  auto script = run("perf script -i " + file("fp.data"));
+  EXPECT_EQ(script.exit_code, 0);
+  EXPECT_EQ(script.err, "") << "perf script complained";
+  EXPECT_GT(count_lines_containing(script.out, "hot_leaf"), 10);
+}
+
+TEST_F(Record, CallchainsHoldTheHotPathInOrder) {
+  auto recorded = run(sonde_bin() + " record -q -F 999 -g -o " + file("hot.data") + " -- " + workload("demo") + " 100000 2");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  // perf script prints a callchain leaf first: hot_leaf, then (work, inlined away or frameless)
+  // run, main.
+  auto script = run("perf script -i " + file("hot.data") + " -F ip,sym");
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  int chains_in_order = 0;
+  std::string text = script.out;
+  size_t at = 0;
+  while ((at = text.find("hot_leaf", at)) != std::string::npos) {
+    size_t end = text.find("\n\n", at);
+    std::string chain = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    size_t run_at = chain.find(" run"), main_at = chain.find(" main");
+    if (run_at != std::string::npos && main_at != std::string::npos && run_at < main_at) ++chains_in_order;
+    at = end == std::string::npos ? text.size() : end;
+  }
+  EXPECT_GT(chains_in_order, 10) << script.out.substr(0, 2000);
+}
+
+TEST_F(Record, OneSamplePerWriteWithPeriodOne) {
+  auto recorded = run(sonde_bin() + " record -e syscalls:sys_enter_write -c 1 -o " + file("w.data") + " -- " +
+                      workload("writes") + " 345");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  EXPECT_NE(recorded.err.find("(345 samples)"), std::string::npos) << recorded.err;
+  auto script = run("perf script -i " + file("w.data") + " -F comm,event");
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_EQ(count_lines_containing(script.out, "sys_enter_write"), 345) << script.out.substr(0, 500);
+}
+
+TEST_F(Record, RecordsEveryThreadAndChild) {
+  // 40 writes by each of the main thread, 2 threads and 2 children.
+  auto recorded = run(sonde_bin() + " record -q -e syscalls:sys_enter_write -c 1 -o " + file("t.data") + " -- " +
+                      workload("writes") + " 40 1 2 2");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  auto script = run("perf script -i " + file("t.data") + " -F pid,tid,event");
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_EQ(count_lines_containing(script.out, "sys_enter_write"), 200);
+  std::vector<std::string> tids;
+  for (const auto& line : lines(script.out)) {
+    auto fields = split(std::string(trim(line)), ' ');
+    if (!fields.empty()) tids.push_back(fields[0]);
+  }
+  std::sort(tids.begin(), tids.end());
+  tids.erase(std::unique(tids.begin(), tids.end()), tids.end());
+  EXPECT_EQ(tids.size(), 5u) << script.out.substr(0, 500);
+}
+
+TEST_F(Record, InterruptedRecordingsReadBackWhole) {
+  std::string before = tracing_state();
+  for (int i = 0; i < 20; ++i) {
+    SCOPED_TRACE("attempt " + std::to_string(i));
+    std::string data = file("int.data");
+    auto recorded = run("( " + sonde_bin() + " record -q -g -o " + data + " -- " + workload("demo") +
+                        " 100000000 1 >/dev/null & pid=$!; sleep 0.5; kill -INT $pid; wait $pid )");
+    EXPECT_NE(recorded.exit_code, 139) << recorded.err;
+    auto report = run("perf report -i " + data + " --stdio");
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_EQ(report.err, "");
+    EXPECT_NE(report.out.find("# Samples: "), std::string::npos) << report.out.substr(0, 500);
+  }
+  EXPECT_EQ(tracing_state(), before);
+}
+
+TEST_F(Record, BadInputFailsBeforeTheWorkloadRuns) {
+  auto unwritable = run(sonde_bin() + " record -o /nonexistent/dir/perf.data -- " + workload("writes") + " 1");
+  EXPECT_NE(unwritable.exit_code, 0);
+  EXPECT_NE(unwritable.err.find("/nonexistent/dir/perf.data"), std::string::npos) << unwritable.err;
+  EXPECT_EQ(lines(unwritable.err).size(), 1u) << unwritable.err;
+
+  auto bad_event = run("cd " + dir_ + " && " + sonde_bin() + " record -e nosuchevent -- true");
+  EXPECT_EQ(bad_event.exit_code, 129);
+  EXPECT_FALSE(path_exists(file("perf.data")));
+
+  auto missing = run("cd " + dir_ + " && " + sonde_bin() + " record -q -- /nonexistent/command");
+  EXPECT_EQ(missing.exit_code, 127) << missing.err;
+  EXPECT_NE(missing.err.find("command not found"), std::string::npos) << missing.err;
+  EXPECT_FALSE(path_exists(file("perf.data"))) << "a half-written perf.data was left";
+}
+
+TEST_F(Record, KeepsThePreviousFileAsOld) {
+  std::string data = file("perf.data");
+  ASSERT_EQ(run(sonde_bin() + " record -q -o " + data + " -- true").exit_code, 0);
+  ASSERT_EQ(run(sonde_bin() + " record -q -o " + data + " -- true").exit_code, 0);
+  EXPECT_TRUE(path_exists(data + ".old"));
+  auto mode = run("stat -c %a " + data);
+  EXPECT_EQ(trim(mode.out), "600");
+}
