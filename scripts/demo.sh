@@ -27,3 +27,10 @@ printf '(all %s syscall tracepoints counted in the kernel; %d ms in total)\n' \
 
 step sonde stat -I 250 -e task-clock,syscalls:sys_enter_write -- "$demo" 400000 4
 "$sonde" stat -I 250 -e task-clock,syscalls:sys_enter_write -- "$demo" 400000 4 >/dev/null
+
+step sonde record -g -o /tmp/sonde-demo.data -- "$demo" 400000 10
+"$sonde" record -g -o /tmp/sonde-demo.data -- "$demo" 400000 10 >/dev/null
+if command -v perf >/dev/null; then
+  step perf report -i /tmp/sonde-demo.data --stdio --no-children "(sonde's file, read by perf 6.1)"
+  perf report -i /tmp/sonde-demo.data --stdio --no-children 2>&1 | grep -v '^#' | grep -v '^$' | head -20
+fi
