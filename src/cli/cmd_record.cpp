@@ -1,11 +1,10 @@
 // sonde record: perf record's options, wired from event parsing through sampling to perf.data.
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
-
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <cstdio>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -13,6 +12,7 @@
 #include "capture/record_sideband.hpp"
 #include "capture/tasks.hpp"
 #include "cli/command.hpp"
+#include "cli/event_options.hpp"
 #include "events/parse_events.hpp"
 #include "kernel/cpus.hpp"
 #include "perfdata/machine_facts.hpp"
@@ -25,9 +25,7 @@ namespace sonde::cli {
 namespace {
 
 struct RecordCliOptions {
-  std::vector<events::EventSpec> events;
-  std::optional<Error> event_error;
-  size_t events_from_last_option = 0;
+  EventOptions event_options;
   std::string cpu_list, output = "perf.data", call_graph, pids, tids;
   bool all_cpus = false, callchain = false, quiet = false, verbose = false, no_inherit = false;
   bool raw = false, switch_events = false, timestamps = false;
@@ -58,7 +56,8 @@ Result<capture::CallGraph> parse_call_graph(const std::string& text, uint32_t& s
     }
     return capture::CallGraph::dwarf;
   }
-  return fail(fmt::format("sonde record: unknown --call-graph mode '{}'; use fp or dwarf[,size]", parts[0]), 129);
+  return fail(fmt::format("sonde record: unknown --call-graph mode '{}'; use fp or dwarf[,size]", parts[0]),
+              129);
 }
 
 }  // namespace
@@ -66,26 +65,7 @@ Result<capture::CallGraph> parse_call_graph(const std::string& text, uint32_t& s
 int cmd_record(int argc, char** argv) {
   RecordCliOptions options;
   CLI::App app{"Sample a command or the system into perf.data (perf record)", "sonde record"};
-  app.add_option_function<std::string>(
-         "-e,--event",
-         [&](const std::string& spec) {
-           if (options.event_error) return;
-           options.events_from_last_option = options.events.size();
-           if (auto parsed = events::parse_events(spec, options.events); !parsed) options.event_error = parsed.error();
-         },
-         "event selector; 'sonde list' lists them")
-      ->trigger_on_parse();
-  app.add_option_function<std::string>(
-         "--filter",
-         [&](const std::string& filter) {
-           bool applied = false;
-           for (size_t i = options.events_from_last_option; i < options.events.size(); ++i)
-             if (options.events[i].is_tracepoint()) options.events[i].filter = filter, applied = true;
-           if (!applied && !options.event_error)
-             options.event_error = Error{"sonde record: --filter must follow a tracepoint event", 129};
-         },
-         "event filter for the tracepoints of the preceding -e")
-      ->trigger_on_parse();
+  add_event_options(app, options.event_options, "record");
   app.add_flag("-a,--all-cpus", options.all_cpus, "system-wide collection from all CPUs");
   app.add_option("-p,--pid", options.pids, "sample existing process ids (comma separated)");
   app.add_option("-t,--tid", options.tids, "sample existing thread ids (comma separated)");
@@ -102,27 +82,16 @@ int cmd_record(int argc, char** argv) {
   app.add_flag("--switch-events", options.switch_events, "record context switch events");
   app.add_flag("-q,--quiet", options.quiet, "don't print the summary");
   app.add_flag("-v,--verbose", options.verbose, "print the perf_event_attrs opened");
-  app.prefix_command();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    fmt::print("{}", app.help());
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "sonde record: {}; see 'sonde record --help'\n", error.what());
-    return 129;
-  }
-  if (options.event_error) return report_error(*options.event_error);
-  options.command = app.remaining();
-  if (!options.command.empty() && options.command.front() == "--") {
-    options.command.erase(options.command.begin());
-  } else if (!options.command.empty() && options.command.front().starts_with("-")) {
-    return report_error({fmt::format("sonde record: unknown option '{}'; see 'sonde record --help'", options.command.front()), 129});
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "record")) return *exit_code;
+  if (options.event_options.error) return report_error(*options.event_options.error);
+  auto command = command_after_options(app, "record");
+  if (!command) return report_error(command.error());
+  options.command = *command;
   bool system_wide = options.all_cpus || !options.cpu_list.empty();
   bool attach = !options.pids.empty() || !options.tids.empty();
   if (options.command.empty() && !system_wide && !attach)
-    return report_error({"sonde record: nothing to sample; give a command (sonde record -- CMD), -p, -t or -a", 129});
+    return report_error(
+        {"sonde record: nothing to sample; give a command (sonde record -- CMD), -p, -t or -a", 129});
   if (options.frequency && options.period)
     return report_error({"sonde record: -F and -c exclude each other; give one", 129});
 
@@ -145,7 +114,8 @@ int cmd_record(int argc, char** argv) {
       return report_error({"sonde record: -m needs a power of two number of pages", 129});
     record.mmap_pages = options.mmap_pages;
   }
-  record.target.kind = system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
+  record.target.kind =
+      system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
   if (attach && options.command.empty() && !system_wide) {
     // -p takes every thread of each process; -t the threads given.
     record.target.kind = capture::SamplingTarget::Kind::threads;
@@ -154,7 +124,8 @@ int cmd_record(int argc, char** argv) {
       auto id = parse_uint(trim(part), 10);
       if (!id || *id == 0 || *id > 4194304)
         return report_error({fmt::format("sonde record: bad {} id '{}'; give numbers like 1234,5678",
-                                         processes ? "process" : "thread", part), 129});
+                                         processes ? "process" : "thread", part),
+                             129});
       auto pid = static_cast<pid_t>(*id);
       if (processes) {
         auto threads = capture::process_threads(pid);
@@ -175,24 +146,27 @@ int cmd_record(int argc, char** argv) {
     record.target.cpus = kernel::online_cpus();
   }
 
-  if (options.events.empty()) {
-    if (auto parsed = events::parse_events(default_event(), options.events); !parsed) return report_error(parsed.error());
+  if (options.event_options.events.empty()) {
+    if (auto parsed = events::parse_events(default_event(), options.event_options.events); !parsed)
+      return report_error(parsed.error());
   }
-  auto attrs = capture::record_attrs(options.events, record);
+  auto attrs = capture::record_attrs(options.event_options.events, record);
   if (options.verbose)
     for (size_t i = 0; i < attrs.size(); ++i)
-      fmt::print(stderr, "{}: type {} config {:#x} sample_type {:#x} {} {} read_format {:#x}\n", options.events[i].name,
-                 attrs[i].type, attrs[i].config, attrs[i].sample_type, attrs[i].freq ? "freq" : "period",
-                 attrs[i].sample_period, attrs[i].read_format);
+      fmt::print(stderr, "{}: type {} config {:#x} sample_type {:#x} {} {} read_format {:#x}\n",
+                 options.event_options.events[i].name, attrs[i].type, attrs[i].config, attrs[i].sample_type,
+                 attrs[i].freq ? "freq" : "period", attrs[i].sample_period, attrs[i].read_format);
 
   // perf keeps the previous file as perf.data.old.
   bool to_pipe = options.output == "-";
   if (!to_pipe && path_exists(options.output)) {
     if (std::rename(options.output.c_str(), (options.output + ".old").c_str()) != 0)
-      return report_error({fmt::format("sonde record: cannot rename {} to {}.old: {}", options.output, options.output,
-                                       errno_text(errno)), 1});
+      return report_error({fmt::format("sonde record: cannot rename {} to {}.old: {}", options.output,
+                                       options.output, errno_text(errno)),
+                           1});
   }
-  auto writer = to_pipe ? perfdata::PerfDataWriter::to_pipe(STDOUT_FILENO) : perfdata::PerfDataWriter::create(options.output);
+  auto writer = to_pipe ? perfdata::PerfDataWriter::to_pipe(STDOUT_FILENO)
+                        : perfdata::PerfDataWriter::create(options.output);
   if (!writer) return report_error(writer.error().with_context("sonde record"));
   auto remove_partial = [&] {
     if (!to_pipe) ::unlink(options.output.c_str());
@@ -205,7 +179,7 @@ int cmd_record(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) cmdline.push_back(argv[i]);
   features.cmdline = cmdline;
   std::vector<std::pair<std::string, std::string>> tracepoints;
-  for (const auto& event : options.events)
+  for (const auto& event : options.event_options.events)
     if (event.is_tracepoint()) tracepoints.emplace_back(event.tracepoint_system, event.tracepoint_name);
   if (!tracepoints.empty()) {
     // perf script formats tracepoint payloads from these format files.
@@ -225,7 +199,7 @@ int cmd_record(int argc, char** argv) {
     std::vector<perfdata::EventDesc> descriptions;
     for (size_t i = 0; i < attrs.size(); ++i) {
       with_ids.push_back({attrs[i], ids[i]});
-      descriptions.push_back({attrs[i], options.events[i].name, ids[i]});
+      descriptions.push_back({attrs[i], options.event_options.events[i].name, ids[i]});
     }
     features.event_desc = descriptions;
     if (auto written = writer->write_attrs(with_ids); !written) return written;
@@ -252,10 +226,12 @@ int cmd_record(int argc, char** argv) {
   // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
   auto dso_list = dsos.dsos();
   features.build_ids = capture::BuildIdCache().entries(dso_list);
-  if (auto finalized = writer->finalize(features); !finalized) return report_error(finalized.error().with_context("sonde record"));
+  if (auto finalized = writer->finalize(features); !finalized)
+    return report_error(finalized.error().with_context("sonde record"));
 
   if (result->lost > 0)
-    fmt::print(stderr, "Warning:\nProcessed {} samples and lost {} samples; use a larger buffer (-m) or a lower -F\n",
+    fmt::print(stderr,
+               "Warning:\nProcessed {} samples and lost {} samples; use a larger buffer (-m) or a lower -F\n",
                result->samples, result->lost);
   if (!options.quiet) {
     double megabytes = static_cast<double>(writer->data_size()) / (1024.0 * 1024.0);

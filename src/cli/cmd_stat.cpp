@@ -1,18 +1,18 @@
 // sonde stat: perf stat's options, wired from event parsing through counting to the printer.
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <optional>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "analysis/stat_table.hpp"
 #include "base/strings.hpp"
 #include "capture/counting_run.hpp"
 #include "capture/signals.hpp"
 #include "cli/command.hpp"
+#include "cli/event_options.hpp"
 #include "events/parse_events.hpp"
 #include "kernel/cpus.hpp"
 #include "output/stat_printer.hpp"
@@ -22,9 +22,7 @@ namespace sonde::cli {
 namespace {
 
 struct StatOptions {
-  std::vector<events::EventSpec> events;
-  std::optional<Error> event_error;
-  size_t events_from_last_option = 0;  // where the last -e's events start, for --filter
+  EventOptions event_options;
   bool no_inherit = false;
   std::string pids, tids, cpu_list;
   bool all_cpus = false, no_aggr = false, per_thread = false, null_run = false, verbose = false;
@@ -40,7 +38,8 @@ std::string default_events(bool system_wide, int detail) {
   std::string list = system_wide ? "cpu-clock" : "task-clock";
   list += ",context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses";
   if (detail >= 1) list += ",L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses";
-  if (detail >= 2) list += ",L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses";
+  if (detail >= 2)
+    list += ",L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses";
   if (detail >= 3) list += ",L1-dcache-prefetches,L1-dcache-prefetch-misses";
   return list;
 }
@@ -49,7 +48,8 @@ Result<std::vector<pid_t>> parse_ids(const std::string& text, const char* what) 
   std::vector<pid_t> ids;
   for (const auto& part : split(text, ',')) {
     auto id = parse_uint(trim(part), 10);
-    if (!id || *id == 0 || *id > 4194304) return failf("bad {} '{}'; give numbers like 1234,5678", what, part);
+    if (!id || *id == 0 || *id > 4194304)
+      return failf("bad {} '{}'; give numbers like 1234,5678", what, part);
     ids.push_back(static_cast<pid_t>(*id));
   }
   return ids;
@@ -123,30 +123,7 @@ void split_counts(const std::vector<capture::EventCounts>& counts,
 int cmd_stat(int argc, char** argv) {
   StatOptions options;
   CLI::App app{"Run a command and count its events (perf stat)", "sonde stat"};
-  app.add_option_function<std::string>(
-         "-e,--event",
-         [&](const std::string& spec) {
-           if (options.event_error) return;
-           options.events_from_last_option = options.events.size();
-           if (auto parsed = events::parse_events(spec, options.events); !parsed) options.event_error = parsed.error();
-         },
-         "event selector; 'sonde list' lists them")
-      ->trigger_on_parse();
-  app.add_option_function<std::string>(
-         "--filter",
-         [&](const std::string& filter) {
-           if (options.event_error) return;
-           bool applied = false;
-           for (size_t i = options.events_from_last_option; i < options.events.size(); ++i) {
-             if (!options.events[i].is_tracepoint()) continue;
-             options.events[i].filter = filter;
-             applied = true;
-           }
-           if (!applied)
-             options.event_error = Error{"sonde stat: --filter must follow a tracepoint event (-e subsys:event --filter 'expr')", 129};
-         },
-         "event filter for the tracepoints of the preceding -e")
-      ->trigger_on_parse();
+  add_event_options(app, options.event_options, "stat");
   app.add_flag("-i,--no-inherit", options.no_inherit, "child tasks do not inherit counters");
   app.add_option("-p,--pid", options.pids, "count existing process ids (comma separated)");
   app.add_option("-t,--tid", options.tids, "count existing thread ids (comma separated)");
@@ -168,25 +145,14 @@ int cmd_stat(int argc, char** argv) {
   app.add_flag("-B,--big-num,!--no-big-num", big_num, "accepted for perf compatibility");
   app.add_flag("--no-syscall-aggregation", options.no_syscall_aggregation,
                "open one perf event per syscalls tracepoint instead of counting them in the kernel");
-  app.prefix_command();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    fmt::print("{}", app.help());
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "sonde stat: {}; see 'sonde stat --help'\n", error.what());
-    return 129;
-  }
-  if (options.event_error) return report_error(*options.event_error);
-  options.command = app.remaining();
-  if (!options.command.empty() && options.command.front() == "--") {
-    options.command.erase(options.command.begin());
-  } else if (!options.command.empty() && options.command.front().starts_with("-")) {
-    return report_error({fmt::format("sonde stat: unknown option '{}'; see 'sonde stat --help'", options.command.front()), 129});
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "stat")) return *exit_code;
+  if (options.event_options.error) return report_error(*options.event_options.error);
+  auto command = command_after_options(app, "stat");
+  if (!command) return report_error(command.error());
+  options.command = *command;
 
-  bool has_target = !options.pids.empty() || !options.tids.empty() || options.all_cpus || !options.cpu_list.empty();
+  bool has_target =
+      !options.pids.empty() || !options.tids.empty() || options.all_cpus || !options.cpu_list.empty();
   // As perf: with neither a command nor a target, count the whole system until Ctrl-C.
   if (options.command.empty() && !has_target) options.all_cpus = true;
   if (options.no_aggr && !(options.all_cpus || !options.cpu_list.empty()))
@@ -201,9 +167,11 @@ int cmd_stat(int argc, char** argv) {
   if (options.interval_ms < 0 || (options.interval_ms > 0 && options.interval_ms < 10))
     return report_error({"sonde stat: -I needs at least 10 milliseconds", 129});
 
-  if (options.events.empty() && !options.null_run) {
+  if (options.event_options.events.empty() && !options.null_run) {
     bool system_wide = options.all_cpus || !options.cpu_list.empty();
-    if (auto parsed = events::parse_events(default_events(system_wide, options.detail), options.events); !parsed)
+    if (auto parsed =
+            events::parse_events(default_events(system_wide, options.detail), options.event_options.events);
+        !parsed)
       return report_error(parsed.error());
   }
 
@@ -214,7 +182,8 @@ int cmd_stat(int argc, char** argv) {
   if (!options.output_path.empty()) {
     out = std::fopen(options.output_path.c_str(), options.append ? "a" : "w");
     if (!out)
-      return report_error({fmt::format("sonde stat: cannot write {}: {}", options.output_path, errno_text(errno)), 1});
+      return report_error(
+          {fmt::format("sonde stat: cannot write {}: {}", options.output_path, errno_text(errno)), 1});
   }
   if (out != stderr) output::StatPrinter(out, {}).print_started_on();
   struct FileCloser {
@@ -255,8 +224,8 @@ int cmd_stat(int argc, char** argv) {
         for (size_t s = 0; s < readings[e].size() && s < previous[e].slots.size(); ++s)
           readings[e][s] = analysis::difference(readings[e][s], previous[e].slots[s]);
     }
-    auto lines = analysis::build_stat_lines(options.events, readings, supported, stat_slots(slots), aggregation,
-                                            elapsed_ns - previous_ns);
+    auto lines = analysis::build_stat_lines(options.event_options.events, readings, supported,
+                                            stat_slots(slots), aggregation, elapsed_ns - previous_ns);
     printer.print_counters(lines, elapsed_ns);
     std::fflush(out);
     previous = cumulative;
@@ -270,7 +239,7 @@ int cmd_stat(int argc, char** argv) {
   analysis::RunningStats elapsed;
   std::optional<capture::CountingRunResult> last;
   for (int run = 0; run < options.repeat; ++run) {
-    auto result = capture::run_counting(options.events, run_options, on_interval);
+    auto result = capture::run_counting(options.event_options.events, run_options, on_interval);
     if (!result) return report_error(result.error().with_context("sonde stat"));
     if (options.interval_ms > 0) {
       last = std::move(*result);
@@ -279,14 +248,15 @@ int cmd_stat(int argc, char** argv) {
     std::vector<std::vector<kernel::CounterReading>> readings;
     std::vector<bool> supported;
     split_counts(result->counts, readings, supported);
-    repeats.add(analysis::build_stat_lines(options.events, readings, supported, stat_slots(result->slots),
-                                           aggregation, result->elapsed_ns));
+    repeats.add(analysis::build_stat_lines(options.event_options.events, readings, supported,
+                                           stat_slots(result->slots), aggregation, result->elapsed_ns));
     elapsed.add(result->elapsed_ns / 1e9);
     if (result->syscall_follow_failures > 0)
-      fmt::print(stderr,
-                 "sonde stat: warning: {} new tasks could not be followed by the in-kernel syscall counter; their "
-                 "calls are missing (use --no-syscall-aggregation)\n",
-                 result->syscall_follow_failures);
+      fmt::print(
+          stderr,
+          "sonde stat: warning: {} new tasks could not be followed by the in-kernel syscall counter; their "
+          "calls are missing (use --no-syscall-aggregation)\n",
+          result->syscall_follow_failures);
     bool interrupted = result->stopped_by_signal != 0 || signals.poll().number != 0;
     last = std::move(*result);
     if (interrupted) break;
@@ -301,10 +271,13 @@ int cmd_stat(int argc, char** argv) {
     std::optional<std::pair<double, double>> user_sys;
     bool system_wide = options.all_cpus || !options.cpu_list.empty();
     if (last->had_workload && !system_wide && options.repeat == 1) {
-      auto seconds = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; };
+      auto seconds = [](const timeval& tv) {
+        return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+      };
       user_sys = std::pair{seconds(last->workload_usage.ru_utime), seconds(last->workload_usage.ru_stime)};
     }
-    printer.print_footer(elapsed.mean(), elapsed.stddev_of_mean(), elapsed.relative_stddev_percent(), user_sys);
+    printer.print_footer(elapsed.mean(), elapsed.stddev_of_mean(), elapsed.relative_stddev_percent(),
+                         user_sys);
   }
   return last->had_workload ? last->exit_status : 0;
 }

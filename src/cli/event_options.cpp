@@ -1,0 +1,66 @@
+#include "cli/event_options.hpp"
+
+#include <fmt/format.h>
+
+#include "events/parse_events.hpp"
+
+namespace sonde::cli {
+
+void add_event_options(CLI::App& app, EventOptions& options, const std::string& command_name) {
+  app.add_option_function<std::string>(
+         "-e,--event",
+         [&options](const std::string& spec) {
+           if (options.error) return;
+           options.from_last_option = options.events.size();
+           if (auto parsed = events::parse_events(spec, options.events); !parsed)
+             options.error = parsed.error();
+         },
+         "event selector; 'sonde list' lists them")
+      ->trigger_on_parse();
+  app.add_option_function<std::string>(
+         "--filter",
+         [&options, command_name](const std::string& filter) {
+           if (options.error) return;
+           bool applied = false;
+           for (size_t i = options.from_last_option; i < options.events.size(); ++i) {
+             if (!options.events[i].is_tracepoint()) continue;
+             options.events[i].filter = filter;
+             applied = true;
+           }
+           if (!applied)
+             options.error = Error{fmt::format("sonde {}: --filter must follow a tracepoint event "
+                                               "(-e subsys:event --filter 'expr')",
+                                               command_name),
+                                   129};
+         },
+         "event filter for the tracepoints of the preceding -e")
+      ->trigger_on_parse();
+}
+
+Result<std::vector<std::string>> command_after_options(const CLI::App& app, const std::string& command_name) {
+  std::vector<std::string> command = app.remaining();
+  if (!command.empty() && command.front() == "--") {
+    command.erase(command.begin());
+  } else if (!command.empty() && command.front().starts_with("-")) {
+    return fail(fmt::format("sonde {}: unknown option '{}'; see 'sonde {} --help'", command_name,
+                            command.front(), command_name),
+                129);
+  }
+  return command;
+}
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name) {
+  app.prefix_command();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    fmt::print("{}", app.help());
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    fmt::print(stderr, "sonde {}: {}; see 'sonde {} --help'\n", command_name, error.what(), command_name);
+    return 129;
+  }
+  return std::nullopt;
+}
+
+}  // namespace sonde::cli

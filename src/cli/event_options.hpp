@@ -1,0 +1,30 @@
+#pragma once
+// The option wiring every event-taking command shares: -e and --filter in perf's order (a filter
+// applies to the tracepoints of the -e before it), and the command after the options.
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "events/event_spec.hpp"
+
+namespace sonde::cli {
+
+struct EventOptions {
+  std::vector<events::EventSpec> events;
+  std::optional<Error> error;   // the first -e/--filter error, reported after parsing
+  size_t from_last_option = 0;  // where the last -e's events start
+};
+
+// Adds -e/--event and --filter to `app`, parsed as they appear on the command line.
+void add_event_options(CLI::App& app, EventOptions& options, const std::string& command_name);
+
+// The command to run after the options ("--" dropped); an error for an unknown option, which
+// would otherwise be taken for the command.
+Result<std::vector<std::string>> command_after_options(const CLI::App& app, const std::string& command_name);
+
+// Parses argv, printing help or a usage error; nullopt to go on, else the exit code.
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name);
+
+}  // namespace sonde::cli
