@@ -33,6 +33,9 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       attr.sample_regs_user = kX86UserRegs;
       attr.sample_stack_user = options.dwarf_stack_size;
       attr.exclude_callchain_user = 1;  // the user part is unwound later from the stack copy
+      // As perf: dwarf implies sample addresses and data mmaps; the unwinder reads .eh_frame_hdr
+      // through the read-only (non-executable) mappings of each binary.
+      attr.sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
     }
     attr.read_format = PERF_FORMAT_ID;
     // Period and frequency: the event's own terms first, then -c/-F, then the defaults.
@@ -52,6 +55,7 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       // The first event carries the side-band: maps, names, forks and exits.
       attr.mmap = attr.mmap2 = attr.comm = attr.comm_exec = attr.task = 1;
       attr.context_switch = options.switch_events ? 1 : 0;
+      attr.mmap_data = options.call_graph == CallGraph::dwarf ? 1 : 0;
     }
     attrs.push_back(attr);
   }
@@ -64,7 +68,7 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, co
   std::optional<Workload> workload;
   SamplingTarget target = options.target;
   if (!options.command.empty()) {
-    auto prepared = Workload::prepare(options.command);
+    auto prepared = Workload::prepare(options.command, options.output_on_stdout);
     if (!prepared) return tl::unexpected(prepared.error());
     workload.emplace(std::move(*prepared));
     target.kind = SamplingTarget::Kind::workload;

@@ -31,6 +31,7 @@ struct RecordOptions {
   bool switch_events = false;        // --switch-events
   bool inherit = true;               // -i turns it off
   size_t mmap_pages = 128;           // -m, data pages per CPU
+  bool output_on_stdout = false;     // -o -: the workload's stdout goes to stderr instead
   std::optional<std::chrono::milliseconds> timeout;
 };
 

@@ -7,7 +7,8 @@
 
 namespace sonde::capture {
 
-Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, const SamplingTarget& target) {
+Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, const SamplingTarget& target,
+                                               bool data_mmaps) {
   std::string records;
   auto sink = append_to(records);
   // perf writes the kernel map first; without kallsyms addresses it writes none (and warns).
@@ -18,6 +19,7 @@ Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, cons
       return tl::unexpected(made.error());
   }
   SidebandOptions options;
+  options.data_mmaps = data_mmaps;
   switch (target.kind) {
     case SamplingTarget::Kind::workload:
       // The held child before its exec: its COMM; the kernel reports the exec and its maps.

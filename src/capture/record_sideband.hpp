@@ -17,8 +17,10 @@
 namespace sonde::capture {
 
 // The side-band records for a recording of `target` (whose tids hold the workload's pid when a
-// command is run), in kernel format, concatenated. `attr` is the first event's.
-Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, const SamplingTarget& target);
+// command is run), in kernel format, concatenated. `attr` is the first event's; with
+// `data_mmaps` (dwarf call graphs) readable data mappings are written too, as perf does.
+Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, const SamplingTarget& target,
+                                               bool data_mmaps);
 
 // Collects the files mapped by the recorded tasks from MMAP/MMAP2 records as they stream by, so
 // their build-ids can be read once at the end (BuildIdCache::entries) without re-reading samples.

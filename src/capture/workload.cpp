@@ -16,7 +16,7 @@ void close_fd(int& fd) {
 }
 }  // namespace
 
-Result<Workload> Workload::prepare(const std::vector<std::string>& argv) {
+Result<Workload> Workload::prepare(const std::vector<std::string>& argv, bool stdout_to_stderr) {
   if (argv.empty()) return fail("no command given to run");
   int go[2], error[2];
   if (::pipe2(go, O_CLOEXEC) != 0) return failf("pipe: {}", errno_text(errno));
@@ -38,6 +38,7 @@ Result<Workload> Workload::prepare(const std::vector<std::string>& argv) {
     sigprocmask(SIG_SETMASK, &none, nullptr);
     ::close(go[1]);
     ::close(error[0]);
+    if (stdout_to_stderr) ::dup2(STDERR_FILENO, STDOUT_FILENO);
     char byte;
     if (::read(go[0], &byte, 1) != 1) _exit(127);
     ::execvp(args[0], args.data());

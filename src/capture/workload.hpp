@@ -13,8 +13,9 @@ namespace sonde::capture {
 
 class Workload {
  public:
-  // Forks a child that waits for start(). An empty argv is an error.
-  static Result<Workload> prepare(const std::vector<std::string>& argv);
+  // Forks a child that waits for start(). An empty argv is an error. With stdout_to_stderr the
+  // child writes its output to stderr, as perf arranges when its own stdout carries perf.data.
+  static Result<Workload> prepare(const std::vector<std::string>& argv, bool stdout_to_stderr = false);
   Workload(Workload&& other) noexcept;
   Workload& operator=(Workload&&) = delete;
   ~Workload();

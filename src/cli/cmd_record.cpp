@@ -159,6 +159,7 @@ int cmd_record(int argc, char** argv) {
 
   // perf keeps the previous file as perf.data.old.
   bool to_pipe = options.output == "-";
+  record.output_on_stdout = to_pipe;
   if (!to_pipe && path_exists(options.output)) {
     if (std::rename(options.output.c_str(), (options.output + ".old").c_str()) != 0)
       return report_error({fmt::format("sonde record: cannot rename {} to {}.old: {}", options.output,
@@ -205,7 +206,7 @@ int cmd_record(int argc, char** argv) {
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)
       if (auto written = writer->write_pipe_features(features); !written) return written;
-    auto sideband = capture::synthesize_record_sideband(attrs[0], sideband_target(pid));
+    auto sideband = capture::synthesize_record_sideband(attrs[0], sideband_target(pid), attrs[0].mmap_data);
     if (!sideband) return tl::unexpected(sideband.error());
     return writer->append(sideband->data(), sideband->size());
   };

@@ -136,3 +136,41 @@ TEST_F(Record, KeepsThePreviousFileAsOld) {
   auto mode = run("stat -c %a " + data);
   EXPECT_EQ(trim(mode.out), "600");
 }
+
+TEST_F(Record, PerfUnwindsDwarfCallGraphs) {
+  auto recorded = run(sonde_bin() + " record -q --call-graph dwarf -o " + file("dwarf.data") + " -- " +
+                      workload("demo") + " 50000 2");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  auto report = run("perf report -i " + file("dwarf.data") + " --stdio --no-children");
+  ASSERT_EQ(report.exit_code, 0);
+  EXPECT_EQ(report.err, "");
+  // Unwound from the saved registers and stack: the frameless caller 'work' is there too.
+  size_t leaf = report.out.find("---hot_leaf");
+  ASSERT_NE(leaf, std::string::npos) << report.out.substr(0, 1500);
+  std::string chain = report.out.substr(leaf, 200);
+  EXPECT_LT(chain.find("work"), chain.find("run")) << chain;
+  EXPECT_LT(chain.find("run"), chain.find("main")) << chain;
+}
+
+TEST_F(Record, SeveralEventsSystemWideWithTracepointFields) {
+  auto recorded = run(sonde_bin() + " record -q -a -e cpu-clock,page-faults -e sched:sched_switch -o " +
+                      file("a.data") + " -- sleep 0.2");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  auto report = run("perf report -i " + file("a.data") + " --stdio");
+  ASSERT_EQ(report.exit_code, 0);
+  EXPECT_EQ(report.err, "");
+  for (const char* event : {"of event 'cpu-clock'", "of event 'page-faults'", "of event 'sched:sched_switch'"})
+    EXPECT_NE(report.out.find(event), std::string::npos) << event;
+  auto script = run("perf script -i " + file("a.data"));
+  ASSERT_EQ(script.exit_code, 0);
+  EXPECT_EQ(script.err, "");
+  // The payload is formatted from the file's tracing data.
+  EXPECT_NE(script.out.find("prev_comm="), std::string::npos) << script.out.substr(0, 1000);
+  EXPECT_NE(script.out.find("==> next_comm="), std::string::npos);
+}
+
+TEST_F(Record, PipeModeFeedsPerfReport) {
+  auto piped = run(sonde_bin() + " record -q -o - -- " + workload("demo") + " 50000 2 | perf report -i - --stdio");
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_NE(piped.out.find("hot_leaf"), std::string::npos) << piped.out.substr(0, 1000);
+}
