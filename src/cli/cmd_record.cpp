@@ -15,6 +15,7 @@
 #include "cli/event_options.hpp"
 #include "events/parse_events.hpp"
 #include "kernel/cpus.hpp"
+#include "perfdata/compressor.hpp"
 #include "perfdata/machine_facts.hpp"
 #include "perfdata/synthesize.hpp"
 #include "perfdata/tracing_data.hpp"
@@ -30,6 +31,8 @@ struct RecordCliOptions {
   bool all_cpus = false, callchain = false, quiet = false, verbose = false, no_inherit = false;
   bool raw = false, switch_events = false, timestamps = false;
   uint64_t frequency = 0, period = 0;
+  bool compress = false;
+  int compression_level = 0;
   size_t mmap_pages = 0;
   std::vector<std::string> command;
 };
@@ -80,6 +83,8 @@ int cmd_record(int argc, char** argv) {
   app.add_flag("-R,--raw-samples", options.raw, "collect raw sample records");
   app.add_flag("-T,--timestamp", options.timestamps, "sample time stamps (always on)");
   app.add_flag("--switch-events", options.switch_events, "record context switch events");
+  app.add_flag("-z", options.compress, "compress the records with zstd (level 1)");
+  app.add_option("--compression-level", options.compression_level, "compress with zstd at this level (1-22)");
   app.add_flag("-q,--quiet", options.quiet, "don't print the summary");
   app.add_flag("-v,--verbose", options.verbose, "print the perf_event_attrs opened");
   if (auto exit_code = parse_command_line(app, argc, argv, "record")) return *exit_code;
@@ -212,12 +217,30 @@ int cmd_record(int argc, char** argv) {
   };
   const std::string finished_round = perfdata::make_finished_round();
   capture::DsoCollector dsos;
+  // -z: a round's records are compressed together into COMPRESSED records (perf's layout).
+  std::optional<perfdata::Compressor> compressor;
+  if (options.compress || options.compression_level) {
+    auto created = perfdata::Compressor::create(options.compression_level ? options.compression_level : 1);
+    if (!created) return report_error(created.error().with_context("sonde record"));
+    compressor.emplace(std::move(*created));
+  }
+  std::string round, compressed;
   capture::CaptureSink sink{
-      [&](const void* data, size_t size) {
+      [&](const void* data, size_t size) -> Result<void> {
         dsos.observe(data, size);
-        return writer->append(data, size);
+        if (!compressor) return writer->append(data, size);
+        round.append(static_cast<const char*>(data), size);
+        return {};
       },
-      [&]() { return writer->append(finished_round.data(), finished_round.size()); },
+      [&]() -> Result<void> {
+        if (compressor && !round.empty()) {
+          compressed.clear();
+          if (auto done = compressor->compress(round.data(), round.size(), compressed); !done) return done;
+          round.clear();
+          if (auto written = writer->append(compressed.data(), compressed.size()); !written) return written;
+        }
+        return writer->append(finished_round.data(), finished_round.size());
+      },
   };
   auto result = capture::run_record(attrs, record, on_opened, sink);
   if (!result) {
@@ -227,6 +250,16 @@ int cmd_record(int argc, char** argv) {
   // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
   auto dso_list = dsos.dsos();
   features.build_ids = capture::BuildIdCache().entries(dso_list);
+  if (compressor) {
+    perfdata::CompressedFeature compressed_feature;
+    compressed_feature.level =
+        static_cast<uint32_t>(options.compression_level ? options.compression_level : 1);
+    compressed_feature.ratio =
+        compressor->bytes_out() ? static_cast<uint32_t>(compressor->bytes_in() / compressor->bytes_out()) : 0;
+    compressed_feature.mmap_len =
+        static_cast<uint32_t>(record.mmap_pages * static_cast<size_t>(::sysconf(_SC_PAGESIZE)));
+    features.compressed = compressed_feature;
+  }
   if (auto finalized = writer->finalize(features); !finalized)
     return report_error(finalized.error().with_context("sonde record"));
 

@@ -174,3 +174,17 @@ TEST_F(Record, PipeModeFeedsPerfReport) {
   EXPECT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_NE(piped.out.find("hot_leaf"), std::string::npos) << piped.out.substr(0, 1000);
 }
+
+TEST_F(Record, CompressedRecordsReadByPerfAndSmaller) {
+  std::string plain = file("plain.data"), packed = file("z.data");
+  ASSERT_EQ(run(sonde_bin() + " record -q -g -o " + plain + " -- " + workload("demo") + " 100000 2").exit_code, 0);
+  auto recorded = run(sonde_bin() + " record -q -z -g -o " + packed + " -- " + workload("demo") + " 100000 2");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  auto header = run("perf report -i " + packed + " --stdio --header");
+  ASSERT_EQ(header.exit_code, 0);
+  EXPECT_EQ(header.err, "");
+  EXPECT_NE(header.out.find("# compressed : Zstd, level = 1"), std::string::npos) << header.out.substr(0, 2000);
+  EXPECT_NE(header.out.find("hot_leaf"), std::string::npos);
+  auto size_of = [](const std::string& path) { return std::stol(run("stat -c %s " + path).out); };
+  EXPECT_LT(size_of(packed) * 3, size_of(plain));
+}
