@@ -49,7 +49,9 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
     }
     attr.disabled = 1;
     attr.inherit = options.inherit ? 1 : 0;
-    attr.enable_on_exec = options.command.empty() ? 0 : 1;
+    // Only a workload alone starts at its exec; system-wide and attached events are enabled
+    // before the workload starts (enable_on_exec acts on task events only), as perf does.
+    attr.enable_on_exec = !options.command.empty() && options.target.kind == SamplingTarget::Kind::workload ? 1 : 0;
     attr.sample_id_all = 1;
     if (i == 0) {
       // The first event carries the side-band: maps, names, forks and exits.
@@ -71,8 +73,10 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, co
     auto prepared = Workload::prepare(options.command, options.output_on_stdout);
     if (!prepared) return tl::unexpected(prepared.error());
     workload.emplace(std::move(*prepared));
-    target.kind = SamplingTarget::Kind::workload;
-    target.tids = {workload->pid()};
+    if (target.kind != SamplingTarget::Kind::system) {
+      target.kind = SamplingTarget::Kind::workload;
+      target.tids = {workload->pid()};
+    }
   }
   auto session = SamplingSession::open(attrs, target, options.mmap_pages);
   if (!session) return tl::unexpected(session.error());
@@ -98,7 +102,7 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, co
     return sink_status;
   };
 
-  if (!workload) {
+  if (target.kind != SamplingTarget::Kind::workload) {
     if (auto enabled = session->enable(); !enabled) return tl::unexpected(enabled.error());
   }
   auto start = std::chrono::steady_clock::now();

@@ -7,22 +7,26 @@
 
 namespace sonde::capture {
 
-Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>& attrs, const SamplingTarget& target,
-                                              size_t mmap_pages) {
+Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>& attrs,
+                                              const SamplingTarget& target, size_t mmap_pages) {
   SamplingSession session;
   session.epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
   if (!session.epoll_) return failf("epoll_create1: {}", errno_text(errno));
   session.ids_.resize(attrs.size());
-  std::vector<pid_t> tids = target.kind == SamplingTarget::Kind::system ? std::vector<pid_t>{-1} : target.tids;
+  bool by_cgroup = target.kind == SamplingTarget::Kind::system && target.cgroup_fd >= 0;
+  std::vector<pid_t> tids = target.kind == SamplingTarget::Kind::system
+                                ? std::vector<pid_t>{by_cgroup ? target.cgroup_fd : -1}
+                                : target.tids;
+  unsigned long open_flags = by_cgroup ? PERF_FLAG_PID_CGROUP : 0;
   for (int cpu : target.cpus) {
     int buffer_fd = -1;  // the first event on this CPU owns its ring buffer
     for (pid_t tid : tids) {
       for (size_t a = 0; a < attrs.size(); ++a) {
-        auto fd = kernel::PerfEventFd::open(attrs[a], tid, cpu);
+        auto fd = kernel::PerfEventFd::open(attrs[a], tid, cpu, -1, open_flags);
         if (!fd && kernel::last_open_errno() == EINVAL && (attrs[a].exclude_guest || attrs[a].exclude_host)) {
           perf_event_attr relaxed = attrs[a];  // PMUs without guest/host filtering, as perf retries
           relaxed.exclude_guest = relaxed.exclude_host = 0;
-          fd = kernel::PerfEventFd::open(relaxed, tid, cpu);
+          fd = kernel::PerfEventFd::open(relaxed, tid, cpu, -1, open_flags);
         }
         if (!fd) {
           int err = kernel::last_open_errno();

@@ -20,6 +20,7 @@ struct SamplingTarget {
   Kind kind = Kind::workload;
   std::vector<pid_t> tids;  // the workload's pid, or -p/-t threads
   std::vector<int> cpus;    // the CPUs to sample on (all online CPUs unless -C)
+  int cgroup_fd = -1;       // system: only tasks in this cgroup (-G), else -1
 };
 
 class SamplingSession {

@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "events/parse_events.hpp"
+#include "kernel/cgroup.hpp"
 #include "kernel/cpus.hpp"
 #include "perfdata/compressor.hpp"
 #include "perfdata/machine_facts.hpp"
@@ -27,7 +28,7 @@ namespace {
 
 struct RecordCliOptions {
   EventOptions event_options;
-  std::string cpu_list, output = "perf.data", call_graph, pids, tids;
+  std::string cpu_list, output = "perf.data", call_graph, pids, tids, cgroup;
   bool all_cpus = false, callchain = false, quiet = false, verbose = false, no_inherit = false;
   bool raw = false, switch_events = false, timestamps = false;
   uint64_t frequency = 0, period = 0;
@@ -72,6 +73,7 @@ int cmd_record(int argc, char** argv) {
   app.add_flag("-a,--all-cpus", options.all_cpus, "system-wide collection from all CPUs");
   app.add_option("-p,--pid", options.pids, "sample existing process ids (comma separated)");
   app.add_option("-t,--tid", options.tids, "sample existing thread ids (comma separated)");
+  app.add_option("-G,--cgroup", options.cgroup, "with -a: only tasks in this cgroup");
   app.add_option("-C,--cpu", options.cpu_list, "list of CPUs to sample (implies -a)");
   app.add_option("-F,--freq", options.frequency, "sample at this frequency (Hz)");
   app.add_option("-c,--count", options.period, "sample every N events");
@@ -97,6 +99,8 @@ int cmd_record(int argc, char** argv) {
   if (options.command.empty() && !system_wide && !attach)
     return report_error(
         {"sonde record: nothing to sample; give a command (sonde record -- CMD), -p, -t or -a", 129});
+  if (!options.cgroup.empty() && !system_wide)
+    return report_error({"sonde record: --cgroup filters system-wide sampling: add -a or -C", 129});
   if (options.frequency && options.period)
     return report_error({"sonde record: -F and -c exclude each other; give one", 129});
 
@@ -149,6 +153,14 @@ int cmd_record(int argc, char** argv) {
     record.target.cpus = *cpus;
   } else {
     record.target.cpus = kernel::online_cpus();
+  }
+
+  UniqueFd cgroup;
+  if (!options.cgroup.empty()) {
+    auto opened = kernel::open_perf_cgroup(options.cgroup);
+    if (!opened) return report_error(opened.error().with_context("sonde record"));
+    cgroup = std::move(*opened);
+    record.target.cgroup_fd = cgroup.get();
   }
 
   if (options.event_options.events.empty()) {

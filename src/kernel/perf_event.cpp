@@ -30,8 +30,9 @@ PerfEventFd::~PerfEventFd() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<PerfEventFd> PerfEventFd::open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) {
-  long fd = ::syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+Result<PerfEventFd> PerfEventFd::open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd,
+                                      unsigned long flags) {
+  long fd = ::syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC | flags);
   if (fd < 0) {
     open_errno = errno;
     return failf("perf_event_open failed: {}", errno_text(errno));

@@ -29,7 +29,9 @@ class PerfEventFd {
 
   // Opens with PERF_FLAG_FD_CLOEXEC. On failure the error carries errno in exit_code's place
   // (see open_errno) so callers can tell "not supported" from "permission denied".
-  static Result<PerfEventFd> open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd = -1);
+  // `flags` adds to PERF_FLAG_FD_CLOEXEC (PERF_FLAG_PID_CGROUP: pid is a cgroup directory fd).
+  static Result<PerfEventFd> open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd = -1,
+                                  unsigned long flags = 0);
 
   int fd() const { return fd_; }
   int release() {

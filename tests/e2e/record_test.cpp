@@ -188,3 +188,24 @@ TEST_F(Record, CompressedRecordsReadByPerfAndSmaller) {
   auto size_of = [](const std::string& path) { return std::stol(run("stat -c %s " + path).out); };
   EXPECT_LT(size_of(packed) * 3, size_of(plain));
 }
+
+TEST_F(Record, CgroupFilterKeepsOnlyItsTasks) {
+  auto root = run("awk '$3 == \"cgroup2\" {print $2; exit}' /proc/mounts");
+  std::string mount(trim(root.out));
+  if (mount.empty()) GTEST_SKIP() << "no cgroup v2 hierarchy mounted";
+  std::string name = "sonde-test-" + std::to_string(::getpid());
+  std::string cgroup = mount + "/" + name;
+  ASSERT_EQ(run("mkdir " + cgroup).exit_code, 0);
+  // A workload that joins the cgroup, waits for the recording to start, then writes 9 times;
+  // other writes on the machine fall outside the filter.
+  auto recorded = run("( sh -c 'echo $$ > " + cgroup + "/cgroup.procs; sleep 0.3; exec " + workload("writes") +
+                      " 9' & " + sonde_bin() + " record -q -a -G " + name +
+                      " -e syscalls:sys_enter_write -c 1 -o " + file("cg.data") + " -- sleep 0.8; wait )");
+  EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
+  auto script = run("perf script -i " + file("cg.data") + " -F comm");
+  run("rmdir " + cgroup);
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  std::vector<std::string> comms;
+  for (const auto& line : lines(script.out)) comms.emplace_back(trim(line));
+  EXPECT_EQ(comms, std::vector<std::string>(9, "writes")) << script.out;
+}
