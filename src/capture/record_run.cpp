@@ -64,8 +64,9 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
   return attrs;
 }
 
-Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const RecordOptions& options,
-                                   const OpenedCallback& on_opened, const CaptureSink& sink) {
+Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const std::vector<std::string>& filters,
+                                   const RecordOptions& options, const OpenedCallback& on_opened,
+                                   const CaptureSink& sink) {
   BlockedSignals signals;
   std::optional<Workload> workload;
   SamplingTarget target = options.target;
@@ -78,7 +79,7 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, co
       target.tids = {workload->pid()};
     }
   }
-  auto session = SamplingSession::open(attrs, target, options.mmap_pages);
+  auto session = SamplingSession::open(attrs, filters, target, options.mmap_pages);
   if (!session) return tl::unexpected(session.error());
   if (auto opened = on_opened(session->ids(), workload ? workload->pid() : -1); !opened)
     return tl::unexpected(opened.error());

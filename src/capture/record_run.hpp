@@ -55,7 +55,9 @@ struct CaptureSink {
   std::function<Result<void>()> end_of_round;
 };
 
-Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const RecordOptions& options,
-                                   const OpenedCallback& on_opened, const CaptureSink& sink);
+// `filters[i]` is the tracepoint filter of attrs[i] (empty for none).
+Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const std::vector<std::string>& filters,
+                                   const RecordOptions& options, const OpenedCallback& on_opened,
+                                   const CaptureSink& sink);
 
 }  // namespace sonde::capture

@@ -8,7 +8,8 @@
 namespace sonde::capture {
 
 Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>& attrs,
-                                              const SamplingTarget& target, size_t mmap_pages) {
+                                              const std::vector<std::string>& filters, const SamplingTarget& target,
+                                              size_t mmap_pages) {
   SamplingSession session;
   session.epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
   if (!session.epoll_) return failf("epoll_create1: {}", errno_text(errno));
@@ -35,6 +36,9 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
             return failf("event #{} is not supported on this machine ({}); 'sonde list' shows what is", a + 1,
                          errno_text(err));
           return failf("cannot open event #{} on CPU {}: {}", a + 1, cpu, errno_text(err));
+        }
+        if (a < filters.size() && !filters[a].empty()) {
+          if (auto filtered = fd->set_filter(filters[a]); !filtered) return tl::unexpected(filtered.error());
         }
         auto id = fd->id();
         if (!id) return tl::unexpected(id.error());

@@ -254,7 +254,9 @@ int cmd_record(int argc, char** argv) {
         return writer->append(finished_round.data(), finished_round.size());
       },
   };
-  auto result = capture::run_record(attrs, record, on_opened, sink);
+  std::vector<std::string> filters;
+  for (const auto& event : options.event_options.events) filters.push_back(event.filter);
+  auto result = capture::run_record(attrs, filters, record, on_opened, sink);
   if (!result) {
     remove_partial();
     return report_error(result.error().with_context("sonde record"));

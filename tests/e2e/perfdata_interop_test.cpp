@@ -177,6 +177,13 @@ TEST(PerfDataInterop, ReadsPerfRecordTracepointsWithTracingData) {
   EXPECT_GT(ours.per_event["sched:sched_switch"], 0);
 }
 
+TEST(PerfDataInterop, ReadsPerfRecordDwarfCallGraphs) {
+  if (!have_perf()) GTEST_SKIP() << "perf not installed";
+  // Registers and an 8 KiB stack copy in every sample: the largest records perf writes.
+  std::string file = temp_dir() + "/dwarf.data";
+  expect_same_samples_as_perf(file, "-e cpu-clock --call-graph dwarf -- " + workload("demo") + " 100000 2 >/dev/null", 20);
+}
+
 TEST(PerfDataInterop, ReadsPerfRecordCompressed) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
   std::string file = temp_dir() + "/z.data";

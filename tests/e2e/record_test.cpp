@@ -51,8 +51,7 @@ TEST_F(Record, PerfReadsTheFileWithoutComplaint) {
 TEST_F(Record, CallchainsHoldTheHotPathInOrder) {
   auto recorded = run(sonde_bin() + " record -q -F 999 -g -o " + file("hot.data") + " -- " + workload("demo") + " 100000 2");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
-  // perf script prints a callchain leaf first: hot_leaf, then (work, inlined away or frameless)
-  // run, main.
+  // perf script prints a callchain leaf first: hot_leaf, work, run, main.
   auto script = run("perf script -i " + file("hot.data") + " -F ip,sym");
   ASSERT_EQ(script.exit_code, 0) << script.err;
   int chains_in_order = 0;
@@ -61,8 +60,10 @@ TEST_F(Record, CallchainsHoldTheHotPathInOrder) {
   while ((at = text.find("hot_leaf", at)) != std::string::npos) {
     size_t end = text.find("\n\n", at);
     std::string chain = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
-    size_t run_at = chain.find(" run"), main_at = chain.find(" main");
-    if (run_at != std::string::npos && main_at != std::string::npos && run_at < main_at) ++chains_in_order;
+    size_t work_at = chain.find(" work"), run_at = chain.find(" run"), main_at = chain.find(" main");
+    if (work_at != std::string::npos && run_at != std::string::npos && main_at != std::string::npos &&
+        work_at < run_at && run_at < main_at)
+      ++chains_in_order;
     at = end == std::string::npos ? text.size() : end;
   }
   EXPECT_GT(chains_in_order, 10) << script.out.substr(0, 2000);
@@ -208,4 +209,19 @@ TEST_F(Record, CgroupFilterKeepsOnlyItsTasks) {
   std::vector<std::string> comms;
   for (const auto& line : lines(script.out)) comms.emplace_back(trim(line));
   EXPECT_EQ(comms, std::vector<std::string>(9, "writes")) << script.out;
+}
+
+TEST_F(Record, FilterKeepsOnlyMatchingTracepointSamples) {
+  // 5 writes of 4321 bytes pass the filter, 7 of 1 byte do not.
+  auto recorded = run(sonde_bin() + " record -q -e syscalls:sys_enter_write --filter 'count == 4321' -c 1 -o " +
+                      file("f.data") + " -- sh -c '" + workload("writes") + " 5 4321; " + workload("writes") + " 7 1'");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  auto script = run("perf script -i " + file("f.data"));
+  EXPECT_EQ(count_lines_containing(script.out, "count: 0x000010e1"), 5) << script.out;
+  EXPECT_EQ(lines(script.out).size(), 5u);
+  auto refused = run(sonde_bin() + " record -q -e syscalls:sys_enter_write --filter 'bogus == 1' -o " +
+                     file("bad.data") + " -- true");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("refused the filter 'bogus == 1'"), std::string::npos) << refused.err;
+  EXPECT_FALSE(path_exists(file("bad.data")));
 }
