@@ -1,6 +1,7 @@
 #include "capture/record_sideband.hpp"
 
 #include <cstring>
+#include <iterator>
 
 #include "capture/sideband.hpp"
 #include "kernel/kallsyms.hpp"
@@ -24,10 +25,12 @@ Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, cons
     case SamplingTarget::Kind::workload:
       // The held child before its exec: its COMM; the kernel reports the exec and its maps.
       options.mmaps = false;
-      if (auto made = synthesize_threads(attr, target.tids, options, sink); !made) return tl::unexpected(made.error());
+      if (auto made = synthesize_threads(attr, target.tids, options, sink); !made)
+        return tl::unexpected(made.error());
       break;
     case SamplingTarget::Kind::threads:
-      if (auto made = synthesize_threads(attr, target.tids, options, sink); !made) return tl::unexpected(made.error());
+      if (auto made = synthesize_threads(attr, target.tids, options, sink); !made)
+        return tl::unexpected(made.error());
       break;
     case SamplingTarget::Kind::system:
       if (auto made = synthesize_all_tasks(attr, options, sink); !made) return tl::unexpected(made.error());
@@ -36,25 +39,99 @@ Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, cons
   return records;
 }
 
+void DsoCollector::add_map(uint32_t pid, uint64_t start, uint64_t length, const std::string& name) {
+  // Real files only: not [vdso], [heap], //anon, nor the kernel's "[kernel.kallsyms]_text".
+  if (name.empty() || name.front() != '/' || length == 0) return;
+  const std::string* file = &*files_.insert(name).first;
+  auto& space = processes_[pid];
+  uint64_t end = start + length;
+  // A new mapping replaces what it overlaps, as mmap does.
+  auto it = space.lower_bound(start);
+  if (it != space.begin() && std::prev(it)->second.end > start) --it;
+  while (it != space.end() && it->first < end) it = space.erase(it);
+  space[start] = Map{end, file};
+}
+
+void DsoCollector::mark_hit(uint32_t pid, uint64_t ip, bool kernel) {
+  if (kernel) {
+    kernel_hit_ = true;
+    return;
+  }
+  auto space = processes_.find(pid);
+  if (space == processes_.end()) return;
+  auto it = space->second.upper_bound(ip);
+  if (it == space->second.begin()) return;
+  --it;
+  if (ip < it->second.end) hit_.insert(it->second.file);
+}
+
 void DsoCollector::observe(const void* record, size_t size) {
   auto* header = static_cast<const perf_event_header*>(record);
   const char* bytes = static_cast<const char*>(record);
-  size_t name_offset;
-  // MMAP: header, pid, tid, addr, len, pgoff, filename. MMAP2 adds maj, min, ino,
-  // ino_generation (or a build-id), prot and flags before the filename.
-  if (header->type == PERF_RECORD_MMAP) name_offset = 8 + 8 + 24;
-  else if (header->type == PERF_RECORD_MMAP2) name_offset = 8 + 8 + 24 + 24 + 8;
-  else return;
-  if (size <= name_offset) return;
-  size_t length = strnlen(bytes + name_offset, size - name_offset);
-  std::string name(bytes + name_offset, length);
-  // Real files only: not [vdso], [heap], //anon, the kernel map's "[kernel.kallsyms]_text".
-  if (!name.empty() && name.front() == '/') files_.insert(std::move(name));
+  auto u32 = [&](size_t offset) {
+    uint32_t value = 0;
+    if (offset + 4 <= size) std::memcpy(&value, bytes + offset, 4);
+    return value;
+  };
+  auto u64 = [&](size_t offset) {
+    uint64_t value = 0;
+    if (offset + 8 <= size) std::memcpy(&value, bytes + offset, 8);
+    return value;
+  };
+  auto name_at = [&](size_t offset) {
+    return offset < size ? std::string(bytes + offset, strnlen(bytes + offset, size - offset))
+                         : std::string();
+  };
+  switch (header->type) {
+    case PERF_RECORD_MMAP:  // header, pid, tid, addr, len, pgoff, filename
+      add_map(u32(8), u64(16), u64(24), name_at(40));
+      break;
+    case PERF_RECORD_MMAP2:  // ... pgoff, maj/min/ino/ino_generation or build-id, prot, flags, filename
+      add_map(u32(8), u64(16), u64(24), name_at(72));
+      break;
+    case PERF_RECORD_FORK: {  // header, pid, ppid, tid, ptid: a new process starts with its parent's maps
+      uint32_t pid = u32(8), ppid = u32(12);
+      if (pid != ppid) {
+        auto parent = processes_.find(ppid);
+        if (parent != processes_.end()) processes_[pid] = parent->second;
+      }
+      break;
+    }
+    case PERF_RECORD_COMM:  // an exec replaces the process's maps
+      if (header->misc & PERF_RECORD_MISC_COMM_EXEC) processes_.erase(u32(8));
+      break;
+    case PERF_RECORD_SAMPLE: {
+      // IDENTIFIER, then IP, then TID (pid, tid): the first fields of every sonde sample.
+      size_t offset = 8;
+      if (sample_type_ & PERF_SAMPLE_IDENTIFIER) offset += 8;
+      if (!(sample_type_ & PERF_SAMPLE_IP) || !(sample_type_ & PERF_SAMPLE_TID)) break;
+      uint64_t ip = u64(offset);
+      uint32_t pid = u32(offset + 8);
+      uint16_t mode = header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+      mark_hit(pid, ip, mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void DsoCollector::observe_all(std::string_view records) {
+  size_t offset = 0;
+  while (offset + sizeof(perf_event_header) <= records.size()) {
+    perf_event_header header;
+    std::memcpy(&header, records.data() + offset, sizeof header);
+    if (header.size < sizeof header || offset + header.size > records.size()) break;
+    observe(records.data() + offset, header.size);
+    offset += header.size;
+  }
 }
 
 std::vector<DsoRef> DsoCollector::dsos() const {
-  std::vector<DsoRef> dsos = {{"[kernel.kallsyms]", true}};
-  for (const auto& file : files_) dsos.push_back({file, false});
+  std::vector<DsoRef> dsos;
+  if (kernel_hit_) dsos.push_back({"[kernel.kallsyms]", true});
+  for (const auto& file : files_)
+    if (hit_.count(&file)) dsos.push_back({file, false});
   return dsos;
 }
 

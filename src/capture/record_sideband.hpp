@@ -1,11 +1,12 @@
 #pragma once
 // What sonde record writes besides the kernel's own records: the synthesized side-band at the
-// start (kernel and module maps, the tasks that existed before), and the DSOs mapped during the
-// recording whose build-ids go in the file's BUILD_ID feature.
+// start (kernel and module maps, the tasks that existed before), and the DSOs that samples hit,
+// whose build-ids go in the file's BUILD_ID feature.
 #include <linux/perf_event.h>
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,16 +23,33 @@ namespace sonde::capture {
 Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, const SamplingTarget& target,
                                                bool data_mmaps);
 
-// Collects the files mapped by the recorded tasks from MMAP/MMAP2 records as they stream by, so
-// their build-ids can be read once at the end (BuildIdCache::entries) without re-reading samples.
+// Follows the maps of the recorded processes (MMAP/MMAP2, FORK, exec) as records stream by and
+// marks the DSO under each sample's IP, as perf marks DSOs hit for BUILD_ID, so the build-ids can
+// be read once at the end without a second pass over the samples.
 class DsoCollector {
  public:
+  // `sample_type` is the events' (they share the IP and TID positions sonde gives them).
+  explicit DsoCollector(uint64_t sample_type) : sample_type_(sample_type) {}
   void observe(const void* record, size_t size);
-  // The kernel and every file seen.
+  // Every whole record in `records` (synthesized side-band).
+  void observe_all(std::string_view records);
+  // The DSOs hit by samples: files, and the kernel when a sample was in it.
   std::vector<DsoRef> dsos() const;
 
  private:
+  struct Map {
+    uint64_t end = 0;
+    const std::string* file = nullptr;  // interned in files_
+  };
+  using AddressSpace = std::map<uint64_t, Map>;  // by start address
+  void add_map(uint32_t pid, uint64_t start, uint64_t length, const std::string& name);
+  void mark_hit(uint32_t pid, uint64_t ip, bool kernel);
+
+  uint64_t sample_type_;
   std::set<std::string> files_;
+  std::map<uint32_t, AddressSpace> processes_;
+  std::set<const std::string*> hit_;
+  bool kernel_hit_ = false;
 };
 
 }  // namespace sonde::capture

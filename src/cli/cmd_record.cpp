@@ -206,6 +206,8 @@ int cmd_record(int argc, char** argv) {
     features.tracing_data = std::move(*tracing_data);
   }
 
+  // Which DSOs samples hit, for BUILD_ID; it follows the side-band and the streamed records.
+  capture::DsoCollector dsos(attrs[0].sample_type);
   // The workload's pid is known once it is forked; the side-band names it.
   auto sideband_target = [&](pid_t workload_pid) {
     capture::SamplingTarget target = record.target;
@@ -225,10 +227,10 @@ int cmd_record(int argc, char** argv) {
       if (auto written = writer->write_pipe_features(features); !written) return written;
     auto sideband = capture::synthesize_record_sideband(attrs[0], sideband_target(pid), attrs[0].mmap_data);
     if (!sideband) return tl::unexpected(sideband.error());
+    dsos.observe_all(*sideband);
     return writer->append(sideband->data(), sideband->size());
   };
   const std::string finished_round = perfdata::make_finished_round();
-  capture::DsoCollector dsos;
   // -z: a round's records are compressed together into COMPRESSED records (perf's layout).
   std::optional<perfdata::Compressor> compressor;
   if (options.compress || options.compression_level) {

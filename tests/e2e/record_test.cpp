@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "base/file.hpp"
@@ -224,4 +225,33 @@ TEST_F(Record, FilterKeepsOnlyMatchingTracepointSamples) {
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_NE(refused.err.find("refused the filter 'bogus == 1'"), std::string::npos) << refused.err;
   EXPECT_FALSE(path_exists(file("bad.data")));
+}
+
+TEST_F(Record, BuildIdsOfExactlyTheDsosWithSamples) {
+  std::string data = file("b.data");
+  ASSERT_EQ(run(sonde_bin() + " record -q -g -o " + data + " -- " + workload("demo") + " 100000 2").exit_code, 0);
+  // The DSOs perf attributes samples to...
+  auto report = run("perf report -i " + data + " --stdio --sort dso -q --no-children -g none");
+  std::set<std::string> sampled;
+  for (const auto& line : lines(report.out)) {
+    auto fields = split(std::string(trim(line)), ' ');
+    if (fields.empty() || fields.front().find('%') == std::string::npos) continue;  // rows only
+    std::string dso = fields.back();
+    if (dso != "[vdso]" && dso != "[unknown]") sampled.insert(dso);
+  }
+  // ... are exactly those with a build-id in the file (perf shows short names, the list full paths).
+  auto listed = run("perf buildid-list -i " + data);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  std::set<std::string> with_build_id;
+  std::string demo_id;
+  for (const auto& line : lines(listed.out)) {
+    auto fields = split(line, ' ');
+    ASSERT_EQ(fields.size(), 2u) << line;
+    std::string name = fields[1].substr(fields[1].rfind('/') + 1);
+    with_build_id.insert(name);
+    if (name == "demo") demo_id = fields[0];
+  }
+  EXPECT_EQ(with_build_id, sampled) << listed.out << "\n" << report.out;
+  auto readelf = run("readelf -n " + workload("demo") + " | awk '/Build ID/ {print $3}'");
+  EXPECT_EQ(demo_id, std::string(trim(readelf.out)));
 }
