@@ -255,3 +255,22 @@ TEST_F(Record, BuildIdsOfExactlyTheDsosWithSamples) {
   auto readelf = run("readelf -n " + workload("demo") + " | awk '/Build ID/ {print $3}'");
   EXPECT_EQ(demo_id, std::string(trim(readelf.out)));
 }
+
+TEST_F(Record, AWorkloadThatDiesStillLeavesAReadableFile) {
+  std::string data = file("killed.data");
+  auto recorded = run(sonde_bin() + " record -q -g -o " + data + " -- sh -c '" + workload("demo") +
+                      " 50000 1 >/dev/null; kill -KILL $$'");
+  EXPECT_EQ(recorded.exit_code, 128 + 9) << recorded.err;  // the workload's fate, as a shell reports it
+  auto report = run("perf report -i " + data + " --stdio");
+  EXPECT_EQ(report.exit_code, 0);
+  EXPECT_EQ(report.err, "");
+  EXPECT_NE(report.out.find("hot_leaf"), std::string::npos);
+}
+
+TEST_F(Record, UnknownProcessIsAClearError) {
+  auto result = run("cd " + dir_ + " && " + sonde_bin() + " record -p 4000000");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.err.find("no process with id 4000000"), std::string::npos) << result.err;
+  EXPECT_EQ(lines(result.err).size(), 1u) << result.err;
+  EXPECT_FALSE(path_exists(file("perf.data")));
+}
