@@ -26,14 +26,6 @@ using namespace sonde::test;
 
 namespace {
 
-std::string temp_dir() {
-  static std::string dir = [] {
-    char tmpl[] = "/tmp/sonde-perfdata-e2e-XXXXXX";
-    return std::string(mkdtemp(tmpl));
-  }();
-  return dir;
-}
-
 struct SampleLine {
   uint64_t time = 0;
   uint32_t pid = 0, tid = 0;

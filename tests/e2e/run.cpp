@@ -57,6 +57,21 @@ std::string shell_quote(const std::string& text) {
   return quoted + "'";
 }
 
+std::string temp_dir() {
+  struct Directory {
+    std::string path;
+    Directory() {
+      char tmpl[] = "/tmp/sonde-e2e-XXXXXX";
+      path = ::mkdtemp(tmpl) ? tmpl : "/tmp";
+    }
+    ~Directory() {
+      if (path != "/tmp") std::system(("rm -rf " + shell_quote(path)).c_str());
+    }
+  };
+  static Directory directory;
+  return directory.path;
+}
+
 std::string tracing_state() {
   const std::string t = "/sys/kernel/tracing";
   if (!is_directory(t + "/events")) return "tracefs not mounted";

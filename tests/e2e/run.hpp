@@ -19,6 +19,8 @@ std::string workload(const std::string& name);
 // True when perf, the oracle, is installed.
 bool have_perf();
 std::vector<std::string> lines(const std::string& text);
+// A directory for the test binary's files, made on first use and removed when the binary exits.
+std::string temp_dir();
 // `text` quoted for /bin/sh.
 std::string shell_quote(const std::string& text);
 // The machine's tracing state as the before-stop hook reads it (tracer, enabled events,

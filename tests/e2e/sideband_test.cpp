@@ -29,14 +29,6 @@ using namespace sonde::test;
 
 namespace {
 
-std::string temp_dir() {
-  static std::string dir = [] {
-    char tmpl[] = "/tmp/sonde-sideband-e2e-XXXXXX";
-    return std::string(::mkdtemp(tmpl));
-  }();
-  return dir;
-}
-
 // The demo workload spinning in hot_leaf, stopped once it has exec'd so its maps hold still.
 class StoppedDemo {
  public:
