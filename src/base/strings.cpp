@@ -26,8 +26,6 @@ std::string_view trim(std::string_view text) {
   return text.substr(first, last - first + 1);
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.starts_with(prefix); }
-
 bool glob_match(std::string_view pattern, std::string_view text) {
   return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
 }

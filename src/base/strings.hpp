@@ -9,7 +9,6 @@ namespace sonde {
 
 std::vector<std::string> split(std::string_view text, char separator);
 std::string_view trim(std::string_view text);
-bool starts_with(std::string_view text, std::string_view prefix);
 // fnmatch-style glob with '*', '?' and '[...]', as perf uses for tracepoint and event names.
 bool glob_match(std::string_view pattern, std::string_view text);
 bool has_glob(std::string_view text);

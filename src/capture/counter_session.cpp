@@ -103,7 +103,6 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
         open_event.exit_side = events[i].tracepoint_name.starts_with("sys_exit_");
         open_event.syscall_number = *kernel::syscall_number_of_tracepoint(events[i].tracepoint_name);
       }
-      session.syscall_events_ = syscall_candidates;
       if (!session.system_wide_) {
         // Every thread of a -p process, each -t thread, or the held workload (from its exec).
         bool wait_for_exec = target.kind == CountingTarget::Kind::workload;

@@ -53,8 +53,6 @@ class CounterSession {
   ~CounterSession();
 
   const std::vector<Slot>& slots() const { return slots_; }
-  // How many events the in-kernel syscall counter serves (0 when it is not used).
-  size_t aggregated_syscall_events() const { return syscall_events_.size(); }
   // New tasks the in-kernel syscall counter could not follow (its map was full).
   uint64_t syscall_follow_failures() const { return syscall_counter_ ? syscall_counter_->follow_failures() : 0; }
   // Starts counting now (targets other than a workload, whose counters start at exec).
@@ -77,7 +75,6 @@ class CounterSession {
 
   std::vector<Slot> slots_;
   std::vector<OpenEvent> events_;
-  std::vector<size_t> syscall_events_;
   std::optional<kernel::SyscallCounter> syscall_counter_;
   bool system_wide_ = false;
   int64_t syscall_counter_started_ns_ = -1;
