@@ -285,8 +285,15 @@ int cmd_record(int argc, char** argv) {
                result->samples, result->lost);
   if (!options.quiet) {
     double megabytes = static_cast<double>(writer->data_size()) / (1024.0 * 1024.0);
-    fmt::print(stderr, "[ sonde record: Captured and wrote {:.3f} MB {} ({} samples) ]\n", megabytes,
-               to_pipe ? "(pipe)" : options.output, result->samples);
+    // perf's closing line, with its compression summary under -z.
+    std::string compression;
+    if (compressor && compressor->bytes_out() > 0)
+      compression = fmt::format(
+          ", compressed (original {:.3f} MB, ratio is {:.3f})",
+          static_cast<double>(compressor->bytes_in()) / (1024.0 * 1024.0),
+          static_cast<double>(compressor->bytes_in()) / static_cast<double>(compressor->bytes_out()));
+    fmt::print(stderr, "[ sonde record: Captured and wrote {:.3f} MB {} ({} samples){} ]\n", megabytes,
+               to_pipe ? "(pipe)" : options.output, result->samples, compression);
   }
   return result->exit_status;
 }
