@@ -15,18 +15,14 @@
 #include "perfdata/synthesize.hpp"
 #include "perfdata/writer.hpp"
 
+#include "temp_dir.hpp"
+
 using namespace sonde;
 using namespace sonde::perfdata;
 
 namespace {
 
-std::string temp_dir() {
-  static std::string dir = [] {
-    char tmpl[] = "/tmp/sonde-perfdata-corrupt-XXXXXX";
-    return std::string(mkdtemp(tmpl));
-  }();
-  return dir;
-}
+std::string temp_dir() { return test::unit_temp_dir(); }
 
 perf_event_attr attr_with_callchain() {
   perf_event_attr attr{};

@@ -17,18 +17,14 @@
 #include "perfdata/synthesize.hpp"
 #include "perfdata/writer.hpp"
 
+#include "temp_dir.hpp"
+
 using namespace sonde;
 using namespace sonde::perfdata;
 
 namespace {
 
-std::string temp_path(const std::string& name) {
-  static std::string dir = [] {
-    char tmpl[] = "/tmp/sonde-perfdata-unit-XXXXXX";
-    return std::string(mkdtemp(tmpl));
-  }();
-  return dir + "/" + name;
-}
+std::string temp_path(const std::string& name) { return test::unit_temp_dir() + "/" + name; }
 
 perf_event_attr cpu_clock_attr() {
   perf_event_attr attr{};
