@@ -1,12 +1,13 @@
 #include "capture/counter_session.hpp"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <ctime>
 
-#include <fmt/format.h>
-
 #include "base/file.hpp"
 #include "base/strings.hpp"
+#include "capture/open_event.hpp"
 #include "capture/tasks.hpp"
 #include "kernel/syscall_table.hpp"
 
@@ -22,7 +23,8 @@ int64_t monotonic_ns() {
 
 // The errnos perf stat reports as "<not supported>" rather than as a failure.
 bool means_not_supported(int err) {
-  return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == ENXIO || err == EINVAL || err == ENOSYS;
+  return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == ENXIO || err == EINVAL ||
+         err == ENOSYS;
 }
 
 std::vector<Slot> slots_for(const CountingTarget& target) {
@@ -48,8 +50,8 @@ std::vector<Slot> slots_for(const CountingTarget& target) {
 }
 
 bool is_aggregatable_syscall(const events::EventSpec& spec) {
-  return spec.is_tracepoint() && spec.tracepoint_system == "syscalls" && spec.filter.empty() && !spec.in_group &&
-         kernel::syscall_number_of_tracepoint(spec.tracepoint_name).has_value();
+  return spec.is_tracepoint() && spec.tracepoint_system == "syscalls" && spec.filter.empty() &&
+         !spec.in_group && kernel::syscall_number_of_tracepoint(spec.tracepoint_name).has_value();
 }
 
 }  // namespace
@@ -98,10 +100,10 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
     if (counter) {
       session.syscall_counter_ = std::move(*counter);
       for (size_t i : syscall_candidates) {
-        auto& open_event = session.events_[i];
-        open_event.via_syscall_counter = true;
-        open_event.exit_side = events[i].tracepoint_name.starts_with("sys_exit_");
-        open_event.syscall_number = *kernel::syscall_number_of_tracepoint(events[i].tracepoint_name);
+        auto& entry = session.events_[i];
+        entry.via_syscall_counter = true;
+        entry.exit_side = events[i].tracepoint_name.starts_with("sys_exit_");
+        entry.syscall_number = *kernel::syscall_number_of_tracepoint(events[i].tracepoint_name);
       }
       if (!session.system_wide_) {
         // Every thread of a -p process, each -t thread, or the held workload (from its exec).
@@ -132,7 +134,7 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
 
 Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size_t index,
                                              const CountingTarget& target) {
-  auto& open_event = events_[index];
+  auto& entry = events_[index];
   bool leader = spec.group_leader == static_cast<int>(index);
   const OpenEvent* leader_event = leader ? nullptr : &events_[static_cast<size_t>(spec.group_leader)];
   // A member whose leader the kernel lacks counts alone rather than not at all.
@@ -149,19 +151,13 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
 
   for (size_t s = 0; s < slots_.size(); ++s) {
     int group_fd = leader_event ? leader_event->fds[s].fd() : -1;
-    auto fd = kernel::PerfEventFd::open(attr, slots_[s].tid, slots_[s].cpu, group_fd);
-    if (!fd && kernel::last_open_errno() == EINVAL && (attr.exclude_guest || attr.exclude_host)) {
-      // PMUs without guest/host filtering (msr, for one) refuse those bits; perf retries
-      // without them, and so do we (for every later slot too).
-      attr.exclude_guest = attr.exclude_host = 0;
-      fd = kernel::PerfEventFd::open(attr, slots_[s].tid, slots_[s].cpu, group_fd);
-    }
+    auto fd = open_event(attr, slots_[s].tid, slots_[s].cpu, group_fd);
     if (!fd) {
       int err = kernel::last_open_errno();
       if (means_not_supported(err)) {
         if (verbose_) fmt::print(stderr, "{}: not supported here: {}\n", spec.name, errno_text(err));
-        open_event.supported = false;
-        open_event.fds.clear();
+        entry.supported = false;
+        entry.fds.clear();
         return {};
       }
       if (err == ESRCH) return failf("the process or thread {} is gone", slots_[s].tid);
@@ -173,7 +169,7 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
     if (!spec.filter.empty()) {
       if (auto filtered = fd->set_filter(spec.filter); !filtered) return tl::unexpected(filtered.error());
     }
-    open_event.fds.push_back(std::move(*fd));
+    entry.fds.push_back(std::move(*fd));
   }
   return {};
 }

@@ -5,15 +5,18 @@
 
 #include <cerrno>
 
+#include "capture/open_event.hpp"
+
 namespace sonde::capture {
 
 Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>& attrs,
-                                              const std::vector<std::string>& filters, const SamplingTarget& target,
-                                              size_t mmap_pages) {
+                                              const std::vector<std::string>& filters,
+                                              const SamplingTarget& target, size_t mmap_pages) {
   SamplingSession session;
   session.epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
   if (!session.epoll_) return failf("epoll_create1: {}", errno_text(errno));
   session.ids_.resize(attrs.size());
+  std::vector<perf_event_attr> opened = attrs;  // open_event may relax them for this kernel
   bool by_cgroup = target.kind == SamplingTarget::Kind::system && target.cgroup_fd >= 0;
   std::vector<pid_t> tids = target.kind == SamplingTarget::Kind::system
                                 ? std::vector<pid_t>{by_cgroup ? target.cgroup_fd : -1}
@@ -23,12 +26,7 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
     int buffer_fd = -1;  // the first event on this CPU owns its ring buffer
     for (pid_t tid : tids) {
       for (size_t a = 0; a < attrs.size(); ++a) {
-        auto fd = kernel::PerfEventFd::open(attrs[a], tid, cpu, -1, open_flags);
-        if (!fd && kernel::last_open_errno() == EINVAL && (attrs[a].exclude_guest || attrs[a].exclude_host)) {
-          perf_event_attr relaxed = attrs[a];  // PMUs without guest/host filtering, as perf retries
-          relaxed.exclude_guest = relaxed.exclude_host = 0;
-          fd = kernel::PerfEventFd::open(relaxed, tid, cpu, -1, open_flags);
-        }
+        auto fd = open_event(opened[a], tid, cpu, -1, open_flags);
         if (!fd) {
           int err = kernel::last_open_errno();
           if (err == ESRCH) return failf("the thread {} is gone", tid);

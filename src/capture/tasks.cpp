@@ -7,6 +7,17 @@
 
 namespace sonde::capture {
 
+Result<std::vector<pid_t>> parse_task_ids(std::string_view text, std::string_view what) {
+  std::vector<pid_t> ids;
+  for (const auto& part : split(text, ',')) {
+    auto id = parse_uint(trim(part), 10);
+    if (!id || *id == 0 || *id > 4194304)
+      return failf("bad {} '{}'; give numbers like 1234,5678", what, part);
+    ids.push_back(static_cast<pid_t>(*id));
+  }
+  return ids;
+}
+
 Result<std::vector<pid_t>> process_threads(pid_t pid) {
   auto tasks = list_directory(fmt::format("/proc/{}/task", pid));
   if (!tasks) return failf("no process with id {}; check the pid (ps -p {})", pid, pid);

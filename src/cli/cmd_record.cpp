@@ -38,11 +38,6 @@ struct RecordCliOptions {
   std::vector<std::string> command;
 };
 
-int report_error(const Error& error) {
-  fmt::print(stderr, "{}\n", error.message);
-  return error.exit_code;
-}
-
 // perf's default event is cycles; without a hardware PMU (as in most VMs) it falls back to cpu-clock.
 std::string default_event() {
   return path_exists("/sys/bus/event_source/devices/cpu/type") ? "cycles" : "cpu-clock";
@@ -129,13 +124,10 @@ int cmd_record(int argc, char** argv) {
     // -p takes every thread of each process; -t the threads given.
     record.target.kind = capture::SamplingTarget::Kind::threads;
     bool processes = !options.pids.empty();
-    for (const auto& part : split(processes ? options.pids : options.tids, ',')) {
-      auto id = parse_uint(trim(part), 10);
-      if (!id || *id == 0 || *id > 4194304)
-        return report_error({fmt::format("sonde record: bad {} id '{}'; give numbers like 1234,5678",
-                                         processes ? "process" : "thread", part),
-                             129});
-      auto pid = static_cast<pid_t>(*id);
+    auto ids = capture::parse_task_ids(processes ? options.pids : options.tids,
+                                       processes ? "process id" : "thread id");
+    if (!ids) return report_error({"sonde record: " + ids.error().message, 129});
+    for (pid_t pid : *ids) {
       if (processes) {
         auto threads = capture::process_threads(pid);
         if (!threads) return report_error(threads.error().with_context("sonde record"));

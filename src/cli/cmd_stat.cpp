@@ -11,6 +11,7 @@
 #include "base/strings.hpp"
 #include "capture/counting_run.hpp"
 #include "capture/signals.hpp"
+#include "capture/tasks.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "events/parse_events.hpp"
@@ -44,17 +45,6 @@ std::string default_events(bool system_wide, int detail) {
   return list;
 }
 
-Result<std::vector<pid_t>> parse_ids(const std::string& text, const char* what) {
-  std::vector<pid_t> ids;
-  for (const auto& part : split(text, ',')) {
-    auto id = parse_uint(trim(part), 10);
-    if (!id || *id == 0 || *id > 4194304)
-      return failf("bad {} '{}'; give numbers like 1234,5678", what, part);
-    ids.push_back(static_cast<pid_t>(*id));
-  }
-  return ids;
-}
-
 std::string describe_target(const StatOptions& options) {
   if (!options.pids.empty()) return fmt::format("process id '{}'", options.pids);
   if (!options.tids.empty()) return fmt::format("thread id '{}'", options.tids);
@@ -68,12 +58,12 @@ Result<capture::CountingTarget> build_target(const StatOptions& options) {
   target.inherit = !options.no_inherit;
   target.per_thread = options.per_thread;
   if (!options.pids.empty()) {
-    auto ids = parse_ids(options.pids, "process id");
+    auto ids = capture::parse_task_ids(options.pids, "process id");
     if (!ids) return tl::unexpected(ids.error());
     target.kind = capture::CountingTarget::Kind::processes;
     target.ids = *ids;
   } else if (!options.tids.empty()) {
-    auto ids = parse_ids(options.tids, "thread id");
+    auto ids = capture::parse_task_ids(options.tids, "thread id");
     if (!ids) return tl::unexpected(ids.error());
     target.kind = capture::CountingTarget::Kind::threads;
     target.ids = *ids;
@@ -95,11 +85,6 @@ Result<capture::CountingTarget> build_target(const StatOptions& options) {
     target.kind = capture::CountingTarget::Kind::workload;
   }
   return target;
-}
-
-int report_error(const Error& error) {
-  fmt::print(stderr, "{}\n", error.message);
-  return error.exit_code;
 }
 
 std::vector<analysis::StatSlot> stat_slots(const std::vector<capture::Slot>& slots) {

@@ -49,6 +49,11 @@ Result<std::vector<std::string>> command_after_options(const CLI::App& app, cons
   return command;
 }
 
+int report_error(const Error& error) {
+  fmt::print(stderr, "{}\n", error.message);
+  return error.exit_code;
+}
+
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name) {
   app.prefix_command();
   try {

@@ -1,5 +1,5 @@
 #pragma once
-// The option wiring every event-taking command shares: -e and --filter in perf's order (a filter
+// What the commands' command lines share: -e and --filter in perf's order (a filter
 // applies to the tracepoints of the -e before it), and the command after the options.
 #include <CLI/CLI.hpp>
 #include <optional>
@@ -23,6 +23,9 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
 // The command to run after the options ("--" dropped); an error for an unknown option, which
 // would otherwise be taken for the command.
 Result<std::vector<std::string>> command_after_options(const CLI::App& app, const std::string& command_name);
+
+// Prints the error's one line on stderr; the exit code to return.
+int report_error(const Error& error);
 
 // Parses argv, printing help or a usage error; nullopt to go on, else the exit code.
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name);
