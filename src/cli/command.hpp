@@ -17,5 +17,14 @@ const std::vector<Command>& commands();
 int cmd_list(int argc, char** argv);
 int cmd_stat(int argc, char** argv);
 int cmd_record(int argc, char** argv);
+int cmd_report(int argc, char** argv);
+int cmd_script(int argc, char** argv);
+int cmd_buildid_list(int argc, char** argv);
+int cmd_buildid_cache(int argc, char** argv);
+int cmd_collapse(int argc, char** argv);
+int cmd_flamegraph(int argc, char** argv);
+int cmd_diff(int argc, char** argv);
+int cmd_heatmap(int argc, char** argv);
+int cmd_ftrace(int argc, char** argv);
 
 }  // namespace sonde::cli

@@ -14,6 +14,15 @@ const std::vector<Command>& commands() {
       {"list", "List available events", cmd_list},
       {"record", "Sample a command or the system into perf.data", cmd_record},
       {"stat", "Run a command and count its events", cmd_stat},
+      {"report", "Read perf.data and display the profile", cmd_report},
+      {"script", "Read perf.data and print every event", cmd_script},
+      {"buildid-list", "List the build-ids in a perf.data file", cmd_buildid_list},
+      {"buildid-cache", "Manage the build-id cache (~/.debug)", cmd_buildid_cache},
+      {"collapse", "Fold stacks for flame graphs", cmd_collapse},
+      {"flamegraph", "Draw a flame graph (SVG or HTML)", cmd_flamegraph},
+      {"diff", "Compare two or more profiles", cmd_diff},
+      {"heatmap", "Draw a latency or sub-second offset heat map", cmd_heatmap},
+      {"ftrace", "The kernel's function tracer and trace events, trace-cmd style", cmd_ftrace},
   };
   return table;
 }
@@ -21,7 +30,7 @@ const std::vector<Command>& commands() {
 namespace {
 void print_usage(std::FILE* out) {
   fmt::print(out, "\n usage: sonde [--version] [--help] COMMAND [ARGS]\n\n The sonde commands are:\n");
-  for (const auto& command : commands()) fmt::print(out, "   {:<11}{}\n", command.name, command.summary);
+  for (const auto& command : commands()) fmt::print(out, "   {:<14}{}\n", command.name, command.summary);
   fmt::print(out, "\n See 'sonde COMMAND --help' for a command's options.\n");
 }
 }  // namespace
