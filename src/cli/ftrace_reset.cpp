@@ -1,0 +1,13 @@
+// Placeholder until the subcommand lands: says so instead of pretending.
+#include <fmt/format.h>
+
+#include "cli/ftrace_commands.hpp"
+
+namespace sonde::cli {
+
+int ftrace_reset(int, char**) {
+  fmt::print(stderr, "sonde ftrace reset: not built yet\n");
+  return 1;
+}
+
+}  // namespace sonde::cli
