@@ -74,6 +74,15 @@ std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_
   Dwarf_Die* scopes = nullptr;
   int count = dwarf_getscopes(&cu, vaddr, &scopes);
   if (count <= 0) return frames;
+  // After an inlined instance, dwarf_getscopes continues with its abstract definition's
+  // parents; the callers are the concrete parents of the innermost inlined instance instead.
+  int innermost = -1;
+  for (int i = 0; i < count && innermost < 0; ++i)
+    if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) innermost = i;
+  Dwarf_Die* chain = nullptr;
+  int chain_count = innermost < 0 ? 0 : dwarf_getscopes_die(&scopes[innermost], &chain);
+  std::free(scopes);
+  if (chain_count <= 0) return frames;
   Dwarf_Files* files = nullptr;
   size_t file_count = 0;
   dwarf_getsrcfiles(&cu, &files, &file_count);
@@ -81,29 +90,26 @@ std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_
   auto where = line(vaddr);
   std::string file = where ? where->file : "";
   unsigned line_number = where ? where->line : 0;
-  bool inlined = false;
-  for (int i = 0; i < count; ++i) {
-    int tag = dwarf_tag(&scopes[i]);
+  for (int i = 0; i < chain_count; ++i) {
+    int tag = dwarf_tag(&chain[i]);
     if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
-    frames.push_back(InlineFrame{function_name(&scopes[i], demangle_names), file, line_number});
+    frames.push_back(InlineFrame{function_name(&chain[i], demangle_names), file, line_number});
     if (tag == DW_TAG_subprogram) break;
-    inlined = true;
     // Where this inlined instance sits in its caller: the next frame's location.
     Dwarf_Attribute attribute;
     Dwarf_Word call_file = 0, call_line = 0;
     file.clear();
     line_number = 0;
-    if (dwarf_attr(&scopes[i], DW_AT_call_file, &attribute) &&
+    if (dwarf_attr(&chain[i], DW_AT_call_file, &attribute) &&
         dwarf_formudata(&attribute, &call_file) == 0 && files) {
       const char* name = dwarf_filesrc(files, call_file, nullptr, nullptr);
       if (name) file = name;
     }
-    if (dwarf_attr(&scopes[i], DW_AT_call_line, &attribute) &&
+    if (dwarf_attr(&chain[i], DW_AT_call_line, &attribute) &&
         dwarf_formudata(&attribute, &call_line) == 0)
       line_number = static_cast<unsigned>(call_line);
   }
-  std::free(scopes);
-  if (!inlined) frames.clear();
+  std::free(chain);
   return frames;
 }
 

@@ -29,8 +29,8 @@ struct DsoState {
   SymbolTable own_table;
   bool space_is_offsets = false;       // user DSOs: addresses come in as file offsets
   std::vector<LoadSegment> segments;   // to turn those into ELF virtual addresses
-  std::unique_ptr<ElfImage> runtime;   // the file with code (and .dynsym, PLT)
-  std::unique_ptr<ElfImage> symbols;   // the file the symbols came from (may have DWARF)
+  std::shared_ptr<ElfImage> runtime;   // the file with code (and .dynsym, PLT)
+  std::shared_ptr<ElfImage> symbols;   // the file the symbols came from (may be the same one)
   std::string elf_path;
   std::string debug_path;
   bool dwarf_tried = false;
@@ -157,7 +157,7 @@ class Loader {
                                    dso.build_id, own->build_id()));
       return;
     }
-    auto image = std::make_unique<ElfImage>(std::move(*own));
+    auto image = std::make_shared<ElfImage>(std::move(*own));
     state.own_table = SymbolTable::build(
         demangled(image->symbols(!image->has_symtab()), options_.demangle));
     state.table = &state.own_table;
@@ -184,7 +184,7 @@ class Loader {
             demangled(image->symbols(!image->has_symtab()), false));
         state.table = &state.own_table;
         state.elf_path = state.debug_path = options_.vmlinux;
-        state.symbols = std::make_unique<ElfImage>(std::move(*image));
+        state.symbols = std::make_shared<ElfImage>(std::move(*image));
         return;
       }
       notes_.push_back(fmt::format("{}: {}; using kallsyms", options_.vmlinux,
@@ -250,15 +250,9 @@ class Loader {
       bool symtab = image->has_symtab() && !state.symbols;
       bool runtime = (image->has_dynsym() || image->has_code()) && !state.runtime;
       if (!symtab && !runtime) continue;
-      auto owned = std::make_unique<ElfImage>(std::move(*image));
-      if (symtab && runtime) {
-        state.symbols = std::move(owned);
-        state.runtime = std::make_unique<ElfImage>(std::move(*ElfImage::open(path)));
-      } else if (symtab) {
-        state.symbols = std::move(owned);
-      } else {
-        state.runtime = std::move(owned);
-      }
+      auto shared = std::make_shared<ElfImage>(std::move(*image));
+      if (symtab) state.symbols = shared;
+      if (runtime) state.runtime = shared;
       if (state.symbols && state.runtime) break;
     }
     const ElfImage* source = state.symbols ? state.symbols.get() : state.runtime.get();
