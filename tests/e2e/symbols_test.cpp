@@ -138,3 +138,41 @@ TEST_F(SymbolsAgainstPerf, JitMapEntriesAreUsed) {
   EXPECT_GT(count_containing(ours, "jit_spin_second+0x"), 10u);
   EXPECT_GT(count_containing(ours, "(/tmp/perf-"), 20u);
 }
+
+// perf script -F ip,srcline: "ip" then "  file.c:N" (or a "dso[addr]" fallback) per sample.
+TEST_F(SymbolsAgainstPerf, SrclinesOfSamplesAreThoseOfPerf) {
+  std::string data = dir_ + "/srcline.data";
+  auto recorded = run("perf record -q --no-buildid-cache -o " + data + " -- " + workload("inlined") + " 20000000");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  auto script = lines(run("perf script -i " + data + " -F ip,srcline 2>/dev/null").out);
+  std::vector<std::string> expected;
+  for (const std::string& line : script)
+    if (line.starts_with("  ") && line.find_first_not_of(' ') == 2) expected.push_back(line.substr(2));
+
+  struct SrclineNamer : session::SessionVisitor {
+    explicit SrclineNamer(symbols::Symbolizer& s) : symbolizer(s) {}
+    void on_sample(const session::SampleEvent& sample) override {
+      const session::Location& leaf = sample.callchain.front();
+      srclines.push_back(leaf.dso ? symbolizer.srcline(*leaf.dso, leaf.dso_address) : "");
+    }
+    symbols::Symbolizer& symbolizer;
+    std::vector<std::string> srclines;
+  };
+  symbols::Symbolizer symbolizer(options());
+  SrclineNamer namer(symbolizer);
+  auto session = session::Session::open(data);
+  ASSERT_TRUE(session);
+  ASSERT_TRUE(session->process(namer));
+  ASSERT_EQ(namer.srclines.size(), expected.size());
+  size_t workload_lines = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (namer.srclines[i].empty()) {
+      // No line information (the kernel here): perf prints its "dso[address]" fallback.
+      EXPECT_NE(expected[i].find('['), std::string::npos) << "sample " << i << ": " << expected[i];
+      continue;
+    }
+    EXPECT_EQ(namer.srclines[i], expected[i]) << "sample " << i;
+    workload_lines += namer.srclines[i].starts_with("inlined.c:");
+  }
+  EXPECT_GT(workload_lines, expected.size() / 2);
+}
