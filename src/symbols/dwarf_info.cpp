@@ -2,6 +2,7 @@
 
 #include <dwarf.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "symbols/demangle.hpp"
@@ -19,18 +20,28 @@ DwarfInfo::~DwarfInfo() { dwarf_end(dwarf_); }
 
 bool DwarfInfo::cu_for(uint64_t vaddr, Dwarf_Die* cu) {
   if (dwarf_addrdie(dwarf_, vaddr, cu)) return true;
-  // No .debug_aranges entry (clang, some assembler CUs): ask each CU's ranges.
-  if (!cu_offsets_) {
-    cu_offsets_.emplace();
+  if (!cu_ranges_) {
+    cu_ranges_.emplace();
     Dwarf_Off offset = 0, next = 0;
     size_t header_size = 0;
     while (dwarf_nextcu(dwarf_, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
-      cu_offsets_->push_back(offset + header_size);
+      Dwarf_Die die;
+      if (dwarf_offdie(dwarf_, offset + header_size, &die)) {
+        Dwarf_Addr base = 0, low = 0, high = 0;
+        for (ptrdiff_t it = 0; (it = dwarf_ranges(&die, it, &base, &low, &high)) > 0;)
+          if (high > low) cu_ranges_->push_back({low, high, offset + header_size});
+      }
       offset = next;
     }
+    std::sort(cu_ranges_->begin(), cu_ranges_->end(),
+              [](const CuRange& a, const CuRange& b) { return a.low < b.low; });
   }
-  for (Dwarf_Off die_offset : *cu_offsets_) {
-    if (dwarf_offdie(dwarf_, die_offset, cu) && dwarf_haspc(cu, vaddr) == 1) return true;
+  // The ranges starting at or before vaddr, nearest first (a few may overlap).
+  auto it = std::upper_bound(cu_ranges_->begin(), cu_ranges_->end(), vaddr,
+                             [](uint64_t value, const CuRange& r) { return value < r.low; });
+  for (int checked = 0; it != cu_ranges_->begin() && checked < 16; ++checked) {
+    --it;
+    if (vaddr < it->high) return dwarf_offdie(dwarf_, it->die_offset, cu) != nullptr;
   }
   return false;
 }

@@ -112,8 +112,9 @@ class Loader {
 
   void load_user(DsoState& state, const session::Dso& dso) {
     state.space_is_offsets = true;
-    const std::string& id = dso.build_id;
     std::string binary = options_.symfs + dso.long_name;
+    // Without a recorded build-id, perf takes the file's own to find its debug files.
+    const std::string id = dso.build_id.empty() ? elf_build_id(binary) : dso.build_id;
     std::string debug_root = options_.symfs + options_.debug_root;
     std::vector<std::string> candidates;
     // perf's order: .gnu_debuglink, the build-id cache, distribution debug paths, the file.
@@ -137,7 +138,7 @@ class Loader {
     if (!id.empty()) candidates.push_back(debug_root + build_id_path(id));
     candidates.push_back(binary);
     if (!id.empty() && options_.debuginfod) candidates.push_back(debuginfod_debuginfo(id));
-    choose(state, dso, candidates);
+    choose(state, dso, id, candidates);
   }
 
   void load_vdso(DsoState& state, const session::Dso& dso) {
@@ -145,7 +146,7 @@ class Loader {
     std::vector<std::string> candidates;
     if (!dso.build_id.empty())
       candidates.push_back(buildid_cache_file(options_.buildid_dir, dso.build_id, "vdso"));
-    choose(state, dso, candidates, /*quiet=*/true);
+    choose(state, dso, dso.build_id, candidates, /*quiet=*/true);
     if (state.runtime || state.symbols) return;
     auto own = ElfImage::open_memory(own_vdso_image(), "[vdso]");
     if (!own) {
@@ -230,8 +231,8 @@ class Loader {
   // Opens the candidates in order: the first with .symtab gives the symbols, the first with
   // .dynsym is the runtime image (PLT, load segments); a build-id that differs from the
   // recorded one rules a file out, as in perf.
-  void choose(DsoState& state, const session::Dso& dso, const std::vector<std::string>& candidates,
-              bool quiet = false) {
+  void choose(DsoState& state, const session::Dso& dso, const std::string& build_id,
+              const std::vector<std::string>& candidates, bool quiet = false) {
     std::unordered_set<std::string> seen;
     std::string mismatch;
     bool found_any = false;
@@ -240,11 +241,10 @@ class Loader {
       auto image = ElfImage::open(path);
       if (!image) continue;
       found_any = true;
-      if (!dso.build_id.empty() && image->build_id() != dso.build_id) {
+      if (!build_id.empty() && image->build_id() != build_id) {
         if (mismatch.empty())
           mismatch = fmt::format("{} has build-id {}, the recording {}", path,
-                                 image->build_id().empty() ? "none" : image->build_id(),
-                                 dso.build_id);
+                                 image->build_id().empty() ? "none" : image->build_id(), build_id);
         continue;
       }
       bool symtab = image->has_symtab() && !state.symbols;

@@ -76,6 +76,17 @@ TEST_F(DebugFiles, DebugFileInstalledByBuildIdResolves) {
   EXPECT_TRUE(symbolizer.notes().empty());
 }
 
+TEST_F(DebugFiles, WithoutARecordedBuildIdTheFilesOwnFindsItsDebugFile) {
+  std::string by_id = dir_ + "/debug-root/.build-id/" + build_id_.substr(0, 2) + "/" + build_id_.substr(2) + ".debug";
+  std::filesystem::create_directories(std::filesystem::path(by_id).parent_path());
+  std::filesystem::copy_file(debug_, by_id);
+  symbols::Symbolizer symbolizer(options());
+  auto dso = make_dso(0, DsoKind::user, stripped_);  // no BUILD_ID entry for it
+  const symbols::Symbol* symbol = symbolizer.find(dso, hot_leaf_offset_);
+  ASSERT_NE(symbol, nullptr);
+  EXPECT_EQ(symbol->name, "hot_leaf");
+}
+
 TEST_F(DebugFiles, DebuglinkNextToTheFileResolves) {
   ASSERT_EQ(shell_output("cd '" + dir_ + "' && objcopy --add-gnu-debuglink=demo.debug demo demo.linked && echo ok"), "ok\n");
   std::string linked = dir_ + "/demo.linked";
