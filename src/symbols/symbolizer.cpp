@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -137,8 +138,9 @@ class Loader {
     candidates.push_back(debug_root + dso.long_name);
     if (!id.empty()) candidates.push_back(debug_root + build_id_path(id));
     candidates.push_back(binary);
-    if (!id.empty() && options_.debuginfod) candidates.push_back(debuginfod_debuginfo(id));
-    choose(state, dso, id, candidates);
+    std::function<std::string()> fetch;
+    if (!id.empty() && options_.debuginfod) fetch = [&id] { return debuginfod_debuginfo(id); };
+    choose(state, dso, id, candidates, /*quiet=*/false, fetch);
   }
 
   void load_vdso(DsoState& state, const session::Dso& dso) {
@@ -231,30 +233,36 @@ class Loader {
   // Opens the candidates in order: the first with .symtab gives the symbols, the first with
   // .dynsym is the runtime image (PLT, load segments); a build-id that differs from the
   // recorded one rules a file out, as in perf.
+  // `last_resort` (a network fetch) is asked only when no local file has a symbol table.
   void choose(DsoState& state, const session::Dso& dso, const std::string& build_id,
-              const std::vector<std::string>& candidates, bool quiet = false) {
+              const std::vector<std::string>& candidates, bool quiet = false,
+              const std::function<std::string()>& last_resort = nullptr) {
     std::unordered_set<std::string> seen;
     std::string mismatch;
     bool found_any = false;
-    for (const std::string& path : candidates) {
-      if (path.empty() || !seen.insert(path).second || !is_regular_file(path)) continue;
+    auto consider = [&](const std::string& path) {
+      if (path.empty() || !seen.insert(path).second || !is_regular_file(path)) return;
       auto image = ElfImage::open(path);
-      if (!image) continue;
+      if (!image) return;
       found_any = true;
       if (!build_id.empty() && image->build_id() != build_id) {
         if (mismatch.empty())
           mismatch = fmt::format("{} has build-id {}, the recording {}", path,
                                  image->build_id().empty() ? "none" : image->build_id(), build_id);
-        continue;
+        return;
       }
       bool symtab = image->has_symtab() && !state.symbols;
       bool runtime = (image->has_dynsym() || image->has_code()) && !state.runtime;
-      if (!symtab && !runtime) continue;
+      if (!symtab && !runtime) return;
       auto shared = std::make_shared<ElfImage>(std::move(*image));
       if (symtab) state.symbols = shared;
       if (runtime) state.runtime = shared;
+    };
+    for (const std::string& path : candidates) {
+      consider(path);
       if (state.symbols && state.runtime) break;
     }
+    if (!state.symbols && last_resort) consider(last_resort());
     const ElfImage* source = state.symbols ? state.symbols.get() : state.runtime.get();
     if (!source) {
       if (quiet) return;
