@@ -7,7 +7,7 @@ namespace sonde::analysis {
 
 CallchainBuilder::CallchainBuilder(Histogram& histogram, const LocationTable& locations,
                                    const CallchainParams& params, uint64_t callchain_total)
-    : histogram_(histogram), locations_(locations), params_(params) {
+    : histogram_(histogram), locations_(locations), functions_(histogram.chain_functions()), params_(params) {
   // perf: min_callchain_hits = total * (min_percent / 100), truncated to an integer.
   min_hit_ = static_cast<uint64_t>(static_cast<double>(callchain_total) * (params.min_percent / 100.0));
   toward_leaf_ = histogram.options().order == CallchainOrder::caller;
@@ -15,17 +15,9 @@ CallchainBuilder::CallchainBuilder(Histogram& histogram, const LocationTable& lo
 }
 
 uint32_t CallchainBuilder::function_at(const ChainStart& start, uint32_t depth, bool& ended) const {
-  std::span<const uint32_t> chain = histogram_.chain(start.stack);
-  size_t index;
-  if (toward_leaf_) {
-    ended = depth > start.start;
-    index = start.start - depth;
-  } else {
-    index = size_t(start.start) + depth;
-    ended = index >= chain.size();
-  }
+  ended = depth >= start.remaining;
   if (ended) return kNoId;
-  return locations_.location(chain[index]).function;
+  return functions_[toward_leaf_ ? start.position - depth : start.position + depth];
 }
 
 std::vector<CallchainBuilder::Group> CallchainBuilder::group(std::span<ChainStart> starts, uint32_t depth,
@@ -33,14 +25,16 @@ std::vector<CallchainBuilder::Group> CallchainBuilder::group(std::span<ChainStar
   hit = 0;
   hit_count = 0;
   touched_.clear();
+  keys_.resize(starts.size());
   uint32_t ended_count = 0;
-  for (const ChainStart& start : starts) {
+  for (size_t i = 0; i < starts.size(); ++i) {
     bool ended;
-    uint32_t function = function_at(start, depth, ended);
+    uint32_t function = function_at(starts[i], depth, ended);
+    keys_[i] = function;
     if (ended) {
       ++ended_count;
-      hit += histogram_.stack_period(start.stack);
-      hit_count += histogram_.stack_samples(start.stack);
+      hit += histogram_.stack_period(starts[i].stack);
+      hit_count += histogram_.stack_samples(starts[i].stack);
       continue;
     }
     if (bucket_count_[function]++ == 0) touched_.push_back(function);
@@ -57,14 +51,13 @@ std::vector<CallchainBuilder::Group> CallchainBuilder::group(std::span<ChainStar
   }
   scratch_.resize(starts.size());
   uint32_t ended_at = 0;
-  for (const ChainStart& start : starts) {
-    bool ended;
-    uint32_t function = function_at(start, depth, ended);
-    if (ended) {
+  for (size_t i = 0; i < starts.size(); ++i) {
+    const ChainStart& start = starts[i];
+    if (keys_[i] == kNoId) {
       scratch_[ended_at++] = start;
       continue;
     }
-    Group& g = groups[bucket_count_[function]];
+    Group& g = groups[bucket_count_[keys_[i]]];
     scratch_[g.end++] = start;
     g.period += histogram_.stack_period(start.stack);
     g.count += histogram_.stack_samples(start.stack);

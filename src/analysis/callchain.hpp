@@ -60,12 +60,14 @@ class CallchainBuilder {
 
   Histogram& histogram_;
   const LocationTable& locations_;
+  const std::vector<uint32_t>& functions_;
   CallchainParams params_;
   uint64_t min_hit_;  // graph, flat, folded: perf's min_callchain_hits
   bool toward_leaf_;  // caller order: chains run from the start toward the leaf (index 0)
   std::vector<uint32_t> bucket_count_;
   std::vector<uint32_t> touched_;
   std::vector<ChainStart> scratch_;
+  std::vector<uint32_t> keys_;  // per start: the function at the step being grouped
 };
 
 }  // namespace sonde::analysis

@@ -26,7 +26,7 @@ uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location) {
 }
 
 uint32_t Histogram::entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location,
-                              uint32_t stack) {
+                              uint32_t stack, char level) {
   bool inserted;
   uint32_t id = entry_index_.intern({uint64_t(context_key) << 32 | frame_key}, inserted);
   if (inserted) {
@@ -34,6 +34,7 @@ uint32_t Histogram::entry_for(uint32_t context_key, uint32_t frame_key, uint32_t
     entry.context = context;
     entry.location = location;
     entry.first_stack = stack;
+    entry.level = level;
     entries_.push_back(entry);
   }
   return id;
@@ -110,7 +111,10 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     uint32_t count = counts_[s];
     entry_at_offset[s] = entry_at.size();
 
-    uint32_t self = entry_for(context_key, frame_key(tables, locs[0]), context, locs[0], s);
+    // The sampled address itself, even when --max-stack cut it from the chain (as perf's al).
+    uint32_t leaf = stacks_.sequence(s)[1];
+    char level = locations.location(leaf).level;
+    uint32_t self = entry_for(context_key, frame_key(tables, leaf), context, leaf, s, level);
     if (stamp.size() < entries_.size()) stamp.resize(entries_.size() * 2, kNoId);
     HistEntry* entry = &entries_[self];
     entry->parent = parent_of_stack[s];
@@ -126,7 +130,11 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     for (uint32_t i = 0; i < length; ++i) {
       uint32_t index = options.order == CallchainOrder::caller ? length - 1 - i : i;
       uint32_t location = locs[index];
-      uint32_t id = entry_for(context_key, frame_key(tables, location), context, location, s);
+      // perf reuses one addr_location along the chain: an address outside every map keeps the
+      // level of the frame before it.
+      const FrameLocation& where = locations.location(location);
+      if (where.dso) level = where.dso->is_kernel() ? 'k' : '.';
+      uint32_t id = entry_for(context_key, frame_key(tables, location), context, location, s, level);
       if (stamp.size() < entries_.size()) stamp.resize(entries_.size() * 2, kNoId);
       if (stamp[id] == s) {
         if (keep_starts) entry_at.push_back(kNoId);
@@ -143,26 +151,37 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
   }
   entry_at_offset[stack_count] = entry_at.size();
 
-  // Group the chain starts by entry (counting sort): entry -> (stack, start index).
+  // Group the chain starts by entry (counting sort): entry -> (position, remaining, stack).
   if (keep_starts) {
+    std::vector<uint32_t> chain_begin(stack_count + 1, 0);
+    for (uint32_t s = 0; s < stack_count; ++s) chain_begin[s + 1] = chain_begin[s] + stack_limits_[s];
+    chain_functions_.resize(chain_begin[stack_count]);
+    for (uint32_t s = 0; s < stack_count; ++s) {
+      std::span<const uint32_t> locs = chain(s);
+      for (size_t i = 0; i < locs.size(); ++i)
+        chain_functions_[chain_begin[s] + i] = locations.location(locs[i]).function;
+    }
     start_offsets_.assign(entries_.size() + 1, 0);
     for (uint32_t id : entry_at)
       if (id != kNoId) ++start_offsets_[id + 1];
     for (size_t e = 0; e < entries_.size(); ++e) start_offsets_[e + 1] += start_offsets_[e];
     std::vector<uint64_t> fill(start_offsets_.begin(), start_offsets_.end() - 1);
     starts_.resize(start_offsets_.back());
+    bool caller = options.order == CallchainOrder::caller;
+    auto start_at = [&](uint32_t s, uint32_t index, uint32_t length) {
+      return ChainStart{chain_begin[s] + index, caller ? index + 1 : length - index, s};
+    };
     for (uint32_t s = 0; s < stack_count; ++s) {
       uint32_t length = stack_limits_[s];
       uint64_t at = entry_at_offset[s];
       // First slot: the self entry with the whole chain.
-      uint32_t whole = options.order == CallchainOrder::caller ? length - 1 : 0;
-      starts_[fill[entry_at[at]]++] = {s, whole};
+      starts_[fill[entry_at[at]]++] = start_at(s, caller ? length - 1 : 0, length);
       if (!options.children) continue;
       for (uint32_t i = 0; i < length; ++i) {
         uint32_t id = entry_at[at + 1 + i];
         if (id == kNoId) continue;
-        uint32_t index = options.order == CallchainOrder::caller ? length - 1 - i : i;
-        starts_[fill[id]++] = {s, index};
+        uint32_t index = caller ? length - 1 - i : i;
+        starts_[fill[id]++] = start_at(s, index, length);
       }
     }
     std::vector<uint32_t>().swap(entry_at);
@@ -193,8 +212,9 @@ void Histogram::order_entries(const ReportTables& tables) {
     return tables.comms[tables.contexts[e.context].comm];
   };
 
-  // perf's hist_entry__cmp for key k: < 0 puts `a` before `b` in its entry tree, whose order
-  // decides between entries that the output sort finds equal.
+  // perf's hist_entry__cmp(a, b) per key: its entry tree puts `a` before `b` when > 0 (perf
+  // compares the entry in the tree with the new one), and that order decides between entries
+  // the output sort finds equal.
   auto tree_compare = [&](const HistEntry& a, const HistEntry& b) {
     for (SortKey k : options_.keys) {
       int c = 0;
@@ -209,7 +229,7 @@ void Histogram::order_entries(const ReportTables& tables) {
         case SortKey::dso: {
           const session::Dso* da = dso_of(a);
           const session::Dso* db = dso_of(b);
-          if (!da || !db) c = (da == db) ? 0 : (!da ? 1 : -1);
+          if (!da || !db) c = (da == db) ? 0 : (!da ? -1 : 1);
           else c = compare_strings(db->short_name, da->short_name);
           break;
         }
@@ -221,7 +241,7 @@ void Histogram::order_entries(const ReportTables& tables) {
           } else {
             const session::Dso* da = dso_of(a);
             const session::Dso* db = dso_of(b);
-            if (da != db) c = (!da || !db) ? (!da ? 1 : -1) : compare_strings(db->short_name, da->short_name);
+            if (da != db) c = (!da || !db) ? (!da ? -1 : 1) : compare_strings(db->short_name, da->short_name);
             if (c == 0) {
               if (!fa.resolved || !fb.resolved) c = !fa.resolved ? -1 : 1;
               else c = compare_values(fb.start, fa.start);
@@ -270,7 +290,7 @@ void Histogram::order_entries(const ReportTables& tables) {
         case SortKey::dso: {
           const session::Dso* da = dso_of(a);
           const session::Dso* db = dso_of(b);
-          if (!da || !db) c = (da == db) ? 0 : (!da ? 1 : -1);
+          if (!da || !db) c = (da == db) ? 0 : (!da ? -1 : 1);
           else c = compare_strings(db->short_name, da->short_name);
           break;
         }
@@ -301,7 +321,7 @@ void Histogram::order_entries(const ReportTables& tables) {
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
   std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
     int c = tree_compare(entries_[a], entries_[b]);
-    return c != 0 ? c < 0 : a < b;
+    return c != 0 ? c > 0 : a < b;
   });
   std::stable_sort(order_.begin(), order_.end(),
                    [&](uint32_t a, uint32_t b) { return output_compare(entries_[a], entries_[b]) > 0; });

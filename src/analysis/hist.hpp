@@ -62,22 +62,27 @@ struct HistEntry {
   uint32_t context = 0;   // of the first stack that made it (perf shows the first sample's)
   uint32_t location = 0;  // likewise: its DSO, symbol, level and source line are shown
   uint32_t parent = kNoId;  // function matched by --parent, or kNoId for [other]
+  char level = '.';         // [.] [k]...: perf's, from the address that made the entry
   uint64_t self_period = 0, children_period = 0;
   uint64_t self_samples = 0, children_samples = 0;
   uint32_t first_stack = kNoId;
   uint32_t max_depth = 0;  // longest callchain appended to it (perf breaks children ties with it)
 };
 
-// A place a callchain of an entry grows from: stack `stack`, starting at chain index `start`.
+// A place a callchain of an entry grows from: `position` indexes Histogram::chain_functions(),
+// and the chain runs `remaining` functions from there (toward the leaf in caller order, toward
+// the root in callee order) in stack `stack`.
 struct ChainStart {
+  uint32_t position;
+  uint32_t remaining;
   uint32_t stack;
-  uint32_t start;
 };
 
 class Histogram {
  public:
   // One sample: `context` from ReportTables::context, `locations` leaf first.
-  void add(uint32_t context, std::span<const uint32_t> locations, uint64_t period) {
+  // Returns the stack's id, for add_to_stack.
+  uint32_t add(uint32_t context, std::span<const uint32_t> locations, uint64_t period) {
     scratch_.clear();
     scratch_.push_back(context);
     scratch_.insert(scratch_.end(), locations.begin(), locations.end());
@@ -92,6 +97,14 @@ class Histogram {
     total_period_ += period;
     samples_ += 1;
     has_callchain_ |= locations.size() > 1;
+    return id;
+  }
+  // One more sample of a stack already added.
+  void add_to_stack(uint32_t stack, uint64_t period) {
+    periods_[stack] += period;
+    counts_[stack] += 1;
+    total_period_ += period;
+    samples_ += 1;
   }
 
   // A sample a filter (--comm, --pid, --tid) leaves out: it still counts in the totals.
@@ -123,10 +136,13 @@ class Histogram {
     return {starts_.data() + start_offsets_[entry], starts_.data() + start_offsets_[entry + 1]};
   }
   const HistOptions& options() const { return options_; }
+  // The function ids of every stack's chain (after --max-stack, leaf first), back to back.
+  const std::vector<uint32_t>& chain_functions() const { return chain_functions_; }
 
  private:
   uint32_t frame_key(const ReportTables& tables, uint32_t location);
-  uint32_t entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location, uint32_t stack);
+  uint32_t entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location, uint32_t stack,
+                     char level);
   void order_entries(const ReportTables& tables);
 
   SequenceIndex stacks_;
@@ -148,6 +164,7 @@ class Histogram {
   std::vector<HistEntry> entries_;
   std::vector<uint32_t> order_;
   std::vector<ChainStart> starts_;
+  std::vector<uint32_t> chain_functions_;
   std::vector<uint64_t> start_offsets_;
 };
 

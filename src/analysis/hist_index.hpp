@@ -40,7 +40,7 @@ class KeyIndex {
         inserted = true;
         return slots_[i];
       }
-      if (keys_[id] == key) {
+      if (same(keys_[id], key)) {
         inserted = false;
         return id;
       }
@@ -54,13 +54,22 @@ class KeyIndex {
     size_t mask = slots_.size() - 1;
     for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
       uint32_t id = slots_[i];
-      if (id == kNone || keys_[id] == key) return id;
+      if (id == kNone || same(keys_[id], key)) return id;
     }
   }
   const Key& key(uint32_t id) const { return keys_[id]; }
   size_t size() const { return keys_.size(); }
+  void clear() {
+    keys_.clear();
+    slots_.assign(64, kNone);
+  }
 
  private:
+  static bool same(const Key& a, const Key& b) {
+    for (size_t i = 0; i < N; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
   static uint64_t hash(const Key& key) {
     uint64_t h = 0x9e3779b97f4a7c15ull;
     for (uint64_t word : key) h = mix_hash(h ^ word);

@@ -45,8 +45,10 @@ void LocationTable::resolve(FrameResolver& resolver) {
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const Function& fa = functions_[a];
     const Function& fb = functions_[b];
-    if (dso_order(fa.dso) != dso_order(fb.dso)) return dso_order(fa.dso) < dso_order(fb.dso);
-    return fa.start < fb.start;
+    // perf inserts a new child left of an existing one that compares lower, so its children
+    // run from the highest (DSO, address) down; DSOs compare by allocation, i.e. creation order.
+    if (dso_order(fa.dso) != dso_order(fb.dso)) return dso_order(fa.dso) > dso_order(fb.dso);
+    return fa.start > fb.start;
   });
   for (uint32_t rank = 0; rank < order.size(); ++rank) functions_[order[rank]].rank = rank;
 }

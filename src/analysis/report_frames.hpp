@@ -26,6 +26,8 @@ class FrameResolver {
   virtual std::optional<Symbol> symbol(const session::Dso& dso, uint64_t address) = 0;
   // "file.c:12"; "" when unknown.
   virtual std::string srcline(const session::Dso& dso, uint64_t address) = 0;
+  // What could not be resolved, one note per DSO (for -v).
+  virtual std::vector<std::string> notes() const { return {}; }
 };
 
 // Names nothing: every address stays a hex number, as perf shows a DSO without symbols.
@@ -52,7 +54,7 @@ struct Function {
   uint64_t start = 0;  // symbol start; the address when unresolved
   uint64_t ip = 0;     // raw ip of the first location (perf prints it for unresolved entries)
   std::string name;    // symbol name; empty when unresolved
-  uint32_t rank = 0;   // perf's child order in a callchain: by DSO, then address
+  uint32_t rank = 0;   // perf's child order in a callchain: by DSO, then address, descending
 };
 
 class LocationTable {

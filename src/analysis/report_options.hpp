@@ -26,6 +26,8 @@ struct ReportRequest {
   CallchainParams callchain;
   double percent_limit = 0;
   ReportFilters filters;
+  std::string symfs, kallsyms, vmlinux;
+  bool demangle = true;
   bool header = false, header_only = false, verbose = false, quiet = false;
   struct {
     bool show_samples = false;

@@ -10,6 +10,7 @@
 #include "analysis/report_options.hpp"
 #include "base/error.hpp"
 #include "session/session.hpp"
+#include "unwind/dwarf_unwinder.hpp"
 
 namespace sonde::analysis {
 
@@ -19,6 +20,8 @@ struct EventReport {
 };
 
 struct Report {
+  explicit Report(session::Session s) : session(std::move(s)) {}
+  std::unique_ptr<session::UserStackUnwinder> unwinder;  // before the session: it outlives its use
   session::Session session;
   ReportTables tables;
   std::vector<EventReport> events;  // in the file's event order

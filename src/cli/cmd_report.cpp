@@ -45,6 +45,10 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("--stdio", stdio, "text output (the only interface sonde has)");
   app.add_flag("--tui", tui, "not available: sonde report prints text");
   app.add_flag("-v,--verbose", request.verbose, "say what could not be resolved");
+  app.add_option("--symfs", request.symfs, "look for files with symbols relative to this directory");
+  app.add_option("--kallsyms", request.kallsyms, "kallsyms pathname");
+  app.add_option("-k,--vmlinux", request.vmlinux, "vmlinux pathname");
+  app.add_flag("--demangle,!--no-demangle", request.demangle, "demangle C++ and Rust symbol names (default on)");
   app.add_flag("-q,--quiet", request.quiet, "no header comments");
   if (auto exit_code = parse_command_line(app, argc, argv, "report")) return *exit_code;
   if (tui) return report_error({"sonde report: there is no TUI; output is always --stdio text", 129});

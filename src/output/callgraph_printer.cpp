@@ -13,7 +13,7 @@ using analysis::CallTree;
 
 std::string callchain_function_name(const analysis::Function& function) {
   if (function.resolved) return function.name;
-  return fmt::format("{:#x}", function.ip);
+  return function.ip ? fmt::format("{:#x}", function.ip) : "0";  // printf's %#lx
 }
 
 namespace {

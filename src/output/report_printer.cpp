@@ -42,7 +42,7 @@ class EntryText {
   }
   std::string sym(const HistEntry& e) const {
     const analysis::Function& f = function(e);
-    std::string text = fmt::format("[{}] ", location(e).level);
+    std::string text = fmt::format("[{}] ", e.level);
     if (f.resolved) return text + f.name;
     uint64_t address = location(e).address;
     // perf's "%-#.*llx" with 16 digits: no 0x prefix for zero.
