@@ -32,23 +32,26 @@ class SymbolsAgainstPerf : public ::testing::Test {
   std::string dir_;
 };
 
-// "ip sym+0xoff (dso)" per sample as perf script prints the sampled ip, "[unknown]" without a
-// symbol.
+// "sym+0xoff (dso)" per sample and callchain entry as perf script prints them after the ip,
+// "[unknown]" without a symbol. (perf 6.1 prints callchain ips of user frames relative to their
+// map; that is the script command's business, not the symbols'.)
 struct SampleNamer : session::SessionVisitor {
   explicit SampleNamer(symbols::Symbolizer& s) : symbolizer(s) {}
   void on_sample(const session::SampleEvent& sample) override {
-    const session::Location& leaf = sample.callchain.front();
-    std::string text = fmt::format("{:x} [unknown]", leaf.ip);
-    if (leaf.dso != nullptr) {
-      if (const symbols::Symbol* symbol = symbolizer.find(*leaf.dso, leaf.dso_address)) {
-        uint64_t offset = symbolizer.elf_address(*leaf.dso, leaf.dso_address) - symbol->start;
-        text = fmt::format("{:x} {}+{:#x}", leaf.ip, symbol->name, offset);
+    for (const session::Location& frame : sample.callchain) names.push_back(name(frame));
+  }
+  std::string name(const session::Location& frame) {
+    std::string text = "[unknown]";
+    if (frame.dso != nullptr) {
+      if (const symbols::Symbol* symbol = symbolizer.find(*frame.dso, frame.dso_address)) {
+        uint64_t offset = symbolizer.elf_address(*frame.dso, frame.dso_address) - symbol->start;
+        text = fmt::format("{}+{:#x}", symbol->name, offset);
       }
-      text += " (" + leaf.dso->long_name + ")";
+      text += " (" + frame.dso->long_name + ")";
     } else {
       text += " ([unknown])";
     }
-    names.push_back(text);
+    return text;
   }
   symbols::Symbolizer& symbolizer;
   std::vector<std::string> names;
@@ -58,8 +61,10 @@ std::vector<std::string> perf_names(const std::string& data) {
   auto script = run("perf script -i " + data + " -F ip,sym,symoff,dso 2>/dev/null");
   std::vector<std::string> out;
   for (const std::string& line : lines(script.out)) {
-    size_t start = line.find_first_not_of(" \t");
-    if (start != std::string::npos) out.push_back(line.substr(start));
+    size_t ip = line.find_first_not_of(" \t");
+    if (ip == std::string::npos) continue;
+    size_t after_ip = line.find(' ', ip);
+    if (after_ip != std::string::npos) out.push_back(line.substr(after_ip + 1));
   }
   return out;
 }
@@ -87,11 +92,18 @@ size_t count_containing(const std::vector<std::string>& names, const std::string
   }));
 }
 
+size_t count_starting(const std::vector<std::string>& names, const std::string& prefix) {
+  return static_cast<size_t>(std::count_if(names.begin(), names.end(), [&](const std::string& n) {
+    return n.starts_with(prefix);
+  }));
+}
+
 }  // namespace
 
 // Records `command` with perf and checks that every sample names as perf script names it.
-static std::vector<std::string> expect_names_as_perf(const std::string& data, const std::string& command) {
-  auto recorded = run("perf record -q --no-buildid-cache -o " + data + " -- " + command);
+static std::vector<std::string> expect_names_as_perf(const std::string& data, const std::string& command,
+                                                     const std::string& recorder = "perf record -q --no-buildid-cache") {
+  auto recorded = run(recorder + " -o " + data + " -- " + command);
   EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
   auto expected = perf_names(data);
   symbols::Symbolizer symbolizer(options());
@@ -110,6 +122,38 @@ TEST_F(SymbolsAgainstPerf, CxxWorkloadSamplesNameAsPerfNamesThem) {
 TEST_F(SymbolsAgainstPerf, DemoSamplesWithKernelAndLibrariesNameAsPerfNamesThem) {
   auto ours = expect_names_as_perf(dir_ + "/demo.data", workload("demo") + " 100000 20");
   EXPECT_GT(count_containing(ours, "hot_leaf+0x"), ours.size() / 2);
+}
+
+TEST_F(SymbolsAgainstPerf, CallchainsOfASondeRecordingNameAsPerfNamesThem) {
+  auto ours = expect_names_as_perf(dir_ + "/sonde.data", workload("demo") + " 100000 10", sonde_bin() + " record -q -g");
+  EXPECT_GT(count_starting(ours, "main+0x"), 100u);
+  EXPECT_GT(count_starting(ours, "work+0x"), 100u);
+}
+
+TEST_F(SymbolsAgainstPerf, CallchainsOfAPerfRecordingNameAsPerfNamesThem) {
+  auto ours = expect_names_as_perf(dir_ + "/perf-g.data", workload("cxx_shapes") + " 1000",
+                                   "perf record -q -g --no-buildid-cache");
+  EXPECT_GT(count_starting(ours, "main+0x"), 100u);  // area's call of spin is a tail call
+  EXPECT_GT(count_starting(ours, "__libc_start_call_main+0x"), 100u);
+}
+
+// Rust, both manglings: perf 6.1 prints "r::Foo<T>::spin" (legacy, hash dropped) and
+// "<r::Foo<u64>>::spin" (v0).
+TEST_F(SymbolsAgainstPerf, RustSymbolsDemangleAsPerfPrintsThem) {
+  std::string rustc = run("PATH=$PATH:$HOME/.cargo/bin command -v rustc").out;
+  if (rustc.empty()) GTEST_SKIP() << "no rustc on this machine";
+  rustc.pop_back();
+  std::string source = std::filesystem::path(__FILE__).parent_path().parent_path() / "workloads" / "rust_shapes.rs";
+  for (const char* mangling : {"legacy", "v0"}) {
+    std::string binary = dir_ + "/rust_" + mangling;
+    // Legacy is rustc's default (asking for it by name is unstable).
+    std::string flags = std::string(mangling) == "v0" ? " -C symbol-mangling-version=v0" : "";
+    auto built = run(rustc + " -O -g" + flags + " " + source + " -o " + binary);
+    ASSERT_EQ(built.exit_code, 0) << built.err;
+    auto ours = expect_names_as_perf(binary + ".data", binary);
+    std::string spin = std::string(mangling) == "v0" ? "<rust_shapes::Foo<u64>>::spin+0x" : "rust_shapes::Foo<T>::spin+0x";
+    EXPECT_GT(count_starting(ours, spin), ours.size() / 2) << mangling;
+  }
 }
 
 static std::set<std::string> perf_maps() {

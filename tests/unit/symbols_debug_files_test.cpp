@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "symbols/buildid_cache.hpp"
 #include "symbols/symbolizer.hpp"
@@ -133,4 +134,54 @@ TEST_F(DebugFiles, MissingFileGivesOneNote) {
   EXPECT_EQ(symbolizer.srcline(dso, 0x1000), "");
   ASSERT_EQ(symbolizer.notes().size(), 1u);
   EXPECT_NE(symbolizer.notes()[0].find("not found"), std::string::npos);
+}
+
+TEST_F(DebugFiles, SymfsIsTheRootFilesAreLookedUpUnder) {
+  std::filesystem::create_directories(dir_ + "/root/opt/app");
+  std::filesystem::copy_file(original_, dir_ + "/root/opt/app/demo");
+  symbols::SymbolizerOptions o = options();
+  o.symfs = dir_ + "/root";
+  symbols::Symbolizer symbolizer(o);
+  auto dso = make_dso(0, DsoKind::user, "/opt/app/demo", build_id_);
+  const symbols::Symbol* symbol = symbolizer.find(dso, hot_leaf_offset_);
+  ASSERT_NE(symbol, nullptr);
+  EXPECT_EQ(symbol->name, "hot_leaf");
+  EXPECT_EQ(symbolizer.elf_path(dso), dir_ + "/root/opt/app/demo");
+}
+
+TEST_F(DebugFiles, VmlinuxGivesKernelSymbolsAtTheirAddresses) {
+  // Any ELF file with a symbol table stands in for vmlinux: its symbols are taken as absolute.
+  symbols::SymbolizerOptions o = options();
+  o.vmlinux = original_;
+  symbols::Symbolizer symbolizer(o);
+  auto kernel = make_dso(0, DsoKind::kernel, "[kernel.kallsyms]", build_id_);
+  const symbols::Symbol* symbol = symbolizer.find(kernel, hot_leaf_ + 1);
+  ASSERT_NE(symbol, nullptr);
+  EXPECT_EQ(symbol->name, "hot_leaf");
+  EXPECT_EQ(symbolizer.elf_address(kernel, hot_leaf_ + 1), hot_leaf_ + 1);
+}
+
+TEST_F(DebugFiles, AnotherKernelsKallsymsComesFromTheBuildIdCache) {
+  std::string id(40, 'c');
+  symbols::SymbolizerOptions o = options();
+  o.buildid_dir = dir_ + "/cache";
+  {
+    symbols::Symbolizer symbolizer(o);
+    auto kernel = make_dso(0, DsoKind::kernel, "[kernel.kallsyms]", id);
+    EXPECT_EQ(symbolizer.find(kernel, 0xffffffff81000010), nullptr);
+    ASSERT_EQ(symbolizer.notes().size(), 1u);
+    EXPECT_NE(symbolizer.notes()[0].find("another kernel"), std::string::npos) << symbolizer.notes()[0];
+  }
+  // perf's layout: [kernel.kallsyms]/<id>/kallsyms, linked from .build-id/cc/<rest>.
+  std::string entry = dir_ + "/cache/[kernel.kallsyms]/" + id;
+  std::filesystem::create_directories(entry);
+  std::ofstream(entry + "/kallsyms") << "ffffffff81000000 T _text\nffffffff81000100 T recorded_kernel_fn\n";
+  std::filesystem::create_directories(dir_ + "/cache/.build-id/cc");
+  std::filesystem::create_symlink("../../[kernel.kallsyms]/" + id, dir_ + "/cache/.build-id/cc/" + id.substr(2));
+  symbols::Symbolizer symbolizer(o);
+  auto kernel = make_dso(0, DsoKind::kernel, "[kernel.kallsyms]", id);
+  const symbols::Symbol* symbol = symbolizer.find(kernel, 0xffffffff81000110);
+  ASSERT_NE(symbol, nullptr);
+  EXPECT_EQ(symbol->name, "recorded_kernel_fn");
+  EXPECT_EQ(symbols::buildid_cache_list(dir_ + "/cache").at(0).path, "[kernel.kallsyms]");
 }
