@@ -1,7 +1,9 @@
 #include "analysis/hist.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <regex>
+#include <set>
 
 namespace sonde::analysis {
 
@@ -323,8 +325,14 @@ void Histogram::order_entries(const ReportTables& tables) {
     int c = tree_compare(entries_[a], entries_[b]);
     return c != 0 ? c > 0 : a < b;
   });
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](uint32_t a, uint32_t b) { return output_compare(entries_[a], entries_[b]) > 0; });
+  // perf inserts each entry into a red-black tree, going left when the output sort says > 0.
+  // Its children-mode comparison is not transitive (callers above callees only within one
+  // thread), so the order is the tree's: replay the same insertions into libstdc++'s
+  // red-black tree (the same insert and rebalance cases as the kernel's rbtree).
+  auto before = [&](uint32_t a, uint32_t b) { return output_compare(entries_[a], entries_[b]) > 0; };
+  std::multiset<uint32_t, std::function<bool(uint32_t, uint32_t)>> tree(before);
+  for (uint32_t id : order_) tree.insert(id);
+  order_.assign(tree.begin(), tree.end());
 }
 
 }  // namespace sonde::analysis
