@@ -13,14 +13,18 @@ std::span<const uint32_t> Histogram::chain(uint32_t stack) const {
   return sequence.subspan(stack_offsets_[stack], stack_limits_[stack]);
 }
 
-uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location) {
-  uint32_t& cached = frame_key_of_location_[location];
+uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location, bool caller) {
+  uint32_t& cached = frame_key_of_location_[caller][location];
   if (cached != kNoId) return cached;
   const FrameLocation& where = tables.locations.location(location);
-  KeyIndex<3>::Key key{};
+  KeyIndex<4>::Key key{};
+  bool raw = caller && !tables.locations.function(where.function).resolved;
   for (SortKey k : options_.keys) {
     if (k == SortKey::dso) key[0] = where.dso ? where.dso->id + 1 : 0;
-    if (k == SortKey::sym) key[1] = where.function + 1ull;
+    if (k == SortKey::sym) {
+      key[1] = raw ? where.ip : where.function + 1ull;
+      key[3] = raw;
+    }
     if (k == SortKey::srcline) key[2] = where.srcline + 1ull;
   }
   cached = frame_keys_.intern(key);
@@ -28,7 +32,7 @@ uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location) {
 }
 
 uint32_t Histogram::entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location,
-                              uint32_t stack, char level) {
+                              uint32_t stack, char level, uint64_t address) {
   bool inserted;
   uint32_t id = entry_index_.intern({uint64_t(context_key) << 32 | frame_key}, inserted);
   if (inserted) {
@@ -37,6 +41,7 @@ uint32_t Histogram::entry_for(uint32_t context_key, uint32_t frame_key, uint32_t
     entry.location = location;
     entry.first_stack = stack;
     entry.level = level;
+    entry.address = address;
     entries_.push_back(entry);
   }
   return id;
@@ -45,7 +50,8 @@ uint32_t Histogram::entry_for(uint32_t context_key, uint32_t frame_key, uint32_t
 void Histogram::build(ReportTables& tables, const HistOptions& options) {
   options_ = options;
   const LocationTable& locations = tables.locations;
-  frame_key_of_location_.assign(locations.location_count(), kNoId);
+  frame_key_of_location_[0].assign(locations.location_count(), kNoId);
+  frame_key_of_location_[1].assign(locations.location_count(), kNoId);
 
   bool want_parent = std::find(options.keys.begin(), options.keys.end(), SortKey::parent) != options.keys.end();
   std::vector<int8_t> parent_match;  // per function: -1 unknown, 0 no, 1 yes
@@ -116,7 +122,8 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     // The sampled address itself, even when --max-stack cut it from the chain (as perf's al).
     uint32_t leaf = stacks_.sequence(s)[1];
     char level = locations.location(leaf).level;
-    uint32_t self = entry_for(context_key, frame_key(tables, leaf), context, leaf, s, level);
+    uint32_t self = entry_for(context_key, frame_key(tables, leaf, false), context, leaf, s, level,
+                              locations.location(leaf).address);
     if (stamp.size() < entries_.size()) stamp.resize(entries_.size() * 2, kNoId);
     HistEntry* entry = &entries_[self];
     entry->parent = parent_of_stack[s];
@@ -136,7 +143,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
       // level of the frame before it.
       const FrameLocation& where = locations.location(location);
       if (where.dso) level = where.dso->is_kernel() ? 'k' : '.';
-      uint32_t id = entry_for(context_key, frame_key(tables, location), context, location, s, level);
+      uint32_t id = entry_for(context_key, frame_key(tables, location, true), context, location, s, level, where.ip);
       if (stamp.size() < entries_.size()) stamp.resize(entries_.size() * 2, kNoId);
       if (stamp[id] == s) {
         if (keep_starts) entry_at.push_back(kNoId);
@@ -239,7 +246,7 @@ void Histogram::order_entries(const ReportTables& tables) {
           const Function& fa = function_of(a);
           const Function& fb = function_of(b);
           if (!fa.resolved && !fb.resolved) {
-            c = compare_values(locations.location(b.location).address, locations.location(a.location).address);
+            c = compare_values(b.address, a.address);
           } else {
             const session::Dso* da = dso_of(a);
             const session::Dso* db = dso_of(b);

@@ -63,6 +63,8 @@ struct HistEntry {
   uint32_t location = 0;  // likewise: its DSO, symbol, level and source line are shown
   uint32_t parent = kNoId;  // function matched by --parent, or kNoId for [other]
   char level = '.';         // [.] [k]...: perf's, from the address that made the entry
+  uint64_t address = 0;     // shown when unresolved: DSO-relative for the sampled address,
+                            // the raw ip for a caller (perf keys callchain entries so)
   uint64_t self_period = 0, children_period = 0;
   uint64_t self_samples = 0, children_samples = 0;
   uint32_t first_stack = kNoId;
@@ -140,9 +142,10 @@ class Histogram {
   const std::vector<uint32_t>& chain_functions() const { return chain_functions_; }
 
  private:
-  uint32_t frame_key(const ReportTables& tables, uint32_t location);
+  // `caller`: the key of a callchain frame, where perf keys an unresolved address by its raw ip.
+  uint32_t frame_key(const ReportTables& tables, uint32_t location, bool caller);
   uint32_t entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location, uint32_t stack,
-                     char level);
+                     char level, uint64_t address);
   void order_entries(const ReportTables& tables);
 
   SequenceIndex stacks_;
@@ -156,8 +159,8 @@ class Histogram {
   HistOptions options_;
   std::vector<uint32_t> stack_limits_;  // chain length after --max-stack, per stack
   std::vector<uint32_t> stack_offsets_; // chain offset after --max-stack (caller order keeps the root end)
-  KeyIndex<3> frame_keys_;
-  std::vector<uint32_t> frame_key_of_location_;
+  KeyIndex<4> frame_keys_;
+  std::vector<uint32_t> frame_key_of_location_[2];
   KeyIndex<3> context_keys_;
   std::vector<uint32_t> context_key_of_context_;
   KeyIndex<1> entry_index_;

@@ -44,7 +44,7 @@ class EntryText {
     const analysis::Function& f = function(e);
     std::string text = fmt::format("[{}] ", e.level);
     if (f.resolved) return text + f.name;
-    uint64_t address = location(e).address;
+    uint64_t address = e.address;
     // perf's "%-#.*llx" with 16 digits: no 0x prefix for zero.
     if (address == 0) return text + "0000000000000000";
     return text + fmt::format("0x{:016x}", address);
