@@ -218,7 +218,10 @@ class Loader {
   // The running kernel's kallsyms fits a recorded kernel only when their build-ids agree;
   // otherwise perf looks for the recorded kernel's kallsyms in the build-id cache.
   std::string kallsyms_path(const session::Dso& dso) {
-    if (options_.kallsyms != "/proc/kallsyms" || dso.build_id.empty()) return options_.kallsyms;
+    // A module's build-id is its own, not the kernel's: only the kernel's is compared.
+    if (options_.kallsyms != "/proc/kallsyms" || dso.build_id.empty() ||
+        dso.kind != session::DsoKind::kernel)
+      return options_.kallsyms;
     auto running = capture::read_kernel_build_id();
     if (!running || capture::build_id_hex(*running) == dso.build_id) return options_.kallsyms;
     std::string cached = buildid_cache_file(options_.buildid_dir, dso.build_id, "kallsyms");

@@ -137,6 +137,25 @@ TEST_F(SymbolsAgainstPerf, CallchainsOfAPerfRecordingNameAsPerfNamesThem) {
   EXPECT_GT(count_starting(ours, "__libc_start_call_main+0x"), 100u);
 }
 
+// Rust, both manglings: perf 6.1 prints "r::Foo<T>::spin" (legacy, hash dropped) and
+// "<r::Foo<u64>>::spin" (v0).
+TEST_F(SymbolsAgainstPerf, RustSymbolsDemangleAsPerfPrintsThem) {
+  std::string rustc = run("PATH=$PATH:$HOME/.cargo/bin command -v rustc").out;
+  if (rustc.empty()) GTEST_SKIP() << "no rustc on this machine";
+  rustc.pop_back();
+  std::string source = std::filesystem::path(__FILE__).parent_path().parent_path() / "workloads" / "rust_shapes.rs";
+  for (const char* mangling : {"legacy", "v0"}) {
+    std::string binary = dir_ + "/rust_" + mangling;
+    // Legacy is rustc's default (asking for it by name is unstable).
+    std::string flags = std::string(mangling) == "v0" ? " -C symbol-mangling-version=v0" : "";
+    auto built = run(rustc + " -O -g" + flags + " " + source + " -o " + binary);
+    ASSERT_EQ(built.exit_code, 0) << built.err;
+    auto ours = expect_names_as_perf(binary + ".data", binary);
+    std::string spin = std::string(mangling) == "v0" ? "<rust_shapes::Foo<u64>>::spin+0x" : "rust_shapes::Foo<T>::spin+0x";
+    EXPECT_GT(count_starting(ours, spin), ours.size() / 2) << mangling;
+  }
+}
+
 static std::set<std::string> perf_maps() {
   std::set<std::string> out;
   std::error_code ec;

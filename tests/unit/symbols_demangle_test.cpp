@@ -75,4 +75,15 @@ TEST(Demangle, RustV0) {
   EXPECT_EQ(symbols::demangle("_RNvXCs1234_7mycrateNtB2_3FooNtNtCs5678_4core3fmt7Display3fmt"),
             "<mycrate::Foo as core::fmt::Display>::fmt");
   EXPECT_FALSE(symbols::demangle("_RNvB9999_3foo"));  // a backref past itself
+  // From a rustc 1.95 binary (c++filt agrees, less its hashes): empty closure names ("0" is a
+  // whole decimal number), dyn traits with binders and associated types, const generics.
+  EXPECT_EQ(symbols::demangle("_RNCNCNCNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal00s_0B9_"),
+            "std::rt::lang_start_internal::{closure#0}::{closure#0}::{closure#1}");
+  EXPECT_EQ(symbols::demangle("_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeINtNtCslNYArtu3iFV_5alloc5boxed3BoxDG0_"
+                              "INtNtNtB4_3ops8function2FnTRL1_INtNtCsjrHSEGnQ3l9_3std5panic13PanicHookInfoL0_EEEp6Outputu"
+                              "NtNtB4_6marker4SyncNtB2N_4SendEL_EEB1T_"),
+            "core::ptr::drop_in_place::<alloc::boxed::Box<dyn for<'a, 'b> core::ops::function::Fn<(&'a "
+            "std::panic::PanicHookInfo<'b>,), Output = ()> + core::marker::Sync + core::marker::Send>>");
+  EXPECT_EQ(symbols::demangle("_RINvNtCsgEmfK2I1SDS_4core6escape14escape_unicodeKja_ECsgY6Mt91CT9J_14rustc_demangle"),
+            "core::escape::escape_unicode::<10>");
 }
