@@ -2,8 +2,9 @@
 // page sets `fg` (geometry and labels) before it. Behaviour follows flamegraph.pl's graphs: hover
 // details, click to zoom (ancestors dimmed, others hidden), Reset Zoom, Ctrl-F/F3 search by
 // regular expression with the matched share of all samples, Ctrl-I to ignore case. Opening the
-// page with "#selftest" (or "#selftest=REGEX") clicks a frame and searches, then records the
-// outcome in the <svg>'s data-selftest attribute ("pass" or "fail: ...") for headless tests.
+// page with "#selftest" (or "#selftest=REGEX") clicks the widest frame (matching REGEX) and
+// searches for it (REGEX), then records the outcome in the <svg>'s data-selftest attribute
+// ("pass" or "fail: ...") for headless tests.
 #include "output/flamegraph_svg.hpp"
 
 namespace sonde::output {
@@ -117,11 +118,10 @@ std::string_view flamegraph_script() {
   }
 
   function selftest(wanted) {
-    var problems = [], target = null;
+    var problems = [], target = null, re = wanted ? new RegExp(wanted) : null;
     frames.forEach(function (f) {
-      if (f === root) return;
-      if (wanted ? f.name === wanted && (!target || f.w > target.w) : !target || f.w > target.w ||
-          (f.w === target.w && f.y !== target.y && (fg.inverted ? f.y > target.y : f.y < target.y))) target = f;
+      if (f === root || (re && !re.test(f.name))) return;
+      if (!target || f.w > target.w || (f.w === target.w && (fg.inverted ? f.y > target.y : f.y < target.y))) target = f;
     });
     if (!target) problems.push("no frame to click");
     else {
@@ -131,7 +131,7 @@ std::string_view flamegraph_script() {
         problems.push("clicked frame not zoomed to the full width");
       var hidden = frames.filter(function (f) { return f.g.classList.contains("hide"); }).length;
       if (target.w < root.w - 0.5 && hidden === 0) problems.push("nothing hidden by the zoom");
-      search(target.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+      search(wanted || target.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
       var lit = frames.filter(function (f) { return f.rect.getAttribute("fill") === fg.searchcolor; }).length;
       if (lit === 0) problems.push("search highlighted nothing");
       if (!/^Matched: [0-9.]+%$/.test(matchedTxt.textContent)) problems.push("no matched percentage");
