@@ -47,7 +47,7 @@ Result<void> finish_ftrace_setup_options(FtraceSetupOptions& options) {
   if (options.error) return tl::unexpected(*options.error);
   for (const auto& list : options.pid_lists) {
     auto ids = capture::parse_task_ids(list, "process id");
-    if (!ids) return tl::unexpected(ids.error());
+    if (!ids) return tl::unexpected(ids.error().with_context("sonde ftrace"));
     options.request.pids.insert(options.request.pids.end(), ids->begin(), ids->end());
   }
   if (options.request.follow_children && options.request.pids.empty())
