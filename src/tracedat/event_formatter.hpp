@@ -1,0 +1,47 @@
+#pragma once
+// One event as `trace-cmd report` (3.1.6) prints it:
+//
+//     <comm>-<pid> [<cpu>] <seconds>.<usecs>: <event>: <payload>
+//
+// comm right-aligned in 16 columns, pid left-aligned in 5, cpu as [%03d], the event name padded
+// to 20 columns, the payload as libtraceevent prints it with its plugins (sched_switch as
+// `prev:pid [prio] S ==> next:pid [prio]`, function events as `func <-- parent`). A record
+// that follows lost events is preceded by trace-cmd's `CPU:N [K EVENTS DROPPED]` line.
+//
+// Works on any tep_handle: one built from a trace.dat (tracedat::TraceDatReader) or one built
+// from the local tracefs (e.g. tracefs_local_events()) for live records from trace_pipe_raw.
+// For the live case, load plugins first (tep_load_plugins) so payloads match trace-cmd's, and
+// set record.cpu, record.ts, record.data, record.size and record.missed_events.
+#include <string>
+
+struct tep_handle;
+struct tep_record;
+struct trace_seq;
+
+namespace sonde::tracedat {
+
+struct FormatOptions {
+  bool nanoseconds = false;       // -t: seconds.nanoseconds instead of seconds.microseconds
+  bool clock_in_ns = true;        // false for counter/x86-tsc clocks: raw counts, as trace-cmd
+  std::string line_prefix;        // e.g. trace-cmd's "instance: " before each line of a buffer
+};
+
+class EventFormatter {
+ public:
+  EventFormatter(tep_handle* tep, FormatOptions options = {});
+  ~EventFormatter();
+  EventFormatter(const EventFormatter&) = delete;
+  EventFormatter& operator=(const EventFormatter&) = delete;
+
+  // Appends the line for `record`, ending in '\n', to `out`.
+  void format(const tep_record& record, std::string& out);
+  // Only the dropped-events line, if any ("CPU:N [K EVENTS DROPPED]\n"); format() includes it.
+  static void format_dropped(const tep_record& record, std::string& out);
+
+ private:
+  tep_handle* tep_;
+  FormatOptions options_;
+  trace_seq* seq_;  // reused for every payload: no allocation per event once it has grown
+};
+
+}  // namespace sonde::tracedat
