@@ -29,13 +29,15 @@ Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest
   const Instance& instance = (*session)->instance();
   auto cpus = buffer_cpus(instance);
   if (!cpus) return tl::unexpected(cpus.error());
+  // Tracing starts before the formatting handle is built (kallsyms takes a moment to parse):
+  // the buffers hold what happens meanwhile.
+  if (auto started = (*session)->start(); !started) return tl::unexpected(started.error());
   auto metadata = read_trace_metadata(instance, (*session)->events(), *cpus);
   if (!metadata) return tl::unexpected(metadata.error().with_context("sonde ftrace"));
   auto tep = LocalTep::build(*metadata, instance.root() + "/saved_cmdlines");
   if (!tep) return tl::unexpected(tep.error().with_context("sonde ftrace"));
   auto reader = LiveReader::open(instance, *cpus, metadata->page_size);
   if (!reader) return tl::unexpected(reader.error().with_context("sonde ftrace"));
-  if (auto started = (*session)->start(); !started) return tl::unexpected(started.error());
 
   auto deliver = [&](const LiveEvent& event) { on_event(**tep, event); };
   capture::ReceivedSignal stop_signal = signals.poll();

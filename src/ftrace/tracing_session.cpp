@@ -152,6 +152,10 @@ Result<void> TracingSession::save_and_write(const std::string& file, std::string
 }
 
 Result<void> TracingSession::set_buffer_options(const TracingRequest& request) {
+  // Readers are woken when a buffer is this full (the kernel's default is half): waking earlier
+  // leaves room for a burst while a reader waits for a CPU on a busy machine.
+  if (!instance_->is_top() && path_exists(instance_->path("buffer_percent")))
+    if (auto done = instance_->write("buffer_percent", "25"); !done) return tl::unexpected(done.error());
   if (request.buffer_kb > 0)
     if (auto done = save_and_write("buffer_size_kb", std::to_string(request.buffer_kb)); !done) return done;
   if (!request.clock.empty()) {

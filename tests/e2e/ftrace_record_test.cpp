@@ -48,7 +48,7 @@ class FtraceRecord : public ::testing::Test {
   // moment so tracing is set up when it writes), whose pid replaces every "$P" in ARGS; the
   // record lasts until the workload ends.
   static RunResult record_writes(int writes, const std::string& args, const std::string& output) {
-    return run("P=''; " + workload("writes") + " " + std::to_string(writes) + " 1 0 0 400 & P=$!; " + sonde_bin() +
+    return run("P=''; " + workload("writes") + " " + std::to_string(writes) + " 1 0 0 700 & P=$!; " + sonde_bin() +
                " ftrace record " + args + " -o " + output + " -- tail --pid=$P -f /dev/null" + kReapBackground);
   }
   static RunResult trace_cmd_report(const std::string& path) { return run("trace-cmd report " + path); }
@@ -82,7 +82,7 @@ TEST_F(FtraceRecord, PidOptionKeepsExactlyTheWorkloadsWrites) {
 TEST_F(FtraceRecord, PidWithChildrenFollowsForkedWriters) {
   // writes 40 1 0 2: the main process and two forked children write 40 times each.
   std::string out = file("children.dat");
-  auto recorded = run("P=''; " + workload("writes") + " 40 1 0 2 400 & P=$!; " + sonde_bin() +
+  auto recorded = run("P=''; " + workload("writes") + " 40 1 0 2 700 & P=$!; " + sonde_bin() +
                       " ftrace record -P $P -c -e syscalls:sys_enter_write -o " + out +
                       " -- tail --pid=$P -f /dev/null" + kReapBackground);
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;

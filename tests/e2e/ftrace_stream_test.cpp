@@ -22,9 +22,9 @@ class FtraceStream : public ::testing::Test {
 }  // namespace
 
 TEST_F(FtraceStream, PrintsExactlyTheWorkloadsWritesAsTraceCmdLines) {
-  // The workload starts held for 400 ms in the background; sh must not exec sonde in its place,
+  // The workload starts held for 700 ms in the background; sh must not exec sonde in its place,
   // or the finished workload would stay sonde's zombie and `tail --pid` would never end.
-  auto streamed = run("P=''; " + workload("writes") + " 120 1 0 0 400 & P=$!; " + sonde_bin() +
+  auto streamed = run("P=''; " + workload("writes") + " 120 1 0 0 700 & P=$!; " + sonde_bin() +
                       " ftrace stream -e syscalls:sys_enter_write -f \"common_pid == $P\" -- tail --pid=$P -f /dev/null"
                       "; status=$?; wait; exit $status");
   ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
