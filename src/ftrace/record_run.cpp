@@ -1,9 +1,6 @@
 #include "ftrace/record_run.hpp"
 
-#include <optional>
-
-#include "capture/signals.hpp"
-#include "capture/workload.hpp"
+#include "ftrace/traced_command.hpp"
 
 namespace sonde::ftrace {
 
@@ -12,12 +9,8 @@ Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const Trac
                                     const std::function<void(const std::string&)>& notice) {
   // Signals are taken synchronously: a Ctrl-C during set-up ends the run through the same
   // tear-down as one during tracing.
-  std::optional<capture::Workload> workload;
-  if (!command.empty()) {
-    auto prepared = capture::Workload::prepare(command);
-    if (!prepared) return tl::unexpected(prepared.error());
-    workload.emplace(std::move(*prepared));
-  }
+  auto traced = TracedCommand::prepare(command);
+  if (!traced) return tl::unexpected(traced.error());
   auto session = TracingSession::set_up(request, notice);
   if (!session) return tl::unexpected(session.error());
   auto cpus = buffer_cpus((*session)->instance());
@@ -28,23 +21,15 @@ Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const Trac
   if (auto started = (*session)->start(); !started) return tl::unexpected(started.error());
 
   RecordOutcome outcome;
-  capture::ReceivedSignal stop_signal{};
-  if (auto pending = signals.poll(); capture::is_stop_request(pending.number)) stop_signal = pending;
-  if (workload && stop_signal.number == 0) {
-    if (auto run = workload->start(); !run) return tl::unexpected(run.error());
-  }
-  while (stop_signal.number == 0) {
-    if (workload && workload->reap()) break;
+  auto stop_signal = traced->start(signals);
+  if (!stop_signal) return tl::unexpected(stop_signal.error());
+  while (stop_signal->number == 0 && !traced->ended()) {
     auto received = signals.wait(std::nullopt);
-    if (capture::is_stop_request(received.number)) stop_signal = received;
+    if (capture::is_stop_request(received.number)) *stop_signal = received;
   }
   (*session)->stop();
-  if (workload) {
-    if (stop_signal.number != 0) workload->stop(stop_signal.from_terminal);
-    else workload->wait();
-    outcome.workload_status = workload->exit_status();
-  }
-  outcome.stopped_by_signal = stop_signal.number != 0;
+  outcome.workload_status = traced->finish(*stop_signal);
+  outcome.stopped_by_signal = stop_signal->number != 0;
 
   auto captures = (*capture)->finish();
   for (auto& cpu_capture : captures) {

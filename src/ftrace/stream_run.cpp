@@ -1,11 +1,8 @@
 #include "ftrace/stream_run.hpp"
 
-#include <chrono>
-#include <optional>
-
-#include "capture/workload.hpp"
 #include "ftrace/buffer_stats.hpp"
 #include "ftrace/trace_metadata.hpp"
+#include "ftrace/traced_command.hpp"
 
 namespace sonde::ftrace {
 
@@ -18,12 +15,8 @@ Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest
                           const std::vector<std::string>& command,
                           const std::function<void(const std::string&)>& notice,
                           const std::function<void(LocalTep&, const LiveEvent&)>& on_event) {
-  std::optional<capture::Workload> workload;
-  if (!command.empty()) {
-    auto prepared = capture::Workload::prepare(command);
-    if (!prepared) return tl::unexpected(prepared.error());
-    workload.emplace(std::move(*prepared));
-  }
+  auto traced = TracedCommand::prepare(command);
+  if (!traced) return tl::unexpected(traced.error());
   auto session = TracingSession::set_up(request, notice);
   if (!session) return tl::unexpected(session.error());
   const Instance& instance = (*session)->instance();
@@ -40,24 +33,17 @@ Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest
   if (!reader) return tl::unexpected(reader.error().with_context("sonde ftrace"));
 
   auto deliver = [&](const LiveEvent& event) { on_event(**tep, event); };
-  capture::ReceivedSignal stop_signal = signals.poll();
-  if (!capture::is_stop_request(stop_signal.number)) stop_signal = {};
-  if (workload && stop_signal.number == 0)
-    if (auto run = workload->start(); !run) return tl::unexpected(run.error());
-  while (stop_signal.number == 0) {
+  auto stop_signal = traced->start(signals);
+  if (!stop_signal) return tl::unexpected(stop_signal.error());
+  while (stop_signal->number == 0) {
     if (auto round = (*reader)->read_round(kRoundMilliseconds, deliver); !round)
       return tl::unexpected(round.error().with_context("sonde ftrace"));
-    if (workload && workload->reap()) break;
+    if (traced->ended()) break;
     auto received = signals.poll();
-    if (capture::is_stop_request(received.number)) stop_signal = received;
+    if (capture::is_stop_request(received.number)) *stop_signal = received;
   }
   (*session)->stop();
-  int status = 0;
-  if (workload) {
-    if (stop_signal.number != 0) workload->stop(stop_signal.from_terminal);
-    else workload->wait();
-    status = workload->exit_status();
-  }
+  int status = traced->finish(*stop_signal);
   // What the buffers still hold after tracing stopped.
   if (auto round = (*reader)->read_round(0, deliver); !round) return tl::unexpected(round.error());
   reader->reset();
