@@ -1,0 +1,153 @@
+#include "session/machine.hpp"
+
+#include <fmt/format.h>
+
+namespace sonde::session {
+
+namespace {
+
+// perf's is_anon_memory: executable anonymous memory is a JIT's, named by /tmp/perf-PID.map.
+bool is_anon_memory(std::string_view name) {
+  return name == "//anon" || name.starts_with("/dev/zero") || name.starts_with("/anon_hugepage");
+}
+
+// Mappings with no file behind them (perf's is_no_dso_memory and the kernel's special names).
+bool is_no_file_memory(std::string_view name) {
+  return name.empty() || name.starts_with("[stack") || name.starts_with("/SYSV") || name == "[heap]" ||
+         name == "[vsyscall]" || name == "[vvar]" || name.starts_with("/memfd:");
+}
+
+// A module's perf short name: "[ext4]" for ".../ext4.ko(.xz|.zst)", dashes as underscores.
+std::string module_short_name(std::string_view path) {
+  size_t slash = path.rfind('/');
+  std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  if (size_t dot = name.find(".ko"); dot != std::string::npos) name.resize(dot);
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  if (!name.starts_with('[')) name = "[" + name + "]";
+  return name;
+}
+
+}  // namespace
+
+Machine::Machine() {
+  // perf names the idle task before any record does.
+  thread(0, 0).comm = "swapper";
+}
+
+void Machine::add_build_id(std::string_view filename, std::string hex) {
+  build_ids_[std::string(filename)] = hex;
+  if (Dso* dso = dsos_.find(filename)) dso->build_id = std::move(hex);
+}
+
+Thread& Machine::thread(int32_t pid, int32_t tid) {
+  auto it = threads_.find(tid);
+  if (it != threads_.end()) {
+    Thread& existing = *it->second;
+    if (existing.pid == -1 && pid != -1) existing.pid = pid;
+    return existing;
+  }
+  auto created = std::make_unique<Thread>();
+  created->pid = pid;
+  created->tid = tid;
+  created->comm = fmt::format(":{}", tid);
+  // A thread of a known process shares its address space.
+  if (pid != tid && pid != -1) {
+    auto leader = threads_.find(pid);
+    if (leader != threads_.end()) created->maps = leader->second->maps;
+  }
+  if (!created->maps) created->maps = std::make_shared<AddressSpace>();
+  Thread& ref = *created;
+  threads_[tid] = std::move(created);
+  return ref;
+}
+
+const Thread* Machine::find_thread(int32_t tid) const {
+  auto it = threads_.find(tid);
+  return it == threads_.end() ? nullptr : it->second.get();
+}
+
+void Machine::apply_comm(const perfdata::CommRecord& comm) {
+  Thread& t = thread(static_cast<int32_t>(comm.pid), static_cast<int32_t>(comm.tid));
+  t.comm = std::string(comm.comm);
+  // exec replaces the address space; the new image's MMAPs follow the COMM record.
+  if (comm.exec) t.maps = std::make_shared<AddressSpace>();
+}
+
+void Machine::apply_fork(const perfdata::ForkExitRecord& fork) {
+  int32_t pid = static_cast<int32_t>(fork.pid), tid = static_cast<int32_t>(fork.tid);
+  int32_t ppid = static_cast<int32_t>(fork.ppid), ptid = static_cast<int32_t>(fork.ptid);
+  Thread& parent = thread(ppid, ptid);
+  std::string comm = parent.comm;
+  std::shared_ptr<AddressSpace> parent_maps = parent.maps;
+  // A reused tid is a new thread: drop what we knew of the old one.
+  if (tid != ptid) threads_.erase(tid);
+  auto child = std::make_unique<Thread>();
+  child->pid = pid;
+  child->tid = tid;
+  child->comm = std::move(comm);
+  child->maps = pid == ppid ? parent_maps : std::make_shared<AddressSpace>(*parent_maps);
+  threads_[tid] = std::move(child);
+}
+
+void Machine::apply_exit(const perfdata::ForkExitRecord& exit) {
+  auto it = threads_.find(static_cast<int32_t>(exit.tid));
+  if (it != threads_.end()) it->second->exited = true;
+}
+
+Dso& Machine::dso_for(std::string_view filename, int32_t pid, bool kernel_map) {
+  if (kernel_map) {
+    if (filename.starts_with("[kernel.kallsyms]")) return dsos_.intern("[kernel.kallsyms]", DsoKind::kernel);
+    bool fresh = dsos_.find(filename) == nullptr;
+    Dso& module = dsos_.intern(filename, DsoKind::kernel_module);
+    if (fresh) module.short_name = module_short_name(filename);
+    return module;
+  }
+  if (filename == "[vdso]") return dsos_.intern(filename, DsoKind::vdso);
+  if (is_anon_memory(filename)) return dsos_.intern(fmt::format("/tmp/perf-{}.map", pid), DsoKind::jit_map);
+  if (is_no_file_memory(filename)) return dsos_.intern(filename, DsoKind::anon);
+  return dsos_.intern(filename, DsoKind::user);
+}
+
+void Machine::apply_mmap(int32_t pid, int32_t tid, uint64_t start, uint64_t len, uint64_t pgoff,
+                         std::string_view filename, uint32_t prot, uint32_t flags, uint8_t cpumode,
+                         std::string_view build_id_hex) {
+  bool kernel_map = cpumode == PERF_RECORD_MISC_KERNEL || pid == -1;
+  Dso& dso = dso_for(filename, pid, kernel_map);
+  if (!build_id_hex.empty()) {
+    dso.build_id = std::string(build_id_hex);
+  } else if (dso.build_id.empty()) {
+    auto known = build_ids_.find(dso.long_name);
+    if (known != build_ids_.end()) dso.build_id = known->second;
+  }
+  Map map{.start = start, .end = start + len, .pgoff = pgoff, .dso = &dso, .prot = prot, .flags = flags};
+  if (map.end < start) map.end = UINT64_MAX;  // perf's kernel map runs to the top of memory
+  if (kernel_map) {
+    (dso.kind == DsoKind::kernel ? kernel_image_ : modules_).insert(map);
+    return;
+  }
+  thread(pid, tid).maps->insert(map);
+}
+
+Location Machine::locate(const Thread& thread, uint8_t cpumode, uint64_t ip) const {
+  Location loc;
+  loc.ip = ip;
+  loc.cpumode = cpumode;
+  loc.dso_address = ip;
+  const Map* map = nullptr;
+  if (loc.kernel()) {
+    map = modules_.find(ip);
+    if (map == nullptr) map = kernel_image_.find(ip);
+  } else if (thread.maps) {
+    map = thread.maps->find(ip);
+  }
+  if (map != nullptr) {
+    loc.map = map;
+    loc.dso = map->dso;
+    loc.dso_address = map->dso_address(ip);
+  }
+  return loc;
+}
+
+}  // namespace sonde::session

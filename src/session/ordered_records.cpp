@@ -1,0 +1,61 @@
+#include "session/ordered_records.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sonde::session {
+
+namespace {
+constexpr size_t kChunkSize = 4 << 20;
+}
+
+uint32_t OrderedRecords::copy_in(const perfdata::RecordView& record, perfdata::RecordView& copy) {
+  size_t size = record.bytes.size();
+  if (chunks_.empty() || !chunks_.back().bytes || chunks_.back().used + size > kChunkSize) {
+    Chunk chunk;
+    chunk.bytes = std::make_unique<uint8_t[]>(std::max(kChunkSize, size));
+    chunks_.push_back(std::move(chunk));
+  }
+  uint32_t index = static_cast<uint32_t>(chunks_.size() - 1);
+  Chunk& chunk = chunks_.back();
+  uint8_t* at = chunk.bytes.get() + chunk.used;
+  std::memcpy(at, record.bytes.data(), size);
+  chunk.used += size;
+  chunk.live++;
+  copy = record;
+  copy.bytes = perfdata::Bytes(at, size);
+  return index;
+}
+
+void OrderedRecords::push(const perfdata::RecordView& record, uint64_t time) {
+  Entry entry{time, seq_++, 0, {}};
+  entry.chunk = copy_in(record, entry.view);
+  queue_.push_back(entry);
+  max_time_ = std::max(max_time_, time);
+}
+
+void OrderedRecords::flush_up_to(uint64_t limit, const Deliver& deliver) {
+  auto by_time = [](const Entry& a, const Entry& b) { return a.time != b.time ? a.time < b.time : a.seq < b.seq; };
+  auto ready_end = std::partition(queue_.begin(), queue_.end(), [limit](const Entry& e) { return e.time <= limit; });
+  std::sort(queue_.begin(), ready_end, by_time);
+  for (auto it = queue_.begin(); it != ready_end; ++it) {
+    deliver(it->view);
+    Chunk& chunk = chunks_[it->chunk];
+    // The chunk being filled stays; an older one goes when its last record is delivered.
+    if (--chunk.live == 0 && it->chunk + 1 != chunks_.size()) chunk.bytes.reset();
+  }
+  queue_.erase(queue_.begin(), ready_end);
+}
+
+void OrderedRecords::finished_round(const Deliver& deliver) {
+  if (have_limit_) flush_up_to(next_limit_, deliver);
+  next_limit_ = max_time_;
+  have_limit_ = true;
+}
+
+void OrderedRecords::flush_all(const Deliver& deliver) {
+  flush_up_to(UINT64_MAX, deliver);
+  chunks_.clear();
+}
+
+}  // namespace sonde::session

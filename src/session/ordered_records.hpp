@@ -1,0 +1,50 @@
+#pragma once
+// perf's ordered-events queue: records are delivered in timestamp order, which the ring
+// buffers of different CPUs do not give in file order. Like perf, a FINISHED_ROUND flushes
+// every queued record up to the highest timestamp seen before the previous round ended, so
+// memory holds about two rounds; the end of the file flushes the rest. Records are copied in,
+// since a record's bytes may live in a buffer the reader reuses (pipes, COMPRESSED records).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "perfdata/record_view.hpp"
+
+namespace sonde::session {
+
+class OrderedRecords {
+ public:
+  using Deliver = std::function<void(const perfdata::RecordView&)>;
+
+  void push(const perfdata::RecordView& record, uint64_t time);
+  // A FINISHED_ROUND: delivers what is safe to deliver.
+  void finished_round(const Deliver& deliver);
+  // The end of the input: delivers everything left.
+  void flush_all(const Deliver& deliver);
+  size_t queued() const { return queue_.size(); }
+
+ private:
+  struct Chunk {
+    std::unique_ptr<uint8_t[]> bytes;
+    size_t used = 0;
+    size_t live = 0;  // queued records still in this chunk
+  };
+  struct Entry {
+    uint64_t time;
+    uint64_t seq;  // file order among equal timestamps
+    uint32_t chunk;
+    perfdata::RecordView view;
+  };
+  void flush_up_to(uint64_t limit, const Deliver& deliver);
+  uint32_t copy_in(const perfdata::RecordView& record, perfdata::RecordView& copy);
+
+  std::vector<Entry> queue_;
+  std::vector<Chunk> chunks_;  // index = Entry::chunk; freed chunks keep their slot
+  uint64_t seq_ = 0;
+  uint64_t max_time_ = 0;      // highest timestamp pushed so far
+  uint64_t next_limit_ = 0;    // flush limit for the next FINISHED_ROUND
+  bool have_limit_ = false;
+};
+
+}  // namespace sonde::session
