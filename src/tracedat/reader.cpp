@@ -11,8 +11,10 @@
 #include <traceevent/event-parse.h>
 #include <zstd.h>
 
+#include "base/strings.hpp"
 #include "perfdata/bytes.hpp"
 #include "tracedat/format.hpp"
+#include "tracedat/kallsyms.hpp"
 
 namespace sonde::tracedat {
 
@@ -40,6 +42,15 @@ std::string bracketed_clock(std::string_view text) {
   auto close = text.find(']', open);
   if (close == std::string_view::npos) return {};
   return std::string(text.substr(open + 1, close - open - 1));
+}
+
+// The "ID: N" line of an event format.
+std::optional<int> format_id(std::string_view format) {
+  auto at = format.find("\nID: ");
+  if (at == std::string_view::npos) return std::nullopt;
+  auto id = parse_uint(format.substr(at + 5, format.find('\n', at + 5) - (at + 5)), 10);
+  if (!id || *id > 0xffff) return std::nullopt;
+  return static_cast<int>(*id);
 }
 
 // The clocks whose counts trace-cmd treats as nanoseconds (and prints as seconds.usecs).
@@ -98,6 +109,8 @@ class TraceDatParser {
     auto parsed = r_.version_ == 6 ? parse_v6(in) : parse_v7(in);
     if (!parsed) return parsed;
     finish_clock();
+    // libtraceevent learns where common_type lies from the first event parsed: have one.
+    if (tep_get_events_count(r_.tep_) == 0 && !r_.unparsed_.empty()) r_.load_event(r_.unparsed_.begin()->first);
     if (r_.tep_) tep_set_cpus(r_.tep_, r_.cpu_count_);
     return {};
   }
@@ -171,8 +184,8 @@ class TraceDatParser {
         auto format = sized_block<uint64_t>(in, "an event format of " + system);
         if (!format) return tl::unexpected(format.error());
         entry.second.emplace_back(as_text(*format));
-        tep_parse_event(r_.tep_, reinterpret_cast<const char*>(format->data()), format->size(),
-                        system.c_str());
+        if (auto id = format_id(entry.second.back()))
+          r_.unparsed_[*id] = {r_.contents_.event_formats.size() - 1, entry.second.size() - 1};
       }
     }
     return {};
@@ -182,7 +195,7 @@ class TraceDatParser {
     auto text = sized_block<uint32_t>(in, "kallsyms");
     if (!text) return tl::unexpected(text.error());
     r_.contents_.kallsyms = std::string(as_text(*text));
-    if (!r_.contents_.kallsyms.empty()) tep_parse_kallsyms(r_.tep_, r_.contents_.kallsyms.c_str());
+    register_kallsyms(r_.tep_, r_.contents_.kallsyms);
     return {};
   }
 
@@ -611,6 +624,22 @@ Result<std::unique_ptr<TraceDatReader>> TraceDatReader::open(const std::string& 
 TraceDatReader::~TraceDatReader() {
   if (plugins_) tep_unload_plugins(plugins_, tep_);
   if (tep_) tep_free(tep_);
+}
+
+bool TraceDatReader::load_event(int id) const {
+  auto found = unparsed_.find(id);
+  if (found == unparsed_.end()) return tep_find_event(tep_, id) != nullptr;
+  const auto& [system, format] = contents_.event_formats[found->second.first];
+  const std::string& text = format[found->second.second];
+  unparsed_.erase(found);
+  tep_parse_event(tep_, text.data(), text.size(), system.c_str());
+  return tep_find_event(tep_, id) != nullptr;
+}
+
+void TraceDatReader::load_all_events() const {
+  std::vector<int> ids;
+  for (const auto& entry : unparsed_) ids.push_back(entry.first);
+  for (int id : ids) load_event(id);
 }
 
 unsigned long long TraceDatReader::adjust_timestamp(unsigned long long ts) const {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,13 @@ class TraceDatReader {
   bool clock_in_ns() const { return clock_in_ns_; }
   // Applied to every raw timestamp (DATE/OFFSET options, TSC2NSEC conversion).
   unsigned long long adjust_timestamp(unsigned long long ts) const;
+  // Event formats other than ftrace's are parsed into tep() when first needed: a file holds
+  // every format of the machine (thousands), a trace uses a few. Returns whether the event
+  // with this id is known now.
+  bool load_event(int id) const;
+  // Parses every remaining format (filters name events, so they need them all).
+  void load_all_events() const;
+
   // The file's metadata in the writer's form (CPU data not included), for rewriting it.
   const TraceDatContents& contents() const { return contents_; }
 
@@ -74,7 +82,9 @@ class TraceDatReader {
   uint32_t tsc_mult_ = 0, tsc_shift_ = 0;
   unsigned long long tsc_offset_ = 0;
   TraceDatContents contents_;
-  std::vector<std::vector<uint8_t>> decompressed_;  // backing store of compressed CPU data
+  std::vector<std::vector<uint8_t>> decompressed_;
+  // Formats not parsed yet, by event id: (system index, format index) in contents_.
+  mutable std::unordered_map<int, std::pair<size_t, size_t>> unparsed_;  // backing store of compressed CPU data
 
   friend class TraceDatParser;
 };

@@ -129,6 +129,7 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
   tep_handle* tep = reader.tep();
 
   RecordFilter filter(tep);
+  if (!options.filters.empty()) reader.load_all_events();
   for (const auto& text : options.filters)
     if (auto r = filter.add(text); !r) return r;
 
@@ -157,6 +158,8 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
   text.reserve(kFlushAt + 4096);
   size_t buffer = 0;
   while (const tep_record* record = merger.next(buffer)) {
+    auto* mutable_record = const_cast<tep_record*>(record);  // libtraceevent reads only
+    if (!tep_find_event_by_record(tep, mutable_record)) reader.load_event(tep_data_type(tep, mutable_record));
     if (!options.cpus.empty() &&
         std::find(options.cpus.begin(), options.cpus.end(), record->cpu) == options.cpus.end())
       continue;
