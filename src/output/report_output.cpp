@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "output/report_header.hpp"
 #include "output/report_printer.hpp"
 
 namespace sonde::output {
@@ -11,6 +12,8 @@ namespace sonde::output {
 using analysis::SortKey;
 
 void print_report(std::FILE* out, analysis::Report& report, const analysis::ReportRequest& request) {
+  if (request.header || request.header_only)
+    print_perf_header(out, report.session.reader(), request.input);
   if (request.header_only) return;
   const analysis::ReportFilters& filters = request.filters;
   ReportLayout layout;
@@ -46,7 +49,8 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   layout.filters = &filters;
 
   if (!request.quiet) {
-    std::fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+    if (!request.header)
+      std::fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
     for (const std::string& line : elided) std::fputs(line.c_str(), out);
     fmt::print(out, "#\n# Total Lost Samples: {}\n#\n", report.lost_samples);
   }

@@ -186,11 +186,16 @@ void Session::set_locate_callchains(bool locate) { state_->locate_callchains = l
 Result<void> Session::process(SessionVisitor& visitor) {
   State& s = *state_;
   OrderedRecords ordered;
+  uint64_t previous_round = 0;
   auto deliver = [&](const perfdata::RecordView& record) { s.deliver(record, visitor); };
   for (const perfdata::RecordView& record : s.reader.records()) {
     s.stats.records++;
     if (record.type() == perfdata::PERF_RECORD_FINISHED_ROUND) {
       ordered.finished_round(deliver);
+      // What came before the previous round has been delivered: its pages may go (RSS stays
+      // flat over a large file; a record still queued would just be read from the file again).
+      s.reader.release_before(previous_round);
+      previous_round = record.offset;
       continue;
     }
     if (record.type() >= perfdata::PERF_RECORD_USER_TYPE_START) {

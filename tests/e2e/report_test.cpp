@@ -178,3 +178,9 @@ TEST_F(ReportFiles, BadInputIsOneLineAndNonZero) {
   EXPECT_NE(garbage.exit_code, 0);
   EXPECT_EQ(lines(garbage.err).size(), 1u) << garbage.err;
 }
+
+TEST_F(ReportFiles, HeaderOnlyMatchesPerf) {
+  for (const char* name : {"perf_fp", "sonde_fp", "perf_events", "sonde_events", "sonde_tracepoint"})
+    expect_same(name, "--header-only");
+  expect_same("sonde_fp", "--header --no-children");
+}
