@@ -9,6 +9,7 @@ namespace sonde::analysis {
 FlameTree::FlameTree(FlameTreeOptions options) : options_(options) {
   intern("");
   nodes_.push_back(FlameNode{});
+  child_index_.reserve(1 << 14);
 }
 
 uint32_t FlameTree::intern(std::string_view name) {
