@@ -184,6 +184,11 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   if (auto processed = report->session.process(filler); !processed) return tl::unexpected(processed.error());
   report->lost_samples = report->session.stats().lost_samples;
 
+  ReportTables& tables = report->tables;
+  for (const SampleContext& context : tables.contexts) {
+    const session::Thread* thread = report->session.machine().find_thread(context.tid);
+    tables.final_comms.push_back(thread ? thread->comm : tables.comms[context.comm]);
+  }
   auto resolver = make_frame_resolver(request);
   report->tables.locations.resolve(*resolver);
   bool srclines = std::find(request.options.keys.begin(), request.options.keys.end(), SortKey::srcline) !=
@@ -199,8 +204,8 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   HistOptions options = request.options;
   options.children = report->children;
   options.callchains = report->callchains;
-  // perf's children mode shows callers first unless an order was given.
-  if (report->children && !request.order_set) options.order = CallchainOrder::caller;
+  // perf's children mode shows callers first unless an order was given (or -g none).
+  if (report->children && !request.order_set && !request.callchain_none) options.order = CallchainOrder::caller;
   for (EventReport& event : report->events) event.histogram.build(report->tables, options);
   if (request.verbose) {
     report->notes = resolver->notes();
