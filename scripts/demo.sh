@@ -31,8 +31,21 @@ step sonde stat -I 250 -e task-clock,syscalls:sys_enter_write -- "$demo" 400000 
 step sonde record -g -o /tmp/sonde-demo.data -- "$demo" 400000 10
 "$sonde" record -g -o /tmp/sonde-demo.data -- "$demo" 400000 10 >/dev/null
 step sonde report -i /tmp/sonde-demo.data --no-children "(the top, with its call graph)"
-"$sonde" report -i /tmp/sonde-demo.data --no-children 2>&1 | grep -v '^#' | grep -v '^$' | head -20
+"$sonde" report -i /tmp/sonde-demo.data --no-children >/tmp/sonde-demo-report.txt
+# sed, not head: head would close the pipe early and fail the demo under pipefail.
+grep -v '^#' /tmp/sonde-demo-report.txt | grep -v '^$' | sed -n '1,20p'
+
+step sonde script -i /tmp/sonde-demo.data "(the first sample)"
+"$sonde" script -i /tmp/sonde-demo.data >/tmp/sonde-demo-script.txt
+awk 'NF == 0 { done = 1 } !done { print }' /tmp/sonde-demo-script.txt
+
 if command -v perf >/dev/null; then
   step perf report -i /tmp/sonde-demo.data --stdio --no-children "(sonde's file, read by perf 6.1)"
-  perf report -i /tmp/sonde-demo.data --stdio --no-children 2>&1 | grep -v '^#' | grep -v '^$' | head -20
+  perf report -i /tmp/sonde-demo.data --stdio --no-children >/tmp/sonde-demo-perf-report.txt 2>&1 || true
+  grep -v '^#' /tmp/sonde-demo-perf-report.txt | grep -v '^$' | sed -n '1,8p'
 fi
+
+step sonde flamegraph /tmp/sonde-demo.data -o /tmp/sonde-demo.svg
+"$sonde" flamegraph /tmp/sonde-demo.data -o /tmp/sonde-demo.svg
+"$sonde" flamegraph /tmp/sonde-demo.data -o /tmp/sonde-demo.html
+printf '\nflame graph written to /tmp/sonde-demo.svg and /tmp/sonde-demo.html: open either in a browser\n'

@@ -1,5 +1,7 @@
 #include "analysis/flame_build.hpp"
 
+#include "analysis/session_stacks.hpp"
+
 #include "analysis/folded.hpp"
 #include "analysis/stack_collapse_inline.hpp"
 
@@ -7,10 +9,22 @@ namespace sonde::analysis {
 
 namespace {
 
+// Returns the error that stopped a perf.data file's replay, or "".
 template <typename Each>
-void collapse_script(const TextInput& input, const FlameBuildOptions& options, StackCollapser& collapser,
+std::string collapse_script(const TextInput& input, const FlameBuildOptions& options, StackCollapser& collapser,
                      const NoteSink& note, Each&& each) {
   EventFilter filter(options.event_filter);
+  if (input.kind() == InputKind::perf_data) {
+    // A perf.data file: its samples straight from the session, named as perf script names them.
+    auto replayed = for_each_session_stack(
+        input.name(), options.symbols, filter,
+        [&](const StackSample& sample) {
+          collapser.add(sample);
+          each(sample);
+        },
+        note);
+    return replayed ? std::string() : replayed.error().message;
+  }
   parse_script_text(
       input.text(), {.srcline = options.srcline}, filter,
       [&](const StackSample& sample) {
@@ -18,6 +32,7 @@ void collapse_script(const TextInput& input, const FlameBuildOptions& options, S
         each(sample);
       },
       note);
+  return {};
 }
 
 }  // namespace
@@ -39,7 +54,7 @@ FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOption
   DwarfInlineExpander expander;
   StackCollapser collapser(options.collapse, &expander);
   std::vector<std::string_view> names;
-  collapse_script(input, options, collapser, note, [&](const StackSample& sample) {
+  stats.error = collapse_script(input, options, collapser, note, [&](const StackSample& sample) {
     if (!flamechart) return;
     collapser.last_stack_names(names);
     tree.add(names, static_cast<double>(sample.period));
@@ -51,11 +66,12 @@ FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOption
   return stats;
 }
 
-std::string folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note) {
+Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note) {
   if (input.kind() == InputKind::folded) return std::string(input.text());
   DwarfInlineExpander expander;
   StackCollapser collapser(options.collapse, &expander);
-  collapse_script(input, options, collapser, note, [](const StackSample&) {});
+  std::string error = collapse_script(input, options, collapser, note, [](const StackSample&) {});
+  if (!error.empty()) return fail(error);
   return collapser.folded_text();
 }
 

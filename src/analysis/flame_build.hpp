@@ -7,6 +7,7 @@
 #include "analysis/flame_tree.hpp"
 #include "analysis/script_text.hpp"
 #include "analysis/stack_collapse.hpp"
+#include "symbols/symbolizer.hpp"
 
 namespace sonde::analysis {
 
@@ -14,17 +15,19 @@ struct FlameBuildOptions {
   CollapseOptions collapse;  // for perf script text
   std::string event_filter;
   bool srcline = false;
+  symbols::SymbolizerOptions symbols;  // for perf.data input
 };
 
 struct FlameBuildStats {
   size_t invalid_lines = 0;  // folded lines without a count
+  std::string error;         // what stopped a perf.data file's replay, or ""
 };
 
-// Adds every stack of `input` (not perf.data: the caller handles that) to `tree`.
+// Adds every stack of `input` (folded, perf script text or perf.data) to `tree`.
 FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
                                   bool flamechart, const NoteSink& note);
 // Folded text of `input`: as is when folded, collapsed when perf script text.
-std::string folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note);
+Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note);
 // Adds difffolded output ("stack before after" lines) to `tree`: widths from the second
 // profile, colours from the change.
 FlameBuildStats add_diff_to_flame_tree(std::string_view diff_text, FlameTree& tree);

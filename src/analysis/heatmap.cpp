@@ -146,10 +146,14 @@ size_t read_offset_timestamps(std::string_view text, HeatMapBinner& binner) {
       ++skipped;
       return;
     }
-    double second = std::floor(stamp);
-    binner.add(second, (stamp - second) * kOffsetAxisMicros);
+    add_offset_timestamp(binner, stamp);
   });
   return skipped;
+}
+
+void add_offset_timestamp(HeatMapBinner& binner, double seconds) {
+  double second = std::floor(seconds);
+  binner.add(second, (seconds - second) * kOffsetAxisMicros);
 }
 
 }  // namespace sonde::analysis

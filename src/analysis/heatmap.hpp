@@ -57,6 +57,9 @@ size_t read_latency_pairs(std::string_view text, HeatMapBinner& binner);
 // offsets-perf.pl prints them. `skip_comm` drops samples of that process (e.g. "swapper").
 size_t read_offset_timestamps(std::string_view text, HeatMapBinner& binner);
 
+// One timestamp (seconds) as the offset map bins it: its whole second, its microseconds into it.
+void add_offset_timestamp(HeatMapBinner& binner, double seconds);
+
 // The offset map's fixed latency axis: one second in microseconds.
 constexpr double kOffsetAxisMicros = 1000000;
 

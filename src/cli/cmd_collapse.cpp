@@ -1,5 +1,6 @@
-// sonde collapse [options] [FILE]: folded stacks ("comm;caller;...;leaf count") from perf script
-// text on stdin or in FILE, with stackcollapse-perf.pl's options and byte-identical output.
+// sonde collapse [options] [FILE]: folded stacks ("comm;caller;...;leaf count") from a perf.data
+// file, or from perf script text on stdin or in FILE, with stackcollapse-perf.pl's options and
+// byte-identical output.
 #include <cstdio>
 #include <string>
 
@@ -8,6 +9,7 @@
 
 #include "analysis/flame_input.hpp"
 #include "analysis/script_text.hpp"
+#include "analysis/session_stacks.hpp"
 #include "analysis/stack_collapse.hpp"
 #include "analysis/stack_collapse_inline.hpp"
 #include "cli/command.hpp"
@@ -46,17 +48,24 @@ int cmd_collapse(int argc, char** argv) {
     fmt::print(stderr, "sonde collapse: {}\n", input.error().message);
     return 1;
   }
-  if (input->kind() == analysis::InputKind::perf_data) {
-    // perf.data input: wired once the session layer (sonde script) can replay samples.
-    fmt::print(stderr, "{}\n", analysis::perf_data_not_yet_message("collapse", input->name()));
-    return 1;
-  }
   analysis::DwarfInlineExpander expander;
   analysis::StackCollapser collapser(options, &expander);
   analysis::EventFilter filter(event_filter);
-  analysis::parse_script_text(
-      input->text(), {.srcline = srcline}, filter, [&](const analysis::StackSample& sample) { collapser.add(sample); },
-      [](std::string_view note) { fmt::print(stderr, "{}\n", note); });
+  auto add = [&](const analysis::StackSample& sample) { collapser.add(sample); };
+  auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
+  if (input->kind() == analysis::InputKind::perf_data) {
+    if (input_path.empty() || input_path == "-") {
+      fmt::print(stderr, "sonde collapse: perf.data on standard input: give the file's name instead\n");
+      return 1;
+    }
+    // Straight from the session: frames named as perf script would print them.
+    if (auto replayed = analysis::for_each_session_stack(input->name(), {}, filter, add, note); !replayed) {
+      fmt::print(stderr, "sonde collapse: {}\n", replayed.error().message);
+      return 1;
+    }
+  } else {
+    analysis::parse_script_text(input->text(), {.srcline = srcline}, filter, add, note);
+  }
   std::string folded = collapser.folded_text();
   if (auto written = output::write_document(output_path, folded); !written) {
     fmt::print(stderr, "sonde collapse: {}\n", written.error().message);

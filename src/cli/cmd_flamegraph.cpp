@@ -36,9 +36,8 @@ bool parse_minwidth(const std::string& text, output::FlameGraphStyle& style) {
 Result<analysis::TextInput> open_text(const std::string& path) {
   auto input = analysis::TextInput::open(path);
   if (!input) return input;
-  if (input->kind() == analysis::InputKind::perf_data)
-    // perf.data input: wired once the session layer (sonde script) can replay samples.
-    return fail(analysis::perf_data_not_yet_message("flamegraph", input->name()));
+  if (input->kind() == analysis::InputKind::perf_data && (path.empty() || path == "-"))
+    return fail("perf.data on standard input: give the file's name instead");
   return input;
 }
 
@@ -113,7 +112,9 @@ int cmd_flamegraph(int argc, char** argv) {
     for (int i = 0; i < 2; ++i) {
       auto input = open_text(diff[i]);
       if (!input) return fail_with(input.error().message);
-      folded[i] = analysis::folded_text_of(*input, build, note);
+      auto text = analysis::folded_text_of(*input, build, note);
+      if (!text) return fail_with(text.error().message);
+      folded[i] = std::move(*text);
     }
     std::string diffed = analysis::diff_folded(folded[0], folded[1], {.normalize = normalize, .strip_hex = strip_hex});
     stats = analysis::add_diff_to_flame_tree(diffed, tree);
@@ -121,6 +122,7 @@ int cmd_flamegraph(int argc, char** argv) {
     auto input = open_text(inputs.empty() ? "-" : inputs[0]);
     if (!input) return fail_with(input.error().message);
     stats = analysis::add_to_flame_tree(*input, build, tree, style.flamechart, note);
+    if (!stats.error.empty()) return fail_with(stats.error);
   }
   if (stats.invalid_lines)
     fmt::print(stderr, "sonde flamegraph: ignored {} lines with invalid format\n", stats.invalid_lines);

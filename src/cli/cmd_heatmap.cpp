@@ -8,6 +8,7 @@
 
 #include "analysis/flame_input.hpp"
 #include "analysis/heatmap.hpp"
+#include "analysis/session_stacks.hpp"
 #include "cli/command.hpp"
 #include "output/heatmap_svg.hpp"
 #include "output/svg_file.hpp"
@@ -67,13 +68,26 @@ int cmd_heatmap(int argc, char** argv) {
 
   auto input = analysis::TextInput::open(input_path);
   if (!input) return fail_with(input.error().message);
-  if (input->kind() == analysis::InputKind::perf_data)
-    // perf.data input (event pairs, sample times): wired once the session layer reads samples.
-    return fail_with(analysis::perf_data_not_yet_message("heatmap", input->name()));
+  bool perf_data = input->kind() == analysis::InputKind::perf_data;
+  if (perf_data && !offsets)
+    return fail_with("a latency map from perf.data event pairs is not built yet: give \"time latency\" lines, or --offsets for the samples' offset map", 129);
+  if (perf_data && (input_path.empty() || input_path == "-"))
+    return fail_with("perf.data on standard input: give the file's name instead");
 
   analysis::HeatMapBinner binner;
-  size_t skipped;
-  if (offsets) {
+  size_t skipped = 0;
+  if (offsets && perf_data) {
+    // Every sample's time straight from the file, as offsets-perf.pl reads perf script's.
+    auto replayed = analysis::for_each_sample_time(input->name(), [&](uint64_t time_ns, std::string_view) {
+      analysis::add_offset_timestamp(binner, static_cast<double>(time_ns) / 1e9);
+    });
+    if (!replayed) return fail_with(replayed.error().message);
+    options.time_divisor = 1;
+    options.min_lat = 0;
+    options.max_lat = analysis::kOffsetAxisMicros;
+    if (style.units_lat.empty()) style.units_lat = "us";
+    if (style.title == "Latency Heat Map") style.title = "Sub-second Offset Heat Map";
+  } else if (offsets) {
     skipped = analysis::read_offset_timestamps(input->text(), binner);
     options.time_divisor = 1;
     options.min_lat = 0;
