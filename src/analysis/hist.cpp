@@ -18,14 +18,25 @@ uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location, boo
   if (cached != kNoId) return cached;
   const FrameLocation& where = tables.locations.location(location);
   KeyIndex<4>::Key key{};
-  bool raw = caller && !tables.locations.function(where.function).resolved;
+  const Function& function = tables.locations.function(where.function);
+  bool raw = caller && !function.resolved;
+  // perf compares DSOs by name here (two Dso objects of one file make one entry) and symbols
+  // by their start within that name.
+  uint64_t dso_name = 0;
+  if (where.dso) {
+    auto [it, inserted] = dso_name_ids_.emplace(where.dso->short_name, dso_name_ids_.size() + 1);
+    dso_name = it->second;
+  }
   for (SortKey k : options_.keys) {
-    if (k == SortKey::dso) key[0] = where.dso ? where.dso->id + 1 : 0;
+    if (k == SortKey::dso) key[0] = dso_name;
     if (k == SortKey::sym) {
-      key[1] = raw ? where.ip : where.function + 1ull;
-      key[3] = raw;
+      if (raw) key[1] = where.ip;
+      else if (function.resolved) key[1] = function.start;
+      else key[1] = where.address;
+      key[2] |= dso_name << 32;
+      key[3] = raw ? 2 : function.resolved ? 1 : 0;
     }
-    if (k == SortKey::srcline) key[2] = where.srcline + 1ull;
+    if (k == SortKey::srcline) key[2] |= where.srcline + 1ull;
   }
   cached = frame_keys_.intern(key);
   return cached;
@@ -209,6 +220,12 @@ int compare_values(T a, T b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// perf's (int64_t)(right - left) on addresses: the difference's sign, wrapping as it does.
+int wrapped_compare(uint64_t right, uint64_t left) {
+  int64_t d = static_cast<int64_t>(right - left);
+  return d > 0 ? 1 : d < 0 ? -1 : 0;
+}
+
 }  // namespace
 
 void Histogram::order_entries(const ReportTables& tables) {
@@ -246,14 +263,14 @@ void Histogram::order_entries(const ReportTables& tables) {
           const Function& fa = function_of(a);
           const Function& fb = function_of(b);
           if (!fa.resolved && !fb.resolved) {
-            c = compare_values(b.address, a.address);
+            c = wrapped_compare(b.address, a.address);
           } else {
             const session::Dso* da = dso_of(a);
             const session::Dso* db = dso_of(b);
             if (da != db) c = (!da || !db) ? (!da ? -1 : 1) : compare_strings(db->short_name, da->short_name);
             if (c == 0) {
               if (!fa.resolved || !fb.resolved) c = !fa.resolved ? -1 : 1;
-              else c = compare_values(fb.start, fa.start);
+              else c = wrapped_compare(fb.start, fa.start);
             }
           }
           break;

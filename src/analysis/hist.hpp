@@ -32,6 +32,9 @@ struct ReportTables {
   KeyIndex<2> context_index;
   std::vector<std::string> comms;
   std::unordered_map<std::string, uint32_t> comm_ids;
+  // Per context: its thread's comm when the file ends. perf sizes the Command column and
+  // prints "Pid:Command" with the thread's latest comm, not the one at sample time.
+  std::vector<std::string> final_comms;
 
   uint32_t comm_id(const std::string& comm) {
     auto [it, inserted] = comm_ids.emplace(comm, static_cast<uint32_t>(comms.size()));
@@ -160,6 +163,7 @@ class Histogram {
   std::vector<uint32_t> stack_limits_;  // chain length after --max-stack, per stack
   std::vector<uint32_t> stack_offsets_; // chain offset after --max-stack (caller order keeps the root end)
   KeyIndex<4> frame_keys_;
+  std::unordered_map<std::string, uint64_t> dso_name_ids_;
   std::vector<uint32_t> frame_key_of_location_[2];
   KeyIndex<3> context_keys_;
   std::vector<uint32_t> context_key_of_context_;

@@ -1,6 +1,7 @@
 #include "analysis/report_run.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <unordered_map>
 
 namespace sonde::analysis {
@@ -22,13 +23,20 @@ class HistogramFiller : public session::SessionVisitor {
       return;
     }
     ReportTables& tables = report_.tables;
-    CachedComm& cached = comms_[&sample.thread];
-    if (cached.id == kNoId || cached.comm != sample.thread.comm) {
-      cached.comm = sample.thread.comm;
-      cached.id = tables.comm_id(sample.thread.comm);
-    }
     int32_t cpu = sample.sample.has(PERF_SAMPLE_CPU) ? static_cast<int32_t>(sample.sample.cpu) : -1;
-    uint32_t context = tables.context(cached.id, sample.thread.pid, sample.thread.tid, cpu);
+    // Consecutive samples mostly come from the same thread on the same CPU.
+    if (&sample.thread != last_thread_ || cpu != last_cpu_ || sample.thread.comm != last_comm_) {
+      CachedComm& cached = comms_[&sample.thread];
+      if (cached.id == kNoId || cached.comm != sample.thread.comm) {
+        cached.comm = sample.thread.comm;
+        cached.id = tables.comm_id(sample.thread.comm);
+      }
+      last_thread_ = &sample.thread;
+      last_cpu_ = cpu;
+      last_comm_ = sample.thread.comm;
+      last_context_ = tables.context(cached.id, sample.thread.pid, sample.thread.tid, cpu);
+    }
+    uint32_t context = last_context_;
 
     if (!sample.callchain.empty()) {  // placed by the session (DWARF unwinding)
       locations_.clear();
@@ -51,16 +59,20 @@ class HistogramFiller : public session::SessionVisitor {
     uint64_t h1 = mix_hash(0x243f6a8885a308d3ull ^ (uint64_t(sample.event_index) << 40) ^ (uint64_t(context) << 8) ^
                            sample.cpumode);
     uint64_t h2 = mix_hash(0x13198a2e03707344ull ^ h1);
+    // Two independent multiplicative hashes, one multiply per word each, finished with a full
+    // mix: 128 bits identify the stack.
+    auto absorb = [&](uint64_t word) {
+      h1 = (std::rotl(h1, 5) ^ word) * 0x9e3779b97f4a7c15ull;
+      h2 = std::rotl((h2 + word) * 0xc2b2ae3d27d4eb4full, 31);
+    };
     if (has_chain) {
-      for (size_t i = 0; i < raw.size(); ++i) {
-        uint64_t ip = raw[i];
-        h1 = mix_hash(h1 ^ ip);
-        h2 = mix_hash(h2 + ip * 0x9e3779b97f4a7c15ull);
-      }
+      for (size_t i = 0; i < raw.size(); ++i) absorb(raw[i]);
+      absorb(raw.size());
     } else {
-      h1 = mix_hash(h1 ^ sample.sample.ip);
-      h2 = mix_hash(h2 + sample.sample.ip);
+      absorb(sample.sample.ip);
     }
+    h1 = mix_hash(h1);
+    h2 = mix_hash(h2 ^ h1);
     bool inserted;
     uint32_t raw_id = raw_stacks_.intern({h1, h2}, inserted);
     if (!inserted) {
@@ -138,6 +150,10 @@ class HistogramFiller : public session::SessionVisitor {
   std::unordered_map<const session::Thread*, CachedComm> comms_;
   std::vector<uint32_t> locations_;
   bool sideband_changed_ = false;
+  const session::Thread* last_thread_ = nullptr;
+  int32_t last_cpu_ = -2;
+  std::string last_comm_;
+  uint32_t last_context_ = 0;
   KeyIndex<2> raw_stacks_;             // (hash, hash) of a raw stack -> index into raw_stack_ids_
   std::vector<uint32_t> raw_stack_ids_;  // -> the histogram's stack id
   KeyIndex<2> frames_;                 // (address space, mode; ip) -> index into frame_ids_
@@ -168,6 +184,11 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   if (auto processed = report->session.process(filler); !processed) return tl::unexpected(processed.error());
   report->lost_samples = report->session.stats().lost_samples;
 
+  ReportTables& tables = report->tables;
+  for (const SampleContext& context : tables.contexts) {
+    const session::Thread* thread = report->session.machine().find_thread(context.tid);
+    tables.final_comms.push_back(thread ? thread->comm : tables.comms[context.comm]);
+  }
   auto resolver = make_frame_resolver(request);
   report->tables.locations.resolve(*resolver);
   bool srclines = std::find(request.options.keys.begin(), request.options.keys.end(), SortKey::srcline) !=
@@ -183,8 +204,8 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   HistOptions options = request.options;
   options.children = report->children;
   options.callchains = report->callchains;
-  // perf's children mode shows callers first unless an order was given.
-  if (report->children && !request.order_set) options.order = CallchainOrder::caller;
+  // perf's children mode shows callers first unless an order was given (or -g none).
+  if (report->children && !request.order_set && !request.callchain_none) options.order = CallchainOrder::caller;
   for (EventReport& event : report->events) event.histogram.build(report->tables, options);
   if (request.verbose) {
     report->notes = resolver->notes();

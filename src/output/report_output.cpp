@@ -19,14 +19,15 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   ReportLayout layout;
   // perf drops a column whose filter admits a single value, and names the value instead.
   std::vector<std::string> elided;
-  auto elide = [&](const std::vector<std::string>& list, const char* name) {
-    if (list.size() != 1) return false;
+  const auto& keys = request.options.keys;
+  auto elide = [&](SortKey key, const std::vector<std::string>& list, const char* name) {
+    if (list.size() != 1 || std::find(keys.begin(), keys.end(), key) == keys.end()) return false;
     elided.push_back(fmt::format("# {}: {}\n", name, list[0]));
     return true;
   };
-  bool elide_dso = elide(filters.dsos, "dso");
-  bool elide_comm = elide(filters.comms, "comm");
-  bool elide_sym = elide(filters.symbols, "symbol");
+  bool elide_dso = elide(SortKey::dso, filters.dsos, "dso");
+  bool elide_comm = elide(SortKey::comm, filters.comms, "comm");
+  bool elide_sym = elide(SortKey::sym, filters.symbols, "symbol");
   for (SortKey key : request.options.keys) {
     if ((key == SortKey::dso && elide_dso) || (key == SortKey::comm && elide_comm) ||
         (key == SortKey::sym && elide_sym))

@@ -55,8 +55,8 @@ class EntryText {
   // The text's own width (what perf's column sizing measures).
   size_t natural_width(SortKey key, const HistEntry& e) const {
     switch (key) {
-      case SortKey::comm: return tables_.comms[context(e).comm].size();
-      case SortKey::pid: return tables_.comms[context(e).comm].size() + 8;
+      case SortKey::comm: return tables_.final_comms[e.context].size();
+      case SortKey::pid: return tables_.final_comms[e.context].size() + 8;
       case SortKey::dso: return dso(e).size();
       case SortKey::sym: return function(e).resolved ? function(e).name.size() + 4 : 22;
       case SortKey::srcline: return tables_.locations.srcline(location(e).srcline).size();
@@ -67,9 +67,13 @@ class EntryText {
   }
   std::string cell(SortKey key, const HistEntry& e, size_t width, bool last) const {
     switch (key) {
-      case SortKey::comm: return fmt::format("{:<{}}", tables_.comms[context(e).comm], width);
+      case SortKey::comm: {
+        std::string comm = tables_.comms[context(e).comm];  // perf's "%-*.*s": cut to the width
+        if (comm.size() > width) comm.resize(width);
+        return fmt::format("{:<{}}", comm, width);
+      }
       case SortKey::pid: {
-        std::string comm = tables_.comms[context(e).comm];
+        std::string comm = tables_.final_comms[e.context];
         size_t w = width > 8 ? width - 8 : 0;
         if (comm.size() > w) comm.resize(w);
         return fmt::format("{:>7}:{:<{}}", context(e).tid, comm, w);
