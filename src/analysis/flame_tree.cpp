@@ -6,10 +6,34 @@
 
 namespace sonde::analysis {
 
+namespace {
+
+size_t slot_of(uint64_t key) {  // splitmix64's finalizer: parent and name ids are dense
+  key ^= key >> 30;
+  key *= 0xbf58476d1ce4e5b9ull;
+  key ^= key >> 27;
+  key *= 0x94d049bb133111ebull;
+  return static_cast<size_t>(key ^ (key >> 31));
+}
+
+}  // namespace
+
+void FlameTree::grow_child_slots() {
+  std::vector<ChildSlot> old(child_slots_.size() * 2);
+  old.swap(child_slots_);
+  size_t mask = child_slots_.size() - 1;
+  for (const auto& slot : old) {
+    if (slot.key == UINT64_MAX) continue;
+    size_t at = slot_of(slot.key) & mask;
+    while (child_slots_[at].key != UINT64_MAX) at = (at + 1) & mask;
+    child_slots_[at] = slot;
+  }
+}
+
 FlameTree::FlameTree(FlameTreeOptions options) : options_(options) {
   intern("");
   nodes_.push_back(FlameNode{});
-  child_index_.reserve(1 << 14);
+  child_slots_.resize(1 << 14);
 }
 
 uint32_t FlameTree::intern(std::string_view name) {
@@ -28,8 +52,14 @@ uint32_t FlameTree::child(uint32_t parent, uint32_t name) {
     if (!children.empty() && nodes_[children.back()].name == name) return children.back();
   } else {
     uint64_t key = (uint64_t{parent} << 32) | name;
-    if (auto found = child_index_.find(key); found != child_index_.end()) return found->second;
-    child_index_.emplace(key, static_cast<uint32_t>(nodes_.size()));
+    size_t mask = child_slots_.size() - 1;
+    size_t at = slot_of(key) & mask;
+    while (child_slots_[at].key != UINT64_MAX) {
+      if (child_slots_[at].key == key) return child_slots_[at].node;
+      at = (at + 1) & mask;
+    }
+    child_slots_[at] = {key, static_cast<uint32_t>(nodes_.size())};
+    if (++child_count_ * 2 > child_slots_.size()) grow_child_slots();
   }
   auto id = static_cast<uint32_t>(nodes_.size());
   FlameNode node;
