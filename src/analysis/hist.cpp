@@ -1,8 +1,9 @@
 #include "analysis/hist.hpp"
 
+#include <regex.h>
+
 #include <algorithm>
 #include <functional>
-#include <regex>
 #include <set>
 
 namespace sonde::analysis {
@@ -66,9 +67,16 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
 
   bool want_parent = std::find(options.keys.begin(), options.keys.end(), SortKey::parent) != options.keys.end();
   std::vector<int8_t> parent_match;  // per function: -1 unknown, 0 no, 1 yes
-  std::regex parent_regex;
+  // POSIX extended regular expressions, as perf's regcomp.
+  struct Regex {
+    regex_t compiled{};
+    bool ok = false;
+    ~Regex() {
+      if (ok) regfree(&compiled);
+    }
+  } parent_regex;
   if (want_parent) {
-    parent_regex = std::regex(options.parent_pattern, std::regex::extended | std::regex::nosubs);
+    parent_regex.ok = regcomp(&parent_regex.compiled, options.parent_pattern.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
     parent_match.assign(locations.function_count(), -1);
   }
 
@@ -97,7 +105,8 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
         const Function& f = locations.function(function);
         if (!f.resolved) continue;
         int8_t& match = parent_match[function];
-        if (match < 0) match = std::regex_search(f.name, parent_regex) ? 1 : 0;
+        if (match < 0)
+          match = parent_regex.ok && regexec(&parent_regex.compiled, f.name.c_str(), 0, nullptr, 0) == 0 ? 1 : 0;
         if (match) {
           parent = function;
           break;

@@ -59,6 +59,12 @@ void LocationTable::resolve_srclines(FrameResolver& resolver) {
   for (FrameLocation& location : locations_) {
     if (location.srcline != kNoId) continue;
     std::string line = location.dso ? resolver.srcline(*location.dso, location.address) : "";
+    const Function& function = functions_[location.function];
+    if (line.empty() && location.dso && function.resolved) {
+      // perf's fallback with a symbol: "name+offset", the offset in decimal.
+      uint64_t at = resolver.symbol_address(*location.dso, location.address);
+      line = function.name + "+" + std::to_string(at - function.start);
+    }
     if (line.empty()) {
       // perf's fallback: the DSO and offset, or ??:0 without a DSO.
       char buffer[64];

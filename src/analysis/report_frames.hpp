@@ -26,6 +26,8 @@ class FrameResolver {
   virtual std::optional<Symbol> symbol(const session::Dso& dso, uint64_t address) = 0;
   // "file.c:12"; "" when unknown.
   virtual std::string srcline(const session::Dso& dso, uint64_t address) = 0;
+  // `address` in the DSO's symbol space (Symbol::start's), for perf's "sym+offset" srclines.
+  virtual uint64_t symbol_address(const session::Dso&, uint64_t address) { return address; }
   // What could not be resolved, one note per DSO (for -v).
   virtual std::vector<std::string> notes() const { return {}; }
 };

@@ -18,6 +18,9 @@ class SymbolizerResolver : public FrameResolver {
   std::string srcline(const session::Dso& dso, uint64_t address) override {
     return symbolizer_.srcline(dso, address);
   }
+  uint64_t symbol_address(const session::Dso& dso, uint64_t address) override {
+    return symbolizer_.elf_address(dso, address);
+  }
   std::vector<std::string> notes() const override { return symbolizer_.notes(); }
 
  private:

@@ -70,11 +70,13 @@ class GraphPrinter {
     const CallNode& node = tree_.nodes[parent];
     uint64_t new_mask = mask;
     uint64_t remaining = total;
+    int64_t remaining_count = node.children_count;
     uint32_t printed = 0;
     bool fractal = style_.mode == CallchainMode::fractal;
     for (size_t c = 0; c < node.children.size(); ++c) {
       const CallNode& child = tree_.nodes[node.children[c]];
       remaining -= child.cumul();
+      remaining_count -= child.cumul_count();
       bool last = c + 1 == node.children.size();
       if (last && (!fractal || !remaining)) new_mask &= ~(1ull << (depth - 1));
       graph_line(depth, mask, margin);
@@ -85,9 +87,12 @@ class GraphPrinter {
       if (++printed == style_.print_limit) break;
     }
     if (fractal && remaining && remaining != total) {
+      // perf shows what the limit hid as one "[...]" line (not at all when counting samples
+      // and none are left).
+      if (style_.value == CallchainValue::count && !node.children.empty() && remaining_count <= 0) return;
+      if (node.children.empty()) remaining_count = 0;
       new_mask &= ~(1ull << (depth - 1));
-      // perf shows what the limit hid as one "[...]" line, valued as a percentage only.
-      chain_line(remaining, 0, "[...]", depth, new_mask, 0, total, margin);
+      chain_line(remaining, static_cast<uint32_t>(remaining_count), "[...]", depth, new_mask, 0, total, margin);
     }
   }
 

@@ -211,3 +211,8 @@ TEST_F(ReportFiles, HeaderOnlyMatchesPerf) {
     expect_same(name, "--header-only");
   expect_same("sonde_fp", "--header --no-children");
 }
+
+TEST_F(ReportFiles, SourceLinesAndCountsMatchPerf) {
+  expect_same("perf_fp", "--no-children -s srcline");
+  expect_same("perf_fp", "--no-children -g fractal,0.5,caller,function,count");
+}
