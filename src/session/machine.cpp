@@ -71,8 +71,8 @@ const Thread* Machine::find_thread(int32_t tid) const {
 void Machine::apply_comm(const perfdata::CommRecord& comm) {
   Thread& t = thread(static_cast<int32_t>(comm.pid), static_cast<int32_t>(comm.tid));
   t.comm = std::string(comm.comm);
-  // exec replaces the address space; the new image's MMAPs follow the COMM record.
-  if (comm.exec) t.maps = std::make_shared<AddressSpace>();
+  // perf keeps the maps across exec: the new image's MMAPs cut away what they overlap, and the
+  // execve call's own samples still resolve in the old image (perf script shows them so).
 }
 
 void Machine::apply_fork(const perfdata::ForkExitRecord& fork) {
