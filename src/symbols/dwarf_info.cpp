@@ -1,0 +1,110 @@
+#include "symbols/dwarf_info.hpp"
+
+#include <dwarf.h>
+
+#include <cstdlib>
+
+#include "symbols/demangle.hpp"
+
+namespace sonde::symbols {
+
+std::unique_ptr<DwarfInfo> DwarfInfo::open(Elf* elf) {
+  if (!elf) return nullptr;
+  Dwarf* dwarf = dwarf_begin_elf(elf, DWARF_C_READ, nullptr);
+  if (!dwarf) return nullptr;
+  return std::unique_ptr<DwarfInfo>(new DwarfInfo(dwarf));
+}
+
+DwarfInfo::~DwarfInfo() { dwarf_end(dwarf_); }
+
+bool DwarfInfo::cu_for(uint64_t vaddr, Dwarf_Die* cu) {
+  if (dwarf_addrdie(dwarf_, vaddr, cu)) return true;
+  // No .debug_aranges entry (clang, some assembler CUs): ask each CU's ranges.
+  if (!cu_offsets_) {
+    cu_offsets_.emplace();
+    Dwarf_Off offset = 0, next = 0;
+    size_t header_size = 0;
+    while (dwarf_nextcu(dwarf_, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+      cu_offsets_->push_back(offset + header_size);
+      offset = next;
+    }
+  }
+  for (Dwarf_Off die_offset : *cu_offsets_) {
+    if (dwarf_offdie(dwarf_, die_offset, cu) && dwarf_haspc(cu, vaddr) == 1) return true;
+  }
+  return false;
+}
+
+std::optional<SourceLine> DwarfInfo::line(uint64_t vaddr) {
+  Dwarf_Die cu;
+  if (!cu_for(vaddr, &cu)) return std::nullopt;
+  Dwarf_Line* row = dwarf_getsrc_die(&cu, vaddr);
+  if (!row) return std::nullopt;
+  int number = 0;
+  const char* file = dwarf_linesrc(row, nullptr, nullptr);
+  if (!file || dwarf_lineno(row, &number) != 0) return std::nullopt;
+  return SourceLine{file, static_cast<unsigned>(number)};
+}
+
+namespace {
+
+std::string function_name(Dwarf_Die* die, bool demangle_names) {
+  Dwarf_Attribute attribute;
+  const char* linkage = nullptr;
+  if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attribute) ||
+      dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attribute))
+    linkage = dwarf_formstring(&attribute);
+  if (linkage) {
+    if (demangle_names) {
+      if (auto demangled = demangle(linkage)) return *demangled;
+    }
+    return linkage;
+  }
+  const char* name = dwarf_diename(die);
+  if (!name && dwarf_attr_integrate(die, DW_AT_name, &attribute)) name = dwarf_formstring(&attribute);
+  return name ? name : "";
+}
+
+}  // namespace
+
+std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_names) {
+  std::vector<InlineFrame> frames;
+  Dwarf_Die cu;
+  if (!cu_for(vaddr, &cu)) return frames;
+  Dwarf_Die* scopes = nullptr;
+  int count = dwarf_getscopes(&cu, vaddr, &scopes);
+  if (count <= 0) return frames;
+  Dwarf_Files* files = nullptr;
+  size_t file_count = 0;
+  dwarf_getsrcfiles(&cu, &files, &file_count);
+
+  auto where = line(vaddr);
+  std::string file = where ? where->file : "";
+  unsigned line_number = where ? where->line : 0;
+  bool inlined = false;
+  for (int i = 0; i < count; ++i) {
+    int tag = dwarf_tag(&scopes[i]);
+    if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
+    frames.push_back(InlineFrame{function_name(&scopes[i], demangle_names), file, line_number});
+    if (tag == DW_TAG_subprogram) break;
+    inlined = true;
+    // Where this inlined instance sits in its caller: the next frame's location.
+    Dwarf_Attribute attribute;
+    Dwarf_Word call_file = 0, call_line = 0;
+    file.clear();
+    line_number = 0;
+    if (dwarf_attr(&scopes[i], DW_AT_call_file, &attribute) &&
+        dwarf_formudata(&attribute, &call_file) == 0 && files) {
+      const char* name = dwarf_filesrc(files, call_file, nullptr, nullptr);
+      if (name) file = name;
+    }
+    if (dwarf_attr(&scopes[i], DW_AT_call_line, &attribute) &&
+        dwarf_formudata(&attribute, &call_line) == 0)
+      line_number = static_cast<unsigned>(call_line);
+  }
+  std::free(scopes);
+  if (!inlined) frames.clear();
+  return frames;
+}
+
+}  // namespace sonde::symbols

@@ -1,0 +1,45 @@
+#pragma once
+// Source lines and inline frames from one file's DWARF (libdw): the line table row covering an
+// address, and the chain of inlined subroutines around it. libdw handles compressed sections
+// and .gnu_debugaltlink (dwz) files.
+#include <elfutils/libdw.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symbols/symbolizer.hpp"
+
+namespace sonde::symbols {
+
+struct SourceLine {
+  std::string file;  // as the line table names it (usually an absolute path)
+  unsigned line = 0;
+};
+
+class DwarfInfo {
+ public:
+  // nullptr when `elf` has no DWARF.
+  static std::unique_ptr<DwarfInfo> open(Elf* elf);
+  ~DwarfInfo();
+  DwarfInfo(const DwarfInfo&) = delete;
+  DwarfInfo& operator=(const DwarfInfo&) = delete;
+
+  // The line table row for `vaddr` (an ELF virtual address), or nullopt.
+  std::optional<SourceLine> line(uint64_t vaddr);
+  // Inlined frames at `vaddr`, innermost first, then the function holding them; empty when
+  // no inlined subroutine covers it.
+  std::vector<InlineFrame> inline_frames(uint64_t vaddr, bool demangle);
+
+ private:
+  explicit DwarfInfo(Dwarf* dwarf) : dwarf_(dwarf) {}
+  bool cu_for(uint64_t vaddr, Dwarf_Die* cu);
+
+  Dwarf* dwarf_;
+  // CU offsets, filled on the first address .debug_aranges does not cover.
+  std::optional<std::vector<Dwarf_Off>> cu_offsets_;
+};
+
+}  // namespace sonde::symbols

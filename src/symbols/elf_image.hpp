@@ -1,0 +1,75 @@
+#pragma once
+// One ELF file opened with libelf for symbols: its symbol tables, PLT, load segments, build-id
+// and .gnu_debuglink. Mapped read-only; the file stays open while the image lives.
+#include <gelf.h>
+#include <libelf.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "base/unique_fd.hpp"
+#include "symbols/symbol_table.hpp"
+
+namespace sonde::symbols {
+
+struct LoadSegment {
+  uint64_t offset = 0;  // p_offset
+  uint64_t vaddr = 0;   // p_vaddr
+  uint64_t filesz = 0;
+  bool executable = false;
+};
+
+class ElfImage {
+ public:
+  static Result<ElfImage> open(const std::string& path);
+  // An image held in memory (the vdso read out of a process); `name` names it in messages.
+  static Result<ElfImage> open_memory(std::vector<char> bytes, const std::string& name);
+  ElfImage(ElfImage&& other) noexcept;
+  ElfImage& operator=(ElfImage&& other) noexcept;
+  ~ElfImage();
+
+  const std::string& path() const { return path_; }
+  uint16_t type() const { return ehdr_.e_type; }  // ET_EXEC, ET_DYN, ET_REL
+  const std::string& build_id() const { return build_id_; }  // lowercase hex, "" when none
+  bool has_symtab() const { return symtab_ != nullptr; }
+  bool has_dynsym() const { return dynsym_ != nullptr; }
+  // .text holds bytes (not NOBITS as in a separate debug file): code the unwinder can read.
+  bool has_code() const { return has_code_; }
+  const std::vector<LoadSegment>& load_segments() const { return segments_; }
+
+  // perf's symbols of the file: functions, objects and labels in text sections, from .symtab
+  // (or .dynsym when `dynamic`), at their ELF virtual addresses, names as stored.
+  std::vector<RawSymbol> symbols(bool dynamic) const;
+  // perf's PLT symbols: one "name@plt" entry (undemangled name here) per .rela.plt relocation,
+  // laid out after the .plt header at the .plt section's address.
+  std::vector<RawSymbol> plt_symbols() const;
+  // The file named by .gnu_debuglink, or nullopt.
+  std::optional<std::string> debuglink() const;
+
+  Elf* elf() const { return elf_; }
+
+ private:
+  ElfImage() = default;
+  Result<void> parse();
+  Elf_Scn* section_by_name(const char* name, GElf_Shdr* header) const;
+
+  std::string path_;
+  UniqueFd fd_;
+  std::vector<char> memory_;  // the bytes of an in-memory image
+  Elf* elf_ = nullptr;
+  GElf_Ehdr ehdr_{};
+  size_t shstrndx_ = 0;
+  Elf_Scn* symtab_ = nullptr;
+  Elf_Scn* dynsym_ = nullptr;
+  std::string build_id_;
+  bool has_code_ = false;
+  std::vector<LoadSegment> segments_;
+};
+
+// The ELF file's build-id (lowercase hex), or "" when it is not ELF or has none.
+std::string elf_build_id(const std::string& path);
+
+}  // namespace sonde::symbols

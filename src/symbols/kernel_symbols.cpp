@@ -1,0 +1,77 @@
+#include "symbols/kernel_symbols.hpp"
+
+#include <elf.h>
+
+#include <cctype>
+
+#include "base/file.hpp"
+
+namespace sonde::symbols {
+
+namespace {
+
+bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+
+}  // namespace
+
+Result<KernelSymbols> parse_kallsyms(std::string_view text) {
+  std::vector<RawSymbol> raw;
+  bool any_address = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    uint64_t address = 0;
+    size_t i = 0;
+    for (; i < line.size() && is_hex(line[i]); ++i) {
+      char c = static_cast<char>(std::tolower(static_cast<unsigned char>(line[i])));
+      address = address * 16 + static_cast<uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+    if (i == 0 || i + 3 > line.size() || line[i] != ' ' || line[i + 2] != ' ') continue;
+    char type = static_cast<char>(std::toupper(static_cast<unsigned char>(line[i + 1])));
+    if (type != 'T' && type != 'W' && type != 'D' && type != 'B') continue;
+    std::string_view name = line.substr(i + 3);
+    if (name.empty() || name[0] == '$') continue;
+    any_address = any_address || address != 0;
+    uint8_t binding = std::islower(static_cast<unsigned char>(line[i + 1])) ? STB_LOCAL
+                      : type == 'W'                                         ? STB_WEAK
+                                                                            : STB_GLOBAL;
+    // The name keeps its "\t[module]" tail until the split below, as perf's clean-up needs it.
+    raw.push_back(RawSymbol{address, 0, binding, std::string(name)});
+  }
+  if (!raw.empty() && !any_address)
+    return fail("kallsyms shows no addresses (kptr_restrict): run as root or set "
+                "/proc/sys/kernel/kptr_restrict to 0");
+
+  SymbolTable all = SymbolTable::build(std::move(raw), /*kallsyms=*/true);
+  std::vector<Symbol> kernel;
+  std::map<std::string, std::vector<Symbol>, std::less<>> modules;
+  for (const Symbol& symbol : all.symbols()) {
+    size_t tab = symbol.name.find('\t');
+    if (tab == std::string::npos) {
+      kernel.push_back(symbol);
+      continue;
+    }
+    std::string_view module = std::string_view(symbol.name).substr(tab + 1);
+    if (module.starts_with('[')) module.remove_prefix(1);
+    if (size_t close = module.find(']'); close != std::string_view::npos)
+      module = module.substr(0, close);
+    modules[std::string(module)].push_back(Symbol{symbol.start, symbol.size, symbol.name.substr(0, tab)});
+  }
+  KernelSymbols out;
+  out.kernel = SymbolTable::from_clean(std::move(kernel));
+  for (auto& [name, symbols] : modules) out.modules.emplace(name, SymbolTable::from_clean(std::move(symbols)));
+  return out;
+}
+
+Result<KernelSymbols> load_kallsyms(const std::string& path) {
+  auto text = read_file(path);
+  if (!text) return tl::unexpected(text.error());
+  auto symbols = parse_kallsyms(*text);
+  if (!symbols) return tl::unexpected(symbols.error().with_context(path));
+  return symbols;
+}
+
+}  // namespace sonde::symbols

@@ -1,0 +1,118 @@
+#include "symbols/symbol_table.hpp"
+
+#include <elf.h>
+
+#include <algorithm>
+
+namespace sonde::symbols {
+
+namespace {
+
+size_t leading_underscores(const std::string& name) {
+  size_t n = 0;
+  while (n < name.size() && name[n] == '_') ++n;
+  return n;
+}
+
+// perf's choose_best_symbol: true when `a` is kept over `b` (same start address).
+bool better_symbol(const RawSymbol& a, const RawSymbol& b) {
+  if ((a.size > 0) != (b.size > 0)) return a.size > 0;
+  bool a_weak = a.binding == STB_WEAK, b_weak = b.binding == STB_WEAK;
+  if (a_weak != b_weak) return !a_weak;
+  bool a_global = a.binding == STB_GLOBAL, b_global = b.binding == STB_GLOBAL;
+  if (a_global != b_global) return a_global;
+  size_t ua = leading_underscores(a.name), ub = leading_underscores(b.name);
+  if (ua != ub) return ua < ub;
+  if (a.name.size() != b.name.size()) return a.name.size() > b.name.size();
+  return true;
+}
+
+uint64_t page_round_up(uint64_t value) { return (value + 4095) & ~uint64_t{4095}; }
+
+}  // namespace
+
+SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
+  std::stable_sort(raw.begin(), raw.end(),
+                   [](const RawSymbol& a, const RawSymbol& b) { return a.start < b.start; });
+  // perf's symbols__fixup_end runs before symbols__fixup_duplicate: a zero-size symbol ends at
+  // the next symbol's start, even when that one shares its address.
+  std::vector<uint64_t> ends(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) {
+    ends[i] = raw[i].start + raw[i].size;
+    if (raw[i].size != 0) continue;
+    if (i + 1 < raw.size()) {
+      bool module_boundary = kallsyms && ((raw[i].name.find('[') == std::string::npos) !=
+                                          (raw[i + 1].name.find('[') == std::string::npos));
+      ends[i] = module_boundary ? page_round_up(raw[i].start + 4096) : raw[i + 1].start;
+    } else {
+      ends[i] = page_round_up(raw[i].start) + 4096;
+    }
+  }
+  SymbolTable table;
+  table.symbols_.reserve(raw.size());
+  table.ends_.reserve(raw.size());
+  for (size_t i = 0; i < raw.size();) {
+    size_t best = i;
+    size_t j = i + 1;
+    for (; j < raw.size() && raw[j].start == raw[i].start; ++j)
+      if (!better_symbol(raw[best], raw[j])) best = j;
+    // The survivor keeps perf's original end (its own size, or the fixed-up one).
+    uint64_t end = std::max(ends[best], raw[best].start + 1);
+    table.symbols_.push_back(Symbol{raw[best].start, end - raw[best].start, std::move(raw[best].name)});
+    table.ends_.push_back(end);
+    i = j;
+  }
+  table.sort_and_index();
+  return table;
+}
+
+SymbolTable SymbolTable::from_clean(std::vector<Symbol> symbols) {
+  SymbolTable table;
+  table.ends_.reserve(symbols.size());
+  for (const Symbol& symbol : symbols)
+    table.ends_.push_back(symbol.start + std::max<uint64_t>(symbol.size, 1));
+  table.symbols_ = std::move(symbols);
+  table.sort_and_index();
+  return table;
+}
+
+void SymbolTable::add_unchecked(std::vector<RawSymbol> extra) {
+  for (RawSymbol& symbol : extra) {
+    symbols_.push_back(Symbol{symbol.start, symbol.size, std::move(symbol.name)});
+    ends_.push_back(symbol.start + std::max<uint64_t>(symbol.size, 1));
+  }
+  sort_and_index();
+}
+
+void SymbolTable::sort_and_index() {
+  std::vector<size_t> order(symbols_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return symbols_[a].start < symbols_[b].start;
+  });
+  std::vector<Symbol> symbols;
+  std::vector<uint64_t> ends;
+  symbols.reserve(order.size());
+  ends.reserve(order.size());
+  for (size_t index : order) {
+    symbols.push_back(std::move(symbols_[index]));
+    ends.push_back(ends_[index]);
+  }
+  symbols_ = std::move(symbols);
+  ends_ = std::move(ends);
+  max_end_.resize(ends_.size());
+  uint64_t running = 0;
+  for (size_t i = 0; i < ends_.size(); ++i) max_end_[i] = running = std::max(running, ends_[i]);
+}
+
+const Symbol* SymbolTable::find(uint64_t addr) const {
+  auto it = std::upper_bound(symbols_.begin(), symbols_.end(), addr,
+                             [](uint64_t value, const Symbol& s) { return value < s.start; });
+  for (size_t i = static_cast<size_t>(it - symbols_.begin()); i-- > 0;) {
+    if (max_end_[i] <= addr) break;  // nothing at or before i reaches addr
+    if (addr < ends_[i]) return &symbols_[i];
+  }
+  return nullptr;
+}
+
+}  // namespace sonde::symbols

@@ -1,0 +1,98 @@
+#pragma once
+// Symbolization: from (Dso, address) to the function name, its source line and its inline
+// frames, as perf 6.1 prints them. Everything is loaded lazily per DSO on first use and cached
+// by Dso::id, so each file is opened once and each address resolved once per session.
+//
+// Address conventions (one for the whole layer):
+//  - `addr` passed in is what the session computes: for user DSOs and the vdso the file offset
+//    (perf's map_ip: ip - map.start + map.pgoff); for the kernel, modules and JIT maps the
+//    absolute address.
+//  - Symbol::start is in the DSO's symbol space: the ELF virtual address for user DSOs and the
+//    vdso, the absolute address for the kernel, modules and JIT maps.
+//  - elf_address() converts `addr` into that space (through the PT_LOAD segment holding the
+//    offset), so perf's `sym+0x..` offset is elf_address(dso, addr) - symbol->start.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "session/dso.hpp"
+
+namespace sonde::symbols {
+
+struct Symbol {
+  uint64_t start = 0;  // in the DSO's symbol space (see above)
+  uint64_t size = 0;   // perf's extent: the ELF size, or up to the next symbol when it had none
+  std::string name;    // demangled when demangling is on (C++ and Rust, as perf does)
+};
+
+struct InlineFrame {  // innermost first
+  std::string function;
+  std::string file;  // as the DWARF line table names it (full path when it has one)
+  unsigned line = 0;
+};
+
+struct SymbolizerOptions {
+  std::string symfs;                         // --symfs: a root prefixed to every file looked up
+  std::string kallsyms = "/proc/kallsyms";   // --kallsyms
+  std::string vmlinux;                       // -k/--vmlinux
+  bool demangle = true;                      // --no-demangle turns it off
+  bool inline_frames = false;                // --inline
+  std::string buildid_dir;                   // --buildid-dir; "" means $HOME/.debug
+  bool debuginfod = true;                    // consulted only when DEBUGINFOD_URLS is set
+  std::string debug_root = "/usr/lib/debug"; // where separate debug files live (tests move it)
+};
+
+struct DsoState;     // per-DSO tables, private to the implementation
+struct KernelState;  // kallsyms, shared by the kernel and its modules
+
+class Symbolizer {
+ public:
+  explicit Symbolizer(SymbolizerOptions options);
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  const SymbolizerOptions& options() const { return options_; }
+
+  // The symbol covering `addr` in `dso`, or nullptr. Pointers stay valid for the Symbolizer's
+  // lifetime.
+  const Symbol* find(const session::Dso& dso, uint64_t addr);
+
+  // find() for many addresses of one DSO, split across two threads when there are many.
+  std::vector<const Symbol*> resolve_all(const session::Dso& dso, std::span<const uint64_t> addrs);
+
+  // `addr` in the DSO's symbol space (see the top of this file).
+  uint64_t elf_address(const session::Dso& dso, uint64_t addr);
+
+  // "file.c:123" as perf prints srcline (basename of the file), or "" when the DSO has no line
+  // information for `addr` (callers print perf's fallback, e.g. "dso+0x1234" or "??:0").
+  std::string srcline(const session::Dso& dso, uint64_t addr);
+
+  // The frames inlined at `addr`, innermost first, ending with the function that holds them
+  // all; empty when nothing is inlined there or no DWARF is available.
+  std::vector<InlineFrame> inline_frames(const session::Dso& dso, uint64_t addr);
+
+  // The ELF file holding code for `dso` (after the build-id cache, symfs and vdso lookups), or
+  // "" when none was found: the unwinder opens this one.
+  std::string elf_path(const session::Dso& dso);
+
+  // The file whose DWARF is used for srcline and inline frames (a separate debug file when one
+  // was found), or "".
+  std::string debug_path(const session::Dso& dso);
+
+  // One note per DSO that could not be resolved (missing, stripped, build-id mismatch), in the
+  // order they were found, for -v or a single warning.
+  std::vector<std::string> notes() const;
+
+ private:
+  DsoState& state(const session::Dso& dso);
+
+  SymbolizerOptions options_;
+  std::vector<std::unique_ptr<DsoState>> states_;  // indexed by Dso::id
+  std::unique_ptr<KernelState> kernel_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace sonde::symbols
