@@ -11,6 +11,7 @@ uint64_t Map::dso_address(uint64_t ip) const {
 
 void AddressSpace::insert(const Map& map) {
   if (map.end <= map.start) return;
+  generation_++;
   // First map that ends after the new one starts: everything before it is untouched.
   auto first = std::lower_bound(maps_.begin(), maps_.end(), map.start,
                                 [](const Map& m, uint64_t start) { return m.end <= start; });

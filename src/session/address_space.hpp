@@ -29,10 +29,12 @@ class AddressSpace {
   // The map covering `ip`, or nullptr. Valid until the next insert.
   const Map* find(uint64_t ip) const;
   const std::vector<Map>& maps() const { return maps_; }
-  void clear() { maps_.clear(); }
+  // Changes with every insert: lets caches built from the maps (the unwinder's) notice.
+  uint64_t generation() const { return generation_; }
 
  private:
   std::vector<Map> maps_;  // sorted by start, disjoint
+  uint64_t generation_ = 0;
 };
 
 }  // namespace sonde::session
