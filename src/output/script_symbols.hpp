@@ -41,7 +41,8 @@ class ScriptSymbols {
   ScriptSymbols& operator=(const ScriptSymbols&) = delete;
 
   const ResolvedSymbol& resolve(const session::Dso& dso, uint64_t dso_address);
-  // perf's srcline of an address: "file.c:12", else "dso[hexaddr]" (its fallback); "" never.
+  // perf's srcline of an address: "file.c:12"; "dso[hexaddr]" when there is no file to read
+  // (perf's fallback); "" when the file has no line for it.
   std::string_view srcline(const session::Dso& dso, uint64_t dso_address);
   // Inline frames at the address, innermost first, the holding function last; empty when none.
   const std::vector<ResolvedInline>& inline_frames(const session::Dso& dso, uint64_t dso_address);
