@@ -112,13 +112,15 @@ class Loader {
 
   void load_user(DsoState& state, const session::Dso& dso) {
     state.space_is_offsets = true;
-    const std::string& id = dso.build_id;
+    std::string id = dso.build_id;
     std::string binary = options_.symfs + dso.long_name;
     std::string debug_root = options_.symfs + options_.debug_root;
     std::vector<std::string> candidates;
     // perf's order: .gnu_debuglink, the build-id cache, distribution debug paths, the file.
     if (is_regular_file(binary)) {
       if (auto image = ElfImage::open(binary)) {
+        // perf reads the build-id from the file when the recording named none for it.
+        if (id.empty()) id = image->build_id();
         if (auto link = image->debuglink()) {
           std::string dir = directory_of(binary);
           candidates.push_back(*link);
