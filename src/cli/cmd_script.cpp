@@ -9,10 +9,10 @@
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "kernel/cpus.hpp"
+#include "output/script_header.hpp"
 #include "output/script_printer.hpp"
 #include "output/script_symbols.hpp"
 #include "session/session.hpp"
-#include "session/tracepoint_formats.hpp"
 
 namespace sonde::cli {
 
@@ -24,6 +24,7 @@ struct ScriptCliOptions {
   std::string time, cpus, comms, pids, tids;
   std::string symfs, vmlinux, kallsyms;
   bool nanoseconds = false, hide_call_graph = false, inline_frames = false, no_demangle = false;
+  bool header = false, header_only = false;
   unsigned max_stack = 127;
   bool show_task = false, show_mmap = false, show_switch = false, show_lost = false;
 };
@@ -74,6 +75,8 @@ int cmd_script(int argc, char** argv) {
   app.add_option("-F,--fields", cli.field_specs,
                  "fields to print: comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,dso,srcline,period,addr,"
                  "flags,...; +field/-field change the defaults; hw:/sw:/trace: limit to one kind");
+  app.add_flag("--header", cli.header, "print the file's header before the events");
+  app.add_flag("--header-only", cli.header_only, "print the file's header only");
   app.add_flag("--ns", cli.nanoseconds, "show times in nanoseconds");
   app.add_option("--time", cli.time, "only samples in this time range: start,stop (seconds)");
   app.add_option("-C,--cpu", cli.cpus, "only events on these CPUs (a list such as 0-2,4)");
@@ -118,21 +121,16 @@ int cmd_script(int argc, char** argv) {
   auto session = session::Session::open(cli.input);
   if (!session) return report_error(session.error().with_context("sonde script"));
   for (const std::string& warning : session->reader().warnings()) fmt::print(stderr, "sonde script: {}\n", warning);
-  if (auto fitted = output::fit_fields_to_events(options.fields, session->reader().attrs().events(), options.use_callchain);
-      !fitted)
-    return report_error(fitted.error());
-  if (!options.filter.cpus.empty()) {
+  output::ScriptOutput out(stdout);
+  if (cli.header || cli.header_only) {
+    output::append_header_info(session->reader(), cli.input, out.buffer());
+    if (cli.header_only) return 0;
+  }
+  if (!options.filter.cpus.empty() && !session->reader().is_pipe()) {
     bool any_cpu = false;
     for (const auto& event : session->reader().attrs().events()) any_cpu |= (event.attr.sample_type & PERF_SAMPLE_CPU) != 0;
     if (!any_cpu)
       return report_error({"sonde script: the file's events carry no CPU; record with -a or -C to filter by CPU", 1});
-  }
-
-  std::optional<session::TracepointFormats> formats;
-  if (auto blob = session->reader().tracing_data(); !blob.empty()) {
-    auto parsed = session::TracepointFormats::parse(blob);
-    if (!parsed) return report_error(parsed.error().with_context("sonde script: tracing data"));
-    formats = std::move(*parsed);
   }
 
   output::ScriptSymbolOptions symbol_options;
@@ -142,10 +140,11 @@ int cmd_script(int argc, char** argv) {
   symbol_options.demangle = !cli.no_demangle;
   symbol_options.inline_frames = cli.inline_frames;
   output::ScriptSymbols symbols(symbol_options);
-  output::ScriptOutput out(stdout);
-  output::ScriptPrinter printer(options, *session, symbols, formats ? &*formats : nullptr, out);
+  output::ScriptPrinter printer(std::move(options), *session, symbols, out);
+  if (auto prepared = printer.prepare(); !prepared) return report_error(prepared.error());
   auto processed = session->process(printer);
   out.flush();
+  if (printer.error()) return report_error(*printer.error());
   if (!processed) return report_error(processed.error().with_context("sonde script"));
   return 0;
 }

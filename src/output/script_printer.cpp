@@ -32,18 +32,41 @@ std::string_view dso_name(const session::Location& loc) {
 
 }  // namespace
 
-ScriptPrinter::ScriptPrinter(const ScriptOptions& options, session::Session& session, ScriptSymbols& symbols,
-                             session::TracepointFormats* formats, ScriptOutput& out)
-    : options_(options),
+ScriptPrinter::ScriptPrinter(ScriptOptions options, session::Session& session, ScriptSymbols& symbols,
+                             ScriptOutput& out)
+    : options_(std::move(options)),
       session_(session),
       symbols_(symbols),
-      formats_(formats),
       out_(out),
-      events_(session.reader().attrs().events()) {
-  for (const auto& event : events_) {
-    event_names_.push_back(session::event_name(event));
-    name_width_ = std::max(name_width_, event_names_.back().size());
+      events_(session.reader().attrs().events()) {}
+
+Result<void> ScriptPrinter::prepare() {
+  if (events_.size() != prepared_events_) {
+    prepared_events_ = events_.size();
+    event_names_.clear();
+    name_width_ = 0;
+    for (const auto& event : events_) {
+      event_names_.push_back(session::event_name(event));
+      name_width_ = std::max(name_width_, event_names_.back().size());
+    }
+    if (auto fitted = fit_fields_to_events(options_.fields, events_, options_.use_callchain); !fitted)
+      return tl::unexpected(fitted.error());
   }
+  perfdata::Bytes blob = session_.reader().tracing_data();
+  if (blob.size() != tracing_data_size_) {
+    tracing_data_size_ = blob.size();
+    auto parsed = session::TracepointFormats::parse(blob);
+    if (!parsed) return tl::unexpected(parsed.error().with_context("sonde script: tracing data"));
+    formats_ = std::move(*parsed);
+  }
+  return {};
+}
+
+bool ScriptPrinter::ready() {
+  if (error_) return false;
+  if (events_.size() == prepared_events_ && session_.reader().tracing_data().size() == tracing_data_size_) return true;
+  if (auto prepared = prepare(); !prepared) error_ = prepared.error();
+  return !error_;
 }
 
 void ScriptPrinter::append_start(const LineStart& start, const perfdata::EventAttr& event, uint64_t fields) {
@@ -173,8 +196,9 @@ void ScriptPrinter::append_addr(const session::SampleEvent& sample, uint64_t fie
 
 void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   const perfdata::Sample& s = sample.sample;
+  if (!ready() || out_.failed()) return;
   uint64_t fields = options_.fields.of(sample.event.attr.type).fields;
-  if (fields == 0 || out_.failed()) return;
+  if (fields == 0) return;
   const analysis::ScriptFilter& filter = options_.filter;
   if (filter.skip_time(s.has(PERF_SAMPLE_TIME) ? s.time : 0)) return;
   if (filter.skip_cpu(s.has(PERF_SAMPLE_CPU) ? s.cpu : UINT32_MAX)) return;
@@ -187,7 +211,7 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   if (fields & kFieldEvent)
     fmt::format_to(fmt::appender(buf), "{:>{}}: ", event_names_[sample.event_index], name_width_);
   if (options_.fields.print_flags) buf.append(std::string_view("                        "));
-  if ((fields & kFieldTrace) && formats_ != nullptr && s.has(PERF_SAMPLE_RAW)) {
+  if ((fields & kFieldTrace) && formats_ && s.has(PERF_SAMPLE_RAW)) {
     trace_text_.clear();
     formats_->append_info(static_cast<int>(s.cpu), s.raw, trace_text_);
     buf.append(trace_text_);
@@ -224,7 +248,7 @@ bool ScriptPrinter::shows_record(uint32_t type) const {
 
 void ScriptPrinter::on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
                               const perfdata::SampleId& id) {
-  if (!shows_record(record.type()) || events_.empty() || out_.failed()) return;
+  if (!shows_record(record.type()) || !ready() || events_.empty() || out_.failed()) return;
   // perf takes the first event for a record whose sample_id names none (a zeroed trailer of a
   // synthesized record) and reads the trailer by it.
   const perfdata::EventAttr& event = attr != nullptr ? *attr : events_.front();

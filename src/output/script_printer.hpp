@@ -4,6 +4,7 @@
 // libtraceevent, and side-band records when asked (--show-task-events, --show-mmap-events,
 // --show-switch-events, --show-lost-events). Output goes out in ~1 MB writes.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,13 @@ class ScriptOutput {
 
 class ScriptPrinter : public session::SessionVisitor {
  public:
-  // `formats` may be nullptr (a file without tracing data).
-  ScriptPrinter(const ScriptOptions& options, session::Session& session, ScriptSymbols& symbols,
-                session::TracepointFormats* formats, ScriptOutput& out);
+  ScriptPrinter(ScriptOptions options, session::Session& session, ScriptSymbols& symbols, ScriptOutput& out);
+
+  // Fits the fields to the file's events and loads its tracepoint formats. Call it before
+  // process() for a file; a pipe delivers its events and formats as records, so the printer
+  // prepares again as they arrive, and keeps the first error in error().
+  Result<void> prepare();
+  const std::optional<Error>& error() const { return error_; }
 
   void on_sample(const session::SampleEvent& sample) override;
   void on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
@@ -75,11 +80,15 @@ class ScriptPrinter : public session::SessionVisitor {
   void append_symbol(const session::Location& loc, uint64_t fields, const ResolvedSymbol** resolved);
   void append_srcline(const session::Location& loc);
   bool shows_record(uint32_t type) const;
+  bool ready();
 
-  const ScriptOptions& options_;
+  ScriptOptions options_;
   session::Session& session_;
   ScriptSymbols& symbols_;
-  session::TracepointFormats* formats_;
+  std::optional<session::TracepointFormats> formats_;
+  size_t tracing_data_size_ = 0;  // the blob formats_ was parsed from
+  size_t prepared_events_ = 0;
+  std::optional<Error> error_;
   ScriptOutput& out_;
   const std::vector<perfdata::EventAttr>& events_;
   std::vector<std::string> event_names_;

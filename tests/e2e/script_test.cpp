@@ -158,6 +158,23 @@ TEST_F(Script, SourceLinesOfTheHotPathMatchPerf) {
     expect_same(recorder + "fp", "-F ip,sym,srcline --max-stack 4 --comm demo", 10);
 }
 
+TEST_F(Script, HeaderMatchesPerf) {
+  for (const std::string key : {"perf/fp", "sonde/fp", "perf/switch", "sonde/tracepoint"}) expect_same(key, "--header-only", 15);
+  expect_same("perf/events", "--header", 20);
+}
+
+TEST_F(Script, PipeModeMatchesPerf) {
+  // perf writes a pipe-mode stream; both read it from standard input.
+  std::string stream = temp_dir() + "/script-pipe.data";
+  auto recorded = run("perf record -q -o - -F 999 -g " + workload("demo") + " 30000 2 >" + stream + " 2>/dev/null");
+  ASSERT_EQ(recorded.exit_code, 0);
+  auto theirs = run("perf script -i - <" + stream);
+  auto ours = run(sonde_bin() + " script -i - <" + stream);
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  EXPECT_GT(lines(theirs.out).size(), 10u);
+  EXPECT_EQ(ours.out, theirs.out);
+}
+
 TEST_F(Script, BadInputIsOneLineAndNonZero) {
   auto unknown = run(sonde_bin() + " script --no-such-option -i " + file("perf/fp"));
   EXPECT_NE(unknown.exit_code, 0);
