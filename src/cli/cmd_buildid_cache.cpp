@@ -1,13 +1,53 @@
-// Placeholder until the command lands: says so instead of pretending.
+// sonde buildid-cache: manages the build-id cache (~/.debug, perf's layout) that report and
+// script look up recorded binaries in. --add/--remove/--list/--purge as perf buildid-cache.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "symbols/buildid_cache.hpp"
 
 namespace sonde::cli {
 
-int cmd_buildid_cache(int, char**) {
-  fmt::print(stderr, "sonde buildid-cache: not built yet\n");
-  return 1;
+int cmd_buildid_cache(int argc, char** argv) {
+  CLI::App app{"Manage the build-id cache", "sonde buildid-cache"};
+  std::vector<std::string> add, remove, purge;
+  std::string buildid_dir;
+  bool list = false;
+  app.add_option("-a,--add", add, "file(s) to add")->delimiter(',');
+  app.add_option("-r,--remove", remove, "file(s) to remove")->delimiter(',');
+  app.add_option("-p,--purge", purge, "file(s) to remove (remove old caches too)")->delimiter(',');
+  app.add_flag("-l,--list", list, "list all cached files");
+  app.add_option("--buildid-dir", buildid_dir, "the build-id cache directory (default ~/.debug)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    int status = app.exit(error);
+    return status == 0 ? 0 : 129;
+  }
+  std::string dir = symbols::buildid_cache_dir(buildid_dir);
+  // As perf: a file that cannot be added or removed is reported and the others still go.
+  for (const std::string& file : add) {
+    if (auto added = symbols::buildid_cache_add(dir, file); !added)
+      fmt::print(stderr, "{}\n", added.error().message);
+  }
+  for (const std::string& file : remove) {
+    if (auto removed = symbols::buildid_cache_remove(dir, file); !removed)
+      fmt::print(stderr, "{}\n", removed.error().message);
+  }
+  for (const std::string& file : purge) {
+    if (auto purged = symbols::buildid_cache_purge(dir, file); !purged)
+      fmt::print(stderr, "{}\n", purged.error().message);
+  }
+  if (list) {
+    std::string out;
+    for (const auto& entry : symbols::buildid_cache_list(dir))
+      out += fmt::format("{} {}\n", entry.build_id, entry.path);
+    std::fputs(out.c_str(), stdout);
+  }
+  return 0;
 }
 
 }  // namespace sonde::cli

@@ -1,5 +1,6 @@
 #include "symbols/buildid_cache.hpp"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -8,7 +9,6 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "base/file.hpp"
 #include "symbols/elf_image.hpp"
 
 namespace sonde::symbols {
@@ -77,8 +77,9 @@ Result<void> buildid_cache_add(const std::string& dir, const std::string& file,
   }
   std::string probes = entry + "/probes";
   if (::access(probes.c_str(), F_OK) != 0) {
-    if (auto written = write_file(probes, ""); !written)
-      return failf("Couldn't add {}: {}", file, written.error().message);
+    int fd = ::open(probes.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return failf("Couldn't add {}: {}: {}", file, probes, errno_text(errno));
+    ::close(fd);
   }
 
   std::string link = buildid_cache_link(dir, build_id);
@@ -100,6 +101,21 @@ Result<void> buildid_cache_remove(const std::string& dir, const std::string& fil
   std::error_code ec;
   fs::remove(buildid_cache_link(dir, build_id), ec);
   fs::remove_all(dir + real + "/" + build_id, ec);
+  return {};
+}
+
+Result<void> buildid_cache_purge(const std::string& dir, const std::string& file) {
+  std::error_code ec;
+  std::string real = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  if (real.empty()) return failf("Couldn't remove {}: {}", file, ec.message());
+  std::string entries = dir + real;
+  if (!fs::is_directory(entries, ec)) return {};
+  std::vector<std::string> ids;
+  for (const auto& entry : fs::directory_iterator(entries, ec)) ids.push_back(entry.path().filename());
+  for (const std::string& id : ids) {
+    fs::remove(buildid_cache_link(dir, id), ec);
+    fs::remove_all(entries + "/" + id, ec);
+  }
   return {};
 }
 

@@ -33,6 +33,9 @@ Result<void> buildid_cache_add(const std::string& dir, const std::string& file,
 // not an error.
 Result<void> buildid_cache_remove(const std::string& dir, const std::string& file);
 
+// perf buildid-cache --purge: drops every cached build-id of `file`'s path (old builds too).
+Result<void> buildid_cache_purge(const std::string& dir, const std::string& file);
+
 struct CachedEntry {
   std::string build_id;
   std::string path;  // the original file's path, or "[kernel.kallsyms]", "[vdso]"

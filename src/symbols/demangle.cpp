@@ -252,9 +252,14 @@ class RustV0Printer {
   std::optional<std::string_view> identifier_bytes() {
     bool punycode = eat('u');
     size_t length = 0, digits = 0;
-    while (std::isdigit(static_cast<unsigned char>(peek()))) {
-      length = length * 10 + static_cast<size_t>(next() - '0');
-      if (++digits > 10) return std::nullopt;
+    if (peek() == '0') {
+      ++pos_;  // a decimal number never has a leading zero: "0" is the whole number
+      digits = 1;
+    } else {
+      while (std::isdigit(static_cast<unsigned char>(peek()))) {
+        length = length * 10 + static_cast<size_t>(next() - '0');
+        if (++digits > 10) return std::nullopt;
+      }
     }
     if (digits == 0) return std::nullopt;
     eat('_');
@@ -274,6 +279,36 @@ class RustV0Printer {
     pos_ = saved;
     --depth_;
     return ok;
+  }
+
+  // "for<'a, 'b> ": a binder introduces lifetimes, named by their depth as rustc-demangle does.
+  bool binder(size_t& bound) {
+    auto count = base62();
+    if (!count || *count + 1 > 64) return false;
+    bound = *count + 1;
+    out_ += "for<";
+    for (size_t i = 0; i < bound; ++i) {
+      if (i) out_ += ", ";
+      lifetime_depth_ += 1;
+      print_lifetime(1);
+    }
+    out_ += "> ";
+    return true;
+  }
+  void print_lifetime(uint64_t index) {
+    if (index == 0 || index > lifetime_depth_) {
+      out_ += "'_";
+      return;
+    }
+    uint64_t depth = lifetime_depth_ - index;
+    if (depth < 26) out_ += std::string("'") + static_cast<char>('a' + depth);
+    else out_ += "'_" + std::to_string(depth);
+  }
+  bool lifetime() {
+    auto index = base62();
+    if (!index) return false;
+    print_lifetime(*index);
+    return true;
   }
 
   bool path(bool in_value) {
@@ -359,8 +394,7 @@ class RustV0Printer {
       if (pos_ >= sym_.size()) return false;
       if (!first) out_ += ", ";
       if (eat('L')) {
-        if (!base62()) return false;
-        out_ += "'_";
+        if (!lifetime()) return false;
       } else if (eat('K')) {
         if (!constant()) return false;
       } else if (!type(false)) {
@@ -443,8 +477,16 @@ class RustV0Printer {
       case 'R':
       case 'Q':
         ++pos_;
-        out_ += c == 'R' ? "&" : "&mut ";
-        if (eat('L') && !base62()) return false;
+        out_ += '&';
+        if (eat('L')) {
+          auto index = base62();
+          if (!index) return false;
+          if (*index != 0) {
+            print_lifetime(*index);
+            out_ += ' ';
+          }
+        }
+        if (c == 'Q') out_ += "mut ";
         return type(false);
       case 'P':
       case 'O':
@@ -453,7 +495,8 @@ class RustV0Printer {
         return type(false);
       case 'F': {
         ++pos_;
-        if (eat('G') && !base62()) return false;
+        size_t bound = 0;
+        if (eat('G') && !binder(bound)) return false;
         if (eat('U')) out_ += "unsafe ";
         if (eat('K')) {
           out_ += "extern \"";
@@ -473,28 +516,37 @@ class RustV0Printer {
           if (!type(false)) return false;
         }
         out_ += ')';
-        if (eat('u')) return true;
-        out_ += " -> ";
-        return type(false);
+        bool ok = true;
+        if (!eat('u')) {
+          out_ += " -> ";
+          ok = type(false);
+        }
+        lifetime_depth_ -= bound;
+        return ok;
       }
       case 'D': {
         ++pos_;
         out_ += "dyn ";
-        if (eat('G') && !base62()) return false;
+        size_t bound = 0;
+        if (eat('G') && !binder(bound)) return false;
         for (bool first = true; !eat('E'); first = false) {
           if (pos_ >= sym_.size()) return false;
           if (!first) out_ += " + ";
           if (!path(false)) return false;
-          while (eat('p')) {
+          // Associated type bindings join the trait's generic arguments: Fn<(A,), Output = B>.
+          for (bool first_binding = true; eat('p'); first_binding = false) {
             auto name = identifier_bytes();
             if (!name) return false;
-            out_ += '<';
+            if (!first_binding) out_ += ", ";
+            else if (!out_.empty() && out_.back() == '>') out_.back() = ',', out_ += ' ';
+            else out_ += '<';
             out_ += *name;
             out_ += " = ";
             if (!type(false)) return false;
-            out_ += '>';
+            if (peek() != 'p') out_ += '>';
           }
         }
+        lifetime_depth_ -= bound;
         return eat('L') && base62().has_value();
       }
       case 'B':
@@ -508,6 +560,7 @@ class RustV0Printer {
   std::string_view sym_;
   size_t pos_ = 0;
   int depth_ = 0;
+  uint64_t lifetime_depth_ = 0;  // lifetimes bound by enclosing binders
   std::string out_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <dwarf.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "symbols/demangle.hpp"
@@ -19,18 +20,28 @@ DwarfInfo::~DwarfInfo() { dwarf_end(dwarf_); }
 
 bool DwarfInfo::cu_for(uint64_t vaddr, Dwarf_Die* cu) {
   if (dwarf_addrdie(dwarf_, vaddr, cu)) return true;
-  // No .debug_aranges entry (clang, some assembler CUs): ask each CU's ranges.
-  if (!cu_offsets_) {
-    cu_offsets_.emplace();
+  if (!cu_ranges_) {
+    cu_ranges_.emplace();
     Dwarf_Off offset = 0, next = 0;
     size_t header_size = 0;
     while (dwarf_nextcu(dwarf_, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
-      cu_offsets_->push_back(offset + header_size);
+      Dwarf_Die die;
+      if (dwarf_offdie(dwarf_, offset + header_size, &die)) {
+        Dwarf_Addr base = 0, low = 0, high = 0;
+        for (ptrdiff_t it = 0; (it = dwarf_ranges(&die, it, &base, &low, &high)) > 0;)
+          if (high > low) cu_ranges_->push_back({low, high, offset + header_size});
+      }
       offset = next;
     }
+    std::sort(cu_ranges_->begin(), cu_ranges_->end(),
+              [](const CuRange& a, const CuRange& b) { return a.low < b.low; });
   }
-  for (Dwarf_Off die_offset : *cu_offsets_) {
-    if (dwarf_offdie(dwarf_, die_offset, cu) && dwarf_haspc(cu, vaddr) == 1) return true;
+  // The ranges starting at or before vaddr, nearest first (a few may overlap).
+  auto it = std::upper_bound(cu_ranges_->begin(), cu_ranges_->end(), vaddr,
+                             [](uint64_t value, const CuRange& r) { return value < r.low; });
+  for (int checked = 0; it != cu_ranges_->begin() && checked < 16; ++checked) {
+    --it;
+    if (vaddr < it->high) return dwarf_offdie(dwarf_, it->die_offset, cu) != nullptr;
   }
   return false;
 }
@@ -74,6 +85,15 @@ std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_
   Dwarf_Die* scopes = nullptr;
   int count = dwarf_getscopes(&cu, vaddr, &scopes);
   if (count <= 0) return frames;
+  // After an inlined instance, dwarf_getscopes continues with its abstract definition's
+  // parents; the callers are the concrete parents of the innermost inlined instance instead.
+  int innermost = -1;
+  for (int i = 0; i < count && innermost < 0; ++i)
+    if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) innermost = i;
+  Dwarf_Die* chain = nullptr;
+  int chain_count = innermost < 0 ? 0 : dwarf_getscopes_die(&scopes[innermost], &chain);
+  std::free(scopes);
+  if (chain_count <= 0) return frames;
   Dwarf_Files* files = nullptr;
   size_t file_count = 0;
   dwarf_getsrcfiles(&cu, &files, &file_count);
@@ -81,29 +101,26 @@ std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_
   auto where = line(vaddr);
   std::string file = where ? where->file : "";
   unsigned line_number = where ? where->line : 0;
-  bool inlined = false;
-  for (int i = 0; i < count; ++i) {
-    int tag = dwarf_tag(&scopes[i]);
+  for (int i = 0; i < chain_count; ++i) {
+    int tag = dwarf_tag(&chain[i]);
     if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
-    frames.push_back(InlineFrame{function_name(&scopes[i], demangle_names), file, line_number});
+    frames.push_back(InlineFrame{function_name(&chain[i], demangle_names), file, line_number});
     if (tag == DW_TAG_subprogram) break;
-    inlined = true;
     // Where this inlined instance sits in its caller: the next frame's location.
     Dwarf_Attribute attribute;
     Dwarf_Word call_file = 0, call_line = 0;
     file.clear();
     line_number = 0;
-    if (dwarf_attr(&scopes[i], DW_AT_call_file, &attribute) &&
+    if (dwarf_attr(&chain[i], DW_AT_call_file, &attribute) &&
         dwarf_formudata(&attribute, &call_file) == 0 && files) {
       const char* name = dwarf_filesrc(files, call_file, nullptr, nullptr);
       if (name) file = name;
     }
-    if (dwarf_attr(&scopes[i], DW_AT_call_line, &attribute) &&
+    if (dwarf_attr(&chain[i], DW_AT_call_line, &attribute) &&
         dwarf_formudata(&attribute, &call_line) == 0)
       line_number = static_cast<unsigned>(call_line);
   }
-  std::free(scopes);
-  if (!inlined) frames.clear();
+  std::free(chain);
   return frames;
 }
 

@@ -38,8 +38,13 @@ class DwarfInfo {
   bool cu_for(uint64_t vaddr, Dwarf_Die* cu);
 
   Dwarf* dwarf_;
-  // CU offsets, filled on the first address .debug_aranges does not cover.
-  std::optional<std::vector<Dwarf_Off>> cu_offsets_;
+  struct CuRange {
+    uint64_t low = 0, high = 0;  // [low, high)
+    Dwarf_Off die_offset = 0;
+  };
+  // Every CU's address ranges, sorted, built on the first address .debug_aranges does not
+  // cover (clang and some assemblers emit no aranges).
+  std::optional<std::vector<CuRange>> cu_ranges_;
 };
 
 }  // namespace sonde::symbols

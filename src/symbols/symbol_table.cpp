@@ -102,15 +102,16 @@ void SymbolTable::sort_and_index() {
   }
   symbols_ = std::move(symbols);
   ends_ = std::move(ends);
+  starts_.resize(symbols_.size());
+  for (size_t i = 0; i < symbols_.size(); ++i) starts_[i] = symbols_[i].start;
   max_end_.resize(ends_.size());
   uint64_t running = 0;
   for (size_t i = 0; i < ends_.size(); ++i) max_end_[i] = running = std::max(running, ends_[i]);
 }
 
 const Symbol* SymbolTable::find(uint64_t addr) const {
-  auto it = std::upper_bound(symbols_.begin(), symbols_.end(), addr,
-                             [](uint64_t value, const Symbol& s) { return value < s.start; });
-  for (size_t i = static_cast<size_t>(it - symbols_.begin()); i-- > 0;) {
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), addr);
+  for (size_t i = static_cast<size_t>(it - starts_.begin()); i-- > 0;) {
     if (max_end_[i] <= addr) break;  // nothing at or before i reaches addr
     if (addr < ends_[i]) return &symbols_[i];
   }

@@ -39,6 +39,7 @@ class SymbolTable {
   void sort_and_index();
 
   std::vector<Symbol> symbols_;  // by start
+  std::vector<uint64_t> starts_; // symbols_[i].start, dense for the binary search
   std::vector<uint64_t> ends_;   // exclusive end of each symbol after the fix-ups
   // max_end_[i]: the largest end among symbols_[0..i], to stop the backward scan of overlaps.
   std::vector<uint64_t> max_end_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -29,8 +30,8 @@ struct DsoState {
   SymbolTable own_table;
   bool space_is_offsets = false;       // user DSOs: addresses come in as file offsets
   std::vector<LoadSegment> segments;   // to turn those into ELF virtual addresses
-  std::unique_ptr<ElfImage> runtime;   // the file with code (and .dynsym, PLT)
-  std::unique_ptr<ElfImage> symbols;   // the file the symbols came from (may have DWARF)
+  std::shared_ptr<ElfImage> runtime;   // the file with code (and .dynsym, PLT)
+  std::shared_ptr<ElfImage> symbols;   // the file the symbols came from (may be the same one)
   std::string elf_path;
   std::string debug_path;
   bool dwarf_tried = false;
@@ -112,15 +113,14 @@ class Loader {
 
   void load_user(DsoState& state, const session::Dso& dso) {
     state.space_is_offsets = true;
-    std::string id = dso.build_id;
     std::string binary = options_.symfs + dso.long_name;
+    // Without a recorded build-id, perf takes the file's own to find its debug files.
+    const std::string id = dso.build_id.empty() ? elf_build_id(binary) : dso.build_id;
     std::string debug_root = options_.symfs + options_.debug_root;
     std::vector<std::string> candidates;
     // perf's order: .gnu_debuglink, the build-id cache, distribution debug paths, the file.
     if (is_regular_file(binary)) {
       if (auto image = ElfImage::open(binary)) {
-        // perf reads the build-id from the file when the recording named none for it.
-        if (id.empty()) id = image->build_id();
         if (auto link = image->debuglink()) {
           std::string dir = directory_of(binary);
           candidates.push_back(*link);
@@ -138,8 +138,9 @@ class Loader {
     candidates.push_back(debug_root + dso.long_name);
     if (!id.empty()) candidates.push_back(debug_root + build_id_path(id));
     candidates.push_back(binary);
-    if (!id.empty() && options_.debuginfod) candidates.push_back(debuginfod_debuginfo(id));
-    choose(state, dso, candidates);
+    std::function<std::string()> fetch;
+    if (!id.empty() && options_.debuginfod) fetch = [&id] { return debuginfod_debuginfo(id); };
+    choose(state, dso, id, candidates, /*quiet=*/false, fetch);
   }
 
   void load_vdso(DsoState& state, const session::Dso& dso) {
@@ -147,7 +148,7 @@ class Loader {
     std::vector<std::string> candidates;
     if (!dso.build_id.empty())
       candidates.push_back(buildid_cache_file(options_.buildid_dir, dso.build_id, "vdso"));
-    choose(state, dso, candidates, /*quiet=*/true);
+    choose(state, dso, dso.build_id, candidates, /*quiet=*/true);
     if (state.runtime || state.symbols) return;
     auto own = ElfImage::open_memory(own_vdso_image(), "[vdso]");
     if (!own) {
@@ -159,7 +160,7 @@ class Loader {
                                    dso.build_id, own->build_id()));
       return;
     }
-    auto image = std::make_unique<ElfImage>(std::move(*own));
+    auto image = std::make_shared<ElfImage>(std::move(*own));
     state.own_table = SymbolTable::build(
         demangled(image->symbols(!image->has_symtab()), options_.demangle));
     state.table = &state.own_table;
@@ -186,7 +187,7 @@ class Loader {
             demangled(image->symbols(!image->has_symtab()), false));
         state.table = &state.own_table;
         state.elf_path = state.debug_path = options_.vmlinux;
-        state.symbols = std::make_unique<ElfImage>(std::move(*image));
+        state.symbols = std::make_shared<ElfImage>(std::move(*image));
         return;
       }
       notes_.push_back(fmt::format("{}: {}; using kallsyms", options_.vmlinux,
@@ -217,7 +218,10 @@ class Loader {
   // The running kernel's kallsyms fits a recorded kernel only when their build-ids agree;
   // otherwise perf looks for the recorded kernel's kallsyms in the build-id cache.
   std::string kallsyms_path(const session::Dso& dso) {
-    if (options_.kallsyms != "/proc/kallsyms" || dso.build_id.empty()) return options_.kallsyms;
+    // A module's build-id is its own, not the kernel's: only the kernel's is compared.
+    if (options_.kallsyms != "/proc/kallsyms" || dso.build_id.empty() ||
+        dso.kind != session::DsoKind::kernel)
+      return options_.kallsyms;
     auto running = capture::read_kernel_build_id();
     if (!running || capture::build_id_hex(*running) == dso.build_id) return options_.kallsyms;
     std::string cached = buildid_cache_file(options_.buildid_dir, dso.build_id, "kallsyms");
@@ -232,37 +236,36 @@ class Loader {
   // Opens the candidates in order: the first with .symtab gives the symbols, the first with
   // .dynsym is the runtime image (PLT, load segments); a build-id that differs from the
   // recorded one rules a file out, as in perf.
-  void choose(DsoState& state, const session::Dso& dso, const std::vector<std::string>& candidates,
-              bool quiet = false) {
+  // `last_resort` (a network fetch) is asked only when no local file has a symbol table.
+  void choose(DsoState& state, const session::Dso& dso, const std::string& build_id,
+              const std::vector<std::string>& candidates, bool quiet = false,
+              const std::function<std::string()>& last_resort = nullptr) {
     std::unordered_set<std::string> seen;
     std::string mismatch;
     bool found_any = false;
-    for (const std::string& path : candidates) {
-      if (path.empty() || !seen.insert(path).second || !is_regular_file(path)) continue;
+    auto consider = [&](const std::string& path) {
+      if (path.empty() || !seen.insert(path).second || !is_regular_file(path)) return;
       auto image = ElfImage::open(path);
-      if (!image) continue;
+      if (!image) return;
       found_any = true;
-      if (!dso.build_id.empty() && image->build_id() != dso.build_id) {
+      if (!build_id.empty() && image->build_id() != build_id) {
         if (mismatch.empty())
           mismatch = fmt::format("{} has build-id {}, the recording {}", path,
-                                 image->build_id().empty() ? "none" : image->build_id(),
-                                 dso.build_id);
-        continue;
+                                 image->build_id().empty() ? "none" : image->build_id(), build_id);
+        return;
       }
       bool symtab = image->has_symtab() && !state.symbols;
       bool runtime = (image->has_dynsym() || image->has_code()) && !state.runtime;
-      if (!symtab && !runtime) continue;
-      auto owned = std::make_unique<ElfImage>(std::move(*image));
-      if (symtab && runtime) {
-        state.symbols = std::move(owned);
-        state.runtime = std::make_unique<ElfImage>(std::move(*ElfImage::open(path)));
-      } else if (symtab) {
-        state.symbols = std::move(owned);
-      } else {
-        state.runtime = std::move(owned);
-      }
+      if (!symtab && !runtime) return;
+      auto shared = std::make_shared<ElfImage>(std::move(*image));
+      if (symtab) state.symbols = shared;
+      if (runtime) state.runtime = shared;
+    };
+    for (const std::string& path : candidates) {
+      consider(path);
       if (state.symbols && state.runtime) break;
     }
+    if (!state.symbols && last_resort) consider(last_resort());
     const ElfImage* source = state.symbols ? state.symbols.get() : state.runtime.get();
     if (!source) {
       if (quiet) return;

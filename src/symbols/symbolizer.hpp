@@ -11,6 +11,8 @@
 //    vdso, the absolute address for the kernel, modules and JIT maps.
 //  - elf_address() converts `addr` into that space (through the PT_LOAD segment holding the
 //    offset), so perf's `sym+0x..` offset is elf_address(dso, addr) - symbol->start.
+//
+// Not thread-safe: one thread calls in (resolve_all splits its own work across two threads).
 #include <cstdint>
 #include <memory>
 #include <span>
