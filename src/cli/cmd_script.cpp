@@ -13,6 +13,7 @@
 #include "output/script_printer.hpp"
 #include "output/script_symbols.hpp"
 #include "session/session.hpp"
+#include "unwind/dwarf_unwinder.hpp"
 
 namespace sonde::cli {
 
@@ -23,7 +24,7 @@ struct ScriptCliOptions {
   std::vector<std::string> field_specs;
   std::string time, cpus, comms, pids, tids;
   std::string symfs, vmlinux, kallsyms;
-  bool nanoseconds = false, hide_call_graph = false, inline_frames = false, no_demangle = false;
+  bool nanoseconds = false, hide_call_graph = false, inline_frames = true, no_demangle = false;
   bool header = false, header_only = false;
   unsigned max_stack = 127;
   bool show_task = false, show_mmap = false, show_switch = false, show_lost = false;
@@ -86,7 +87,8 @@ int cmd_script(int argc, char** argv) {
   app.add_option("--symfs", cli.symfs, "look for files relative to this directory");
   app.add_option("-k,--vmlinux", cli.vmlinux, "vmlinux file for kernel symbols");
   app.add_option("--kallsyms", cli.kallsyms, "kallsyms file for kernel symbols");
-  app.add_flag("--inline", cli.inline_frames, "show inlined functions in callchains");
+  app.add_flag("--inline,!--no-inline", cli.inline_frames,
+               "show inlined functions in DWARF-unwound callchains (the default, as in perf 6.1)");
   app.add_flag("--no-demangle", cli.no_demangle, "do not demangle symbol names");
   app.add_option("--max-stack", cli.max_stack, "print at most this many callchain entries");
   app.add_flag("-G,--hide-call-graph", cli.hide_call_graph, "do not print callchains");
@@ -140,6 +142,10 @@ int cmd_script(int argc, char** argv) {
   symbol_options.demangle = !cli.no_demangle;
   symbol_options.inline_frames = cli.inline_frames;
   output::ScriptSymbols symbols(symbol_options);
+  // --call-graph dwarf samples: their user frames, unwound from the saved stack.
+  unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
+                                 options.max_stack);
+  session->set_unwinder(&unwinder);
   output::ScriptPrinter printer(std::move(options), *session, symbols, out);
   if (auto prepared = printer.prepare(); !prepared) return report_error(prepared.error());
   auto processed = session->process(printer);

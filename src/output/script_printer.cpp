@@ -120,18 +120,23 @@ void ScriptPrinter::append_srcline(const session::Location& loc) {
   buf.append(line);
 }
 
-void ScriptPrinter::append_frame(const session::Location& loc, uint64_t fields) {
+void ScriptPrinter::append_frame(const session::Location& loc, uint64_t fields, bool unwound) {
   fmt::memory_buffer& buf = out_.buffer();
   // perf shows user frames at their offset in the file, kernel frames at their address.
   uint64_t shown = loc.map != nullptr && loc.dso != nullptr && !loc.dso->is_kernel() ? loc.dso_address : loc.ip;
-  if (options_.inline_frames && loc.dso != nullptr && (fields & kFieldSym)) {
+  // perf 6.1 expands the frames of a DWARF unwind into their inline frames (and names each by
+  // its DWARF function), not the kernel's callchain entries.
+  if (unwound && options_.inline_frames && loc.dso != nullptr) {
     const ResolvedSymbol& symbol = symbols_.resolve(*loc.dso, loc.dso_address);
     if (symbol.found) {
       const auto& frames = symbols_.inline_frames(*loc.dso, loc.dso_address);
       if (!frames.empty()) {
         for (const ResolvedInline& frame : frames) {
-          fmt::format_to(fmt::appender(buf), "\t{:16x} {}", shown, frame.function);
-          if (fields & kFieldSymoff) fmt::format_to(fmt::appender(buf), "+{:#x}", symbol.offset);
+          fmt::format_to(fmt::appender(buf), "\t{:16x}", shown);
+          if (fields & kFieldSym) {
+            fmt::format_to(fmt::appender(buf), " {}", frame.function);
+            if (fields & kFieldSymoff) fmt::format_to(fmt::appender(buf), "+{:#x}", symbol.offset);
+          }
           if ((fields & kFieldDso) && !frame.inlined) fmt::format_to(fmt::appender(buf), " ({})", dso_name(loc));
           if (fields & kFieldSrcline) append_srcline(loc);
           if (frame.inlined) buf.append(std::string_view(" (inlined)"));
@@ -150,22 +155,28 @@ void ScriptPrinter::append_frame(const session::Location& loc, uint64_t fields) 
 
 void ScriptPrinter::append_frames(const session::SampleEvent& sample, uint64_t fields) {
   // perf walks the kernel's chain up to --max-stack entries: a context marker other than
-  // kernel, user or hypervisor there discards the whole chain, and a chain of markers only
-  // prints no frames (the session stands in the sampled ip for those; so look first).
+  // kernel, user or hypervisor there discards the whole chain. The session placed every entry
+  // of the chain, then the frames of a DWARF unwind (which limits itself to --max-stack).
   const perfdata::Sample& s = sample.sample;
-  size_t entries = 0;
-  for (size_t i = 0; i < s.callchain.size() && entries < options_.max_stack; ++i) {
+  size_t shown_entries = 0, chain_entries = 0;
+  for (size_t i = 0; i < s.callchain.size(); ++i) {
     uint64_t ip = s.callchain[i];
     if (ip < PERF_CONTEXT_MAX) {
-      ++entries;
-    } else if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER && ip != PERF_CONTEXT_HV) {
+      ++chain_entries;
+      if (shown_entries < options_.max_stack) ++shown_entries;
+    } else if (chain_entries < options_.max_stack && ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER &&
+               ip != PERF_CONTEXT_HV) {
       return;
     }
   }
   bool unwound = s.has(PERF_SAMPLE_STACK_USER) && s.regs_user.abi != 0;
-  if (entries == 0 && !unwound) return;
-  size_t count = std::min<size_t>(sample.callchain.size(), options_.max_stack);
-  for (size_t i = 0; i < count; ++i) append_frame(sample.callchain[i], fields);
+  // A chain of markers only, and nothing unwound: perf prints no frames (the session stands
+  // the sampled ip in for them).
+  if (chain_entries == 0 && !unwound) return;
+  size_t chain_end = std::min(chain_entries, sample.callchain.size());
+  for (size_t i = 0; i < std::min(shown_entries, chain_end); ++i) append_frame(sample.callchain[i], fields, false);
+  if (unwound)
+    for (size_t i = chain_end; i < sample.callchain.size(); ++i) append_frame(sample.callchain[i], fields, true);
 }
 
 void ScriptPrinter::append_sample_ip(const session::SampleEvent& sample, uint64_t fields) {

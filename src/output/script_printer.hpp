@@ -21,7 +21,7 @@ struct ScriptOptions {
   bool use_callchain = true;  // -G turns callchains off
   bool nanoseconds = false;   // --ns
   unsigned max_stack = 127;   // --max-stack (perf's default: kernel.perf_event_max_stack)
-  bool inline_frames = false; // --inline
+  bool inline_frames = true;  // --no-inline: DWARF-unwound frames without their inline frames
   bool show_task_events = false;
   bool show_mmap_events = false;
   bool show_switch_events = false;
@@ -74,7 +74,7 @@ class ScriptPrinter : public session::SessionVisitor {
   };
   void append_start(const LineStart& start, const perfdata::EventAttr& event, uint64_t fields);
   void append_frames(const session::SampleEvent& sample, uint64_t fields);
-  void append_frame(const session::Location& loc, uint64_t fields);
+  void append_frame(const session::Location& loc, uint64_t fields, bool unwound);
   void append_sample_ip(const session::SampleEvent& sample, uint64_t fields);
   void append_addr(const session::SampleEvent& sample, uint64_t fields);
   void append_symbol(const session::Location& loc, uint64_t fields, const ResolvedSymbol** resolved);

@@ -35,7 +35,7 @@ ScriptSymbols::ScriptSymbols(const ScriptSymbolOptions& options) {
   if (!options.kallsyms.empty()) symbolizer_options.kallsyms = options.kallsyms;
   symbolizer_options.vmlinux = options.vmlinux;
   symbolizer_options.demangle = options.demangle;
-  symbolizer_options.inline_frames = options.inline_frames;
+  symbolizer_options.inline_frames = true;
   impl_ = new Impl(std::move(symbolizer_options));
 }
 
@@ -71,6 +71,11 @@ const std::vector<ResolvedInline>& ScriptSymbols::inline_frames(const session::D
   if (fresh) {
     const ResolvedSymbol& symbol = resolve(dso, dso_address);
     auto found = impl_->symbolizer.inline_frames(dso, dso_address);
+    // Nothing inlined: perf (through addr2line) still names the frame by its DWARF function.
+    if (found.empty() && symbol.found) {
+      std::string name = impl_->symbolizer.function_name(dso, dso_address);
+      if (!name.empty()) found.push_back({name, "", 0});
+    }
     for (size_t i = 0; i < found.size(); ++i) {
       ResolvedInline frame;
       frame.function = found[i].function;
@@ -86,5 +91,7 @@ const std::vector<ResolvedInline>& ScriptSymbols::inline_frames(const session::D
   }
   return *frames;
 }
+
+std::string ScriptSymbols::elf_path(const session::Dso& dso) { return impl_->symbolizer.elf_path(dso); }
 
 }  // namespace sonde::output

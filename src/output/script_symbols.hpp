@@ -46,6 +46,8 @@ class ScriptSymbols {
   std::string_view srcline(const session::Dso& dso, uint64_t dso_address);
   // Inline frames at the address, innermost first, the holding function last; empty when none.
   const std::vector<ResolvedInline>& inline_frames(const session::Dso& dso, uint64_t dso_address);
+  // The file holding the DSO's code (for the DWARF unwinder), "" when none was found.
+  std::string elf_path(const session::Dso& dso);
 
  private:
   struct Impl;
