@@ -5,7 +5,7 @@ DEPS := cmake ninja-build g++ pkg-config clang \
         libelf-dev libdw-dev libdebuginfod-dev libcapstone-dev libzstd-dev \
         nlohmann-json3-dev libprotobuf-dev protobuf-compiler libncurses-dev \
         libbpf-dev bpftool libgtest-dev libgmock-dev libbenchmark-dev \
-        linux-perf strace
+        linux-perf strace trace-cmd
 SONDE := $(BUILD_DIR)/sonde
 
 .PHONY: all deps configure build demo test bench clean fuzz

@@ -1,13 +1,75 @@
-// Placeholder until the command lands: says so instead of pretending.
+// sonde report: perf report --stdio's options, wired from the session through the histogram
+// and call-graph builders to the report printer.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "analysis/report_options.hpp"
+#include "analysis/report_run.hpp"
 #include "cli/command.hpp"
+#include "cli/event_options.hpp"
+#include "output/report_output.hpp"
 
 namespace sonde::cli {
 
-int cmd_report(int, char**) {
-  fmt::print(stderr, "sonde report: not built yet\n");
-  return 1;
+int cmd_report(int argc, char** argv) {
+  analysis::ReportRequest request;
+  std::string sort = "comm,dso,sym";
+  std::string call_graph;
+  bool children = false, no_children = false, tui = false, inverted = false;
+  [[maybe_unused]] bool stdio = false;
+  std::optional<std::string> comms, dsos, symbols, pids, tids;
+  CLI::App app{"Read perf.data and display the profile (perf report --stdio)", "sonde report"};
+  app.add_option("-i,--input", request.input, "input file name (default perf.data; - for a pipe)");
+  app.add_option("-s,--sort", sort, "sort by keys: comm, pid, dso, sym, srcline, parent, cpu");
+  app.add_flag("-n,--show-nr-samples", request.layout.show_samples, "show a column with the number of samples");
+  app.add_flag("--show-total-period", request.layout.show_period, "show a column with the sum of periods");
+  app.add_flag("--children", children, "accumulate callchains of children into the parent entries");
+  app.add_flag("--no-children", no_children, "do not accumulate callchains of children");
+  app.add_option("-g,--call-graph", call_graph,
+                 "graph|flat|fractal|folded|none,min_percent,caller|callee,function|address,percent|period|count");
+  app.add_flag("-G,--inverted", inverted, "caller-based call graph (same as -g caller)");
+  app.add_option("--max-stack", request.options.max_stack, "callchain entries to use at most (default 127)");
+  app.add_option("--percent-limit", request.percent_limit, "hide entries (and call-graph parts) below this percent");
+  app.add_option("--comm", comms, "only consider samples of these comms (comma separated)");
+  app.add_option("-d,--dso", dsos, "only consider symbols in these DSOs");
+  app.add_option("-S,--symbols", symbols, "only consider these symbols");
+  app.add_option("--pid", pids, "only consider samples of these process ids");
+  app.add_option("--tid", tids, "only consider samples of these thread ids");
+  app.add_option("-p,--parent", request.options.parent_pattern, "regex for the parent sort key");
+  app.add_flag("--header", request.header, "show the perf.data header before the profile");
+  app.add_flag("--header-only", request.header_only, "show only the perf.data header");
+  app.add_flag("--stdio", stdio, "text output (the only interface sonde has)");
+  app.add_flag("--tui", tui, "not available: sonde report prints text");
+  app.add_flag("-v,--verbose", request.verbose, "say what could not be resolved");
+  app.add_option("--symfs", request.symfs, "look for files with symbols relative to this directory");
+  app.add_option("--kallsyms", request.kallsyms, "kallsyms pathname");
+  app.add_option("-k,--vmlinux", request.vmlinux, "vmlinux pathname");
+  app.add_flag("--demangle,!--no-demangle", request.demangle, "demangle C++ and Rust symbol names (default on)");
+  app.add_flag("-q,--quiet", request.quiet, "no header comments");
+  if (auto exit_code = parse_command_line(app, argc, argv, "report")) return *exit_code;
+  if (tui) return report_error({"sonde report: there is no TUI; output is always --stdio text", 129});
+  if (children && no_children)
+    return report_error({"sonde report: --children and --no-children contradict each other", 129});
+
+  auto keys = analysis::parse_sort_keys(sort);
+  if (!keys) return report_error(keys.error().with_context("sonde report"));
+  request.options.keys = *keys;
+  if (children) request.children = true;
+  if (no_children) request.children = false;
+  if (auto parsed = analysis::parse_call_graph(call_graph, request, inverted); !parsed)
+    return report_error(parsed.error().with_context("sonde report"));
+  if (auto parsed = analysis::parse_filters(request.filters, comms, dsos, symbols, pids, tids); !parsed)
+    return report_error(parsed.error().with_context("sonde report"));
+
+  auto report = analysis::run_report(request);
+  if (!report) return report_error(report.error().with_context("sonde report"));
+  output::print_report(stdout, **report, request);
+  std::fflush(stdout);
+  return 0;
 }
 
 }  // namespace sonde::cli

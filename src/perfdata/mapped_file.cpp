@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <utility>
 
 namespace sonde::perfdata {
@@ -36,14 +38,25 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
   return MappedFile(data, size);
 }
 
+void MappedFile::release_before(size_t end) {
+  static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  end = std::min(end, size_) / page * page;
+  if (data_ == nullptr || end <= released_) return;
+  ::madvise(static_cast<uint8_t*>(data_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
+}
+
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      released_(std::exchange(other.released_, 0)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
     if (data_) ::munmap(data_, size_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    released_ = std::exchange(other.released_, 0);
   }
   return *this;
 }

@@ -233,4 +233,8 @@ void PerfDataReader::absorb_user_record(const RecordView& record) {
   }
 }
 
+void PerfDataReader::release_before(uint64_t offset) {
+  if (state_->file) state_->file->release_before(static_cast<size_t>(offset));
+}
+
 }  // namespace sonde::perfdata

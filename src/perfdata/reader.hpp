@@ -74,6 +74,9 @@ class PerfDataReader {
   // The records of the data section in file order (COMPRESSED records opened up). A file can
   // be iterated again; a pipe only once. Each view is valid until the iterator moves on.
   RecordRange records();
+  // File mode: the mapped bytes before file offset `offset` may leave memory (they are read
+  // again from the file if touched). A no-op for pipes.
+  void release_before(uint64_t offset);
 
  private:
   struct State;

@@ -30,6 +30,7 @@ struct Session::State {
   Machine machine;
   SessionStats stats;
   UserStackUnwinder* unwinder = nullptr;
+  bool locate_callchains = true;
   std::vector<Location> callchain;  // reused for every sample
   bool build_ids_applied = false;
 
@@ -97,9 +98,13 @@ struct Session::State {
     stats.samples++;
     Thread& thread = machine.thread(static_cast<int32_t>(sample->pid), static_cast<int32_t>(sample->tid));
     uint8_t cpumode = cpumode_of(record);
-    build_callchain(thread, *sample, cpumode);
-    for (Location& loc : callchain) {
-      if (loc.dso != nullptr) loc.dso->hit = true;
+    if (locate_callchains || unwinder != nullptr) {
+      build_callchain(thread, *sample, cpumode);
+      for (Location& loc : callchain) {
+        if (loc.dso != nullptr) loc.dso->hit = true;
+      }
+    } else {
+      callchain.clear();
     }
     size_t index = static_cast<size_t>(attr - reader.attrs().events().data());
     SampleEvent event{record, *sample, *attr, index, thread, cpumode, callchain};
@@ -176,15 +181,21 @@ perfdata::PerfDataReader& Session::reader() { return state_->reader; }
 Machine& Session::machine() { return state_->machine; }
 const SessionStats& Session::stats() const { return state_->stats; }
 void Session::set_unwinder(UserStackUnwinder* unwinder) { state_->unwinder = unwinder; }
+void Session::set_locate_callchains(bool locate) { state_->locate_callchains = locate; }
 
 Result<void> Session::process(SessionVisitor& visitor) {
   State& s = *state_;
   OrderedRecords ordered;
+  uint64_t previous_round = 0;
   auto deliver = [&](const perfdata::RecordView& record) { s.deliver(record, visitor); };
   for (const perfdata::RecordView& record : s.reader.records()) {
     s.stats.records++;
     if (record.type() == perfdata::PERF_RECORD_FINISHED_ROUND) {
       ordered.finished_round(deliver);
+      // What came before the previous round has been delivered: its pages may go (RSS stays
+      // flat over a large file; a record still queued would just be read from the file again).
+      s.reader.release_before(previous_round);
+      previous_round = record.offset;
       continue;
     }
     if (record.type() >= perfdata::PERF_RECORD_USER_TYPE_START) {

@@ -73,6 +73,9 @@ class Session {
   const SessionStats& stats() const;
   // Without one, DWARF samples keep only their kernel part and sampled ip.
   void set_unwinder(UserStackUnwinder* unwinder);
+  // Off: samples arrive with an empty callchain (unless an unwinder is set), for visitors that
+  // place the raw PERF_SAMPLE_CALLCHAIN themselves, with caches keyed on the raw addresses.
+  void set_locate_callchains(bool locate);
   // Replays the whole file once. Stops with the reader's error on a corrupt record.
   Result<void> process(SessionVisitor& visitor);
 

@@ -14,13 +14,55 @@ namespace {
 
 constexpr size_t kEventNameColumns = 20;  // trace-cmd pads " name: " to line up payloads
 
+// Decimal digits of `value`, right-aligned in `width` with `fill`; how many were written.
+size_t put_decimal(char* out, unsigned long long value, size_t width, char fill) {
+  char digits[24];
+  size_t n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value);
+  size_t length = 0;
+  while (length + n < width) out[length++] = fill;
+  while (n) out[length++] = digits[--n];
+  return length;
+}
+
 // tep_print_event's time field: `%<prec>.<div>d` rounds ts/div and prints
 // "%5llu.%0<prec>llu" of it split at 10^prec (trace-cmd's " %6.1000d:", " %9.1d:", "%12d:").
-void append_time(unsigned long long ts, int precision, unsigned divisor, std::string& out) {
+void append_time(unsigned long long ts, size_t precision, unsigned divisor, std::string& out) {
   if (divisor > 1) ts = (ts + divisor / 2) / divisor;
   unsigned long long p10 = 1;
-  for (int i = 0; i < precision; ++i) p10 *= 10;
-  fmt::format_to(std::back_inserter(out), "{:5}.{:0{}}", ts / p10, ts % p10, precision);
+  for (size_t i = 0; i < precision; ++i) p10 *= 10;
+  char text[64];
+  size_t length = put_decimal(text, ts / p10, 5, ' ');
+  text[length++] = '.';
+  length += put_decimal(text + length, ts % p10, precision, '0');
+  out.append(text, length);
+}
+
+// "%16s-%-5d [%03d]": comm right-aligned, pid left-aligned, cpu zero-padded.
+void append_task(const char* comm, int pid, int cpu, std::string& out) {
+  size_t comm_length = std::strlen(comm);
+  if (comm_length < 16) out.append(16 - comm_length, ' ');
+  out.append(comm, comm_length);
+  char text[48];
+  size_t length = 0;
+  text[length++] = '-';
+  if (pid < 0) text[length++] = '-';
+  size_t digits = put_decimal(text + length, pid < 0 ? 0ull - static_cast<unsigned long long>(pid) : static_cast<unsigned long long>(pid), 0, ' ');
+  length += digits;
+  for (size_t used = digits + (pid < 0); used < 5; ++used) text[length++] = ' ';
+  text[length++] = ' ';
+  text[length++] = '[';
+  if (cpu < 0) {
+    text[length++] = '-';
+    length += put_decimal(text + length, 0ull - static_cast<unsigned long long>(cpu), 2, '0');
+  } else {
+    length += put_decimal(text + length, static_cast<unsigned long long>(cpu), 3, '0');
+  }
+  text[length++] = ']';
+  out.append(text, length);
 }
 
 }  // namespace
@@ -46,8 +88,10 @@ void EventFormatter::format_dropped(const tep_record& record, std::string& out) 
 void EventFormatter::format(const tep_record& const_record, std::string& out) {
   // libtraceevent's API takes non-const records but only reads them.
   auto& record = const_cast<tep_record&>(const_record);
-  format_dropped(record, out);
+  // trace-cmd writes the buffer's prefix first, so after lost events it heads the
+  // "EVENTS DROPPED" line and the record's own line has none.
   out += options_.line_prefix;
+  format_dropped(record, out);
 
   tep_event* event = tep_find_event_by_record(tep_, &record);
   if (!event) {
@@ -58,7 +102,7 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
 
   int pid = tep_data_pid(tep_, &record);
   const char* comm = tep_data_comm_from_pid(tep_, pid);
-  fmt::format_to(std::back_inserter(out), "{:>16}-{:<5} [{:03}]", comm, pid, record.cpu);
+  append_task(comm, pid, record.cpu, out);
 
   if (!options_.clock_in_ns) {
     append_time(record.ts, 12, 0, out);
@@ -75,13 +119,21 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
   size_t name_length = std::strlen(event->name);
   if (name_length < kEventNameColumns) out.append(kEventNameColumns - name_length, ' ');
 
-  trace_seq_reset(seq_);
-  tep_print_event(tep_, seq_, &record, "%s", TEP_PRINT_INFO);
-  // trace-cmd prints the line with "%.*s": a NUL in the payload ends it; one trailing newline is
-  // dropped before its own.
-  size_t length = strnlen(seq_->buffer, seq_->len);
-  if (length > 0 && seq_->buffer[length - 1] == '\n' && length == seq_->len) --length;
-  out.append(seq_->buffer, length);
+  auto compiled = payloads_.find(event->id);
+  if (compiled == payloads_.end()) compiled = payloads_.emplace(event->id, PayloadPrinter::compile(event)).first;
+  size_t payload_start = out.size();
+  if (!compiled->second || !compiled->second->print(record, out)) {
+    trace_seq_reset(seq_);
+    tep_print_event(tep_, seq_, &record, "%s", TEP_PRINT_INFO);
+    // trace-cmd prints the line with "%.*s": a NUL in the payload ends it.
+    out.append(seq_->buffer, strnlen(seq_->buffer, seq_->len));
+    if (out.size() - payload_start < seq_->len) {
+      out += '\n';
+      return;
+    }
+  }
+  // One trailing newline of the payload is dropped before trace-cmd's own.
+  if (out.size() > payload_start && out.back() == '\n') out.pop_back();
   out += '\n';
 }
 

@@ -12,7 +12,11 @@
 // from the local tracefs (e.g. tracefs_local_events()) for live records from trace_pipe_raw.
 // For the live case, load plugins first (tep_load_plugins) so payloads match trace-cmd's, and
 // set record.cpu, record.ts, record.data, record.size and record.missed_events.
+#include <memory>
 #include <string>
+#include <unordered_map>
+
+#include "tracedat/payload_printer.hpp"
 
 struct tep_handle;
 struct tep_record;
@@ -23,7 +27,7 @@ namespace sonde::tracedat {
 struct FormatOptions {
   bool nanoseconds = false;       // -t: seconds.nanoseconds instead of seconds.microseconds
   bool clock_in_ns = true;        // false for counter/x86-tsc clocks: raw counts, as trace-cmd
-  std::string line_prefix;        // e.g. trace-cmd's "instance: " before each line of a buffer
+  std::string line_prefix;        // e.g. trace-cmd's "instance: " before each record of a buffer
 };
 
 class EventFormatter {
@@ -42,6 +46,8 @@ class EventFormatter {
   tep_handle* tep_;
   FormatOptions options_;
   trace_seq* seq_;  // reused for every payload: no allocation per event once it has grown
+  // Per event id: the fast payload printer, or nullptr where libtraceevent prints it.
+  std::unordered_map<int, std::unique_ptr<PayloadPrinter>> payloads_;
 };
 
 }  // namespace sonde::tracedat

@@ -81,6 +81,31 @@ std::string tracing_state() {
     state += std::string(file) + "=" + (content ? *content : "?") + ";";
   }
   if (auto instances = list_directory(t + "/instances")) state += "instances=" + join(*instances, ",");
+  for (const char* file : {"trace_clock", "tracing_cpumask", "set_event_pid", "options/stacktrace",
+                           "options/event-fork"}) {
+    auto content = read_file(t + "/" + file);
+    state += std::string(";") + file + "=" + (content ? std::string(trim(*content)) : "?");
+  }
+  // "7 (expanded: 1408)" is a boot-time buffer that any tracing at the top level grows to 1408 KB:
+  // what the next user gets is the expanded size.
+  if (auto size = read_file(t + "/buffer_size_kb")) {
+    std::string text(trim(*size));
+    if (auto expanded = text.find("(expanded: "); expanded != std::string::npos)
+      text = text.substr(expanded + 11, text.find(')') - expanded - 11);
+    state += ";buffer_size_kb=" + text;
+  }
+  // Filters left on any top-level event.
+  if (auto systems = list_directory(t + "/events"))
+    for (const auto& system : *systems)
+      if (auto events = list_directory(t + "/events/" + system))
+        for (const auto& event : *events)
+          if (auto filter = read_file(t + "/events/" + system + "/" + event + "/filter");
+              filter && trim(*filter) != "none")
+            state += ";filter " + system + ":" + event + "=" + std::string(trim(*filter));
+  if (auto devices = list_directory("/sys/class/block"))
+    for (const auto& device : *devices)
+      if (auto enable = read_file("/sys/class/block/" + device + "/trace/enable"); enable && trim(*enable) == "1")
+        state += ";blktrace on " + device;
   return state;
 }
 

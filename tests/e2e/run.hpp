@@ -24,7 +24,8 @@ std::string temp_dir();
 // `text` quoted for /bin/sh.
 std::string shell_quote(const std::string& text);
 // The machine's tracing state as the before-stop hook reads it (tracer, enabled events,
-// probes, instances): tests assert it is the same before and after.
+// probes, instances, clock, cpumask, pid filters, options sonde sets, buffer size, event
+// filters, blktrace switches): tests assert it is the same before and after.
 std::string tracing_state();
 
 }  // namespace sonde::test

@@ -1,0 +1,162 @@
+#pragma once
+// Dense ids for small fixed-size integer keys and for integer sequences: the report's hot path
+// interns every sampled address, context and stack through these. Open addressing, linear
+// probing, power-of-two capacity; ids are handed out 0, 1, 2... in first-seen order.
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace sonde::analysis {
+
+inline uint64_t mix_hash(uint64_t x) {  // splitmix64's finalizer
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+// Key of N u64 words -> dense id.
+template <size_t N>
+class KeyIndex {
+ public:
+  using Key = std::array<uint64_t, N>;
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  KeyIndex() { slots_.assign(64, kNone); }
+
+  // The key's id; `inserted` says whether it is new.
+  uint32_t intern(const Key& key, bool& inserted) {
+    if ((keys_.size() + 1) * 2 > slots_.size()) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      uint32_t id = slots_[i];
+      if (id == kNone) {
+        slots_[i] = static_cast<uint32_t>(keys_.size());
+        keys_.push_back(key);
+        inserted = true;
+        return slots_[i];
+      }
+      if (same(keys_[id], key)) {
+        inserted = false;
+        return id;
+      }
+    }
+  }
+  uint32_t intern(const Key& key) {
+    bool inserted;
+    return intern(key, inserted);
+  }
+  uint32_t find(const Key& key) const {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      uint32_t id = slots_[i];
+      if (id == kNone || same(keys_[id], key)) return id;
+    }
+  }
+  const Key& key(uint32_t id) const { return keys_[id]; }
+  size_t size() const { return keys_.size(); }
+  void clear() {
+    keys_.clear();
+    slots_.assign(64, kNone);
+  }
+
+ private:
+  static bool same(const Key& a, const Key& b) {
+    for (size_t i = 0; i < N; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  static uint64_t hash(const Key& key) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (uint64_t word : key) h = mix_hash(h ^ word);
+    return h;
+  }
+  void grow() {
+    std::vector<uint32_t> slots(slots_.size() * 2, kNone);
+    size_t mask = slots.size() - 1;
+    for (uint32_t id = 0; id < keys_.size(); ++id) {
+      size_t i = hash(keys_[id]) & mask;
+      while (slots[i] != kNone) i = (i + 1) & mask;
+      slots[i] = id;
+    }
+    slots_.swap(slots);
+  }
+
+  std::vector<uint32_t> slots_;
+  std::vector<Key> keys_;
+};
+
+// Sequences of u32 (a context id followed by a stack's location ids) -> dense id. The
+// sequences live back to back in one pool.
+class SequenceIndex {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  SequenceIndex() { slots_.assign(1024, Slot{0, kNone}); }
+
+  uint32_t intern(std::span<const uint32_t> sequence, bool& inserted) {
+    if ((offsets_.size() + 1) * 2 > slots_.size()) grow();
+    uint64_t h = hash(sequence);
+    size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.id == kNone) {
+        slot = Slot{h, static_cast<uint32_t>(offsets_.size())};
+        offsets_.push_back(pool_.size());
+        pool_.insert(pool_.end(), sequence.begin(), sequence.end());
+        lengths_.push_back(static_cast<uint32_t>(sequence.size()));
+        inserted = true;
+        return slot.id;
+      }
+      if (slot.hash == h && equal(slot.id, sequence)) {
+        inserted = false;
+        return slot.id;
+      }
+    }
+  }
+  std::span<const uint32_t> sequence(uint32_t id) const {
+    return {pool_.data() + offsets_[id], lengths_[id]};
+  }
+  size_t size() const { return offsets_.size(); }
+  size_t pool_words() const { return pool_.size(); }
+
+ private:
+  struct Slot {
+    uint64_t hash;
+    uint32_t id;
+  };
+  static uint64_t hash(std::span<const uint32_t> sequence) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ sequence.size();
+    size_t i = 0;
+    for (; i + 2 <= sequence.size(); i += 2)
+      h = mix_hash(h ^ (uint64_t(sequence[i]) | uint64_t(sequence[i + 1]) << 32));
+    if (i < sequence.size()) h = mix_hash(h ^ sequence[i]);
+    return h;
+  }
+  bool equal(uint32_t id, std::span<const uint32_t> sequence) const {
+    return lengths_[id] == sequence.size() &&
+           std::memcmp(pool_.data() + offsets_[id], sequence.data(), sequence.size() * sizeof(uint32_t)) == 0;
+  }
+  void grow() {
+    std::vector<Slot> slots(slots_.size() * 2, Slot{0, kNone});
+    size_t mask = slots.size() - 1;
+    for (const Slot& slot : slots_) {
+      if (slot.id == kNone) continue;
+      size_t i = slot.hash & mask;
+      while (slots[i].id != kNone) i = (i + 1) & mask;
+      slots[i] = slot;
+    }
+    slots_.swap(slots);
+  }
+
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> pool_;
+  std::vector<uint64_t> offsets_;
+  std::vector<uint32_t> lengths_;
+};
+
+}  // namespace sonde::analysis

@@ -1,0 +1,217 @@
+#include "analysis/report_run.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <unordered_map>
+
+namespace sonde::analysis {
+
+namespace {
+
+class HistogramFiller : public session::SessionVisitor {
+ public:
+  HistogramFiller(Report& report, const ReportRequest& request) : report_(report), request_(request) {}
+
+  void on_sample(const session::SampleEvent& sample) override {
+    if (sample.event_index >= report_.events.size()) return;
+    Histogram& histogram = report_.events[sample.event_index].histogram;
+    uint64_t period = sample.sample.has(PERF_SAMPLE_PERIOD) ? sample.sample.period : 0;
+    if (period == 0 && !sample.event.attr.freq) period = sample.event.attr.sample_period;
+    if (period == 0) period = 1;
+    if (!wanted(sample.thread)) {
+      histogram.add_filtered(period);
+      return;
+    }
+    ReportTables& tables = report_.tables;
+    int32_t cpu = sample.sample.has(PERF_SAMPLE_CPU) ? static_cast<int32_t>(sample.sample.cpu) : -1;
+    // Consecutive samples mostly come from the same thread on the same CPU.
+    if (&sample.thread != last_thread_ || cpu != last_cpu_ || sample.thread.comm != last_comm_) {
+      CachedComm& cached = comms_[&sample.thread];
+      if (cached.id == kNoId || cached.comm != sample.thread.comm) {
+        cached.comm = sample.thread.comm;
+        cached.id = tables.comm_id(sample.thread.comm);
+      }
+      last_thread_ = &sample.thread;
+      last_cpu_ = cpu;
+      last_comm_ = sample.thread.comm;
+      last_context_ = tables.context(cached.id, sample.thread.pid, sample.thread.tid, cpu);
+    }
+    uint32_t context = last_context_;
+
+    if (!sample.callchain.empty()) {  // placed by the session (DWARF unwinding)
+      locations_.clear();
+      for (const session::Location& location : sample.callchain)
+        locations_.push_back(tables.locations.intern(location));
+      histogram.add(context, locations_, period);
+      return;
+    }
+    // The raw callchain: a stack seen before (same context, same addresses, no side-band
+    // change since) is found by its hash alone; only new stacks are placed frame by frame.
+    if (sideband_changed_) {
+      raw_stacks_.clear();
+      raw_stack_ids_.clear();
+      frames_.clear();
+      frame_ids_.clear();
+      sideband_changed_ = false;
+    }
+    const perfdata::U64Array& raw = sample.sample.callchain;
+    bool has_chain = sample.sample.has(PERF_SAMPLE_CALLCHAIN) && !raw.empty();
+    uint64_t h1 = mix_hash(0x243f6a8885a308d3ull ^ (uint64_t(sample.event_index) << 40) ^ (uint64_t(context) << 8) ^
+                           sample.cpumode);
+    uint64_t h2 = mix_hash(0x13198a2e03707344ull ^ h1);
+    // Two independent multiplicative hashes, one multiply per word each, finished with a full
+    // mix: 128 bits identify the stack.
+    auto absorb = [&](uint64_t word) {
+      h1 = (std::rotl(h1, 5) ^ word) * 0x9e3779b97f4a7c15ull;
+      h2 = std::rotl((h2 + word) * 0xc2b2ae3d27d4eb4full, 31);
+    };
+    if (has_chain) {
+      for (size_t i = 0; i < raw.size(); ++i) absorb(raw[i]);
+      absorb(raw.size());
+    } else {
+      absorb(sample.sample.ip);
+    }
+    h1 = mix_hash(h1);
+    h2 = mix_hash(h2 ^ h1);
+    bool inserted;
+    uint32_t raw_id = raw_stacks_.intern({h1, h2}, inserted);
+    if (!inserted) {
+      histogram.add_to_stack(raw_stack_ids_[raw_id], period);
+      return;
+    }
+    locations_.clear();
+    const session::Thread& thread = sample.thread;
+    if (has_chain) {
+      uint8_t cpumode = PERF_RECORD_MISC_USER;
+      for (size_t i = 0; i < raw.size(); ++i) {
+        uint64_t ip = raw[i];
+        if (ip >= PERF_CONTEXT_MAX) {
+          cpumode = context_cpumode(ip, cpumode);
+          continue;
+        }
+        locations_.push_back(frame(thread, cpumode, ip));
+      }
+    }
+    if (locations_.empty()) locations_.push_back(frame(thread, sample.cpumode, sample.sample.ip));
+    raw_stack_ids_.push_back(histogram.add(context, locations_, period));
+  }
+
+  void on_record(const perfdata::RecordView& record, const perfdata::EventAttr*, const perfdata::SampleId&) override {
+    switch (record.type()) {
+      case PERF_RECORD_MMAP:
+      case PERF_RECORD_MMAP2:
+      case PERF_RECORD_FORK:
+      case PERF_RECORD_COMM:
+      case PERF_RECORD_EXIT: sideband_changed_ = true; break;
+      default: break;
+    }
+  }
+
+ private:
+  struct CachedComm {
+    std::string comm;
+    uint32_t id = kNoId;
+  };
+  bool wanted(const session::Thread& thread) const {
+    const ReportFilters& f = request_.filters;
+    if (!f.comms.empty() && std::find(f.comms.begin(), f.comms.end(), thread.comm) == f.comms.end()) return false;
+    if (!f.pids.empty() && std::find(f.pids.begin(), f.pids.end(), thread.pid) == f.pids.end()) return false;
+    if (!f.tids.empty() && std::find(f.tids.begin(), f.tids.end(), thread.tid) == f.tids.end()) return false;
+    return true;
+  }
+
+  static uint8_t context_cpumode(uint64_t marker, uint8_t current) {
+    switch (marker) {
+      case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
+      case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+      case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
+      case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
+      case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
+      default: return current;
+    }
+  }
+  // The location id of `ip` in `thread`'s address space (the kernel's for kernel modes),
+  // placed by the machine once per distinct address.
+  uint32_t frame(const session::Thread& thread, uint8_t cpumode, uint64_t ip) {
+    bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+    uint64_t space = kernel ? 0 : reinterpret_cast<uintptr_t>(thread.maps.get());
+    bool inserted;
+    uint32_t id = frames_.intern({space ^ (uint64_t(cpumode) << 56), ip}, inserted);
+    if (inserted) {
+      session::Location where = report_.session.machine().locate(thread, cpumode, ip);
+      if (where.dso) where.dso->hit = true;
+      frame_ids_.push_back(report_.tables.locations.intern(where));
+    }
+    return frame_ids_[id];
+  }
+
+  Report& report_;
+  const ReportRequest& request_;
+  std::unordered_map<const session::Thread*, CachedComm> comms_;
+  std::vector<uint32_t> locations_;
+  bool sideband_changed_ = false;
+  const session::Thread* last_thread_ = nullptr;
+  int32_t last_cpu_ = -2;
+  std::string last_comm_;
+  uint32_t last_context_ = 0;
+  KeyIndex<2> raw_stacks_;             // (hash, hash) of a raw stack -> index into raw_stack_ids_
+  std::vector<uint32_t> raw_stack_ids_;  // -> the histogram's stack id
+  KeyIndex<2> frames_;                 // (address space, mode; ip) -> index into frame_ids_
+  std::vector<uint32_t> frame_ids_;    // -> location id
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
+  auto session = session::Session::open(request.input);
+  if (!session) return tl::unexpected(session.error());
+  auto report = std::make_unique<Report>(std::move(*session));
+  for (const auto& event : report->session.reader().attrs().events())
+    report->events.push_back({session::event_name(event), Histogram()});
+  if (request.header_only) return report;
+
+  // --call-graph dwarf recordings: their user stacks are unwound while the session replays.
+  bool dwarf = false;
+  for (const auto& event : report->session.reader().attrs().events())
+    dwarf |= (event.attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+  if (dwarf) {
+    report->unwinder = std::make_unique<unwind::DwarfUnwinder>();
+    report->session.set_unwinder(report->unwinder.get());
+  }
+
+  report->session.set_locate_callchains(false);
+  HistogramFiller filler(*report, request);
+  if (auto processed = report->session.process(filler); !processed) return tl::unexpected(processed.error());
+  report->lost_samples = report->session.stats().lost_samples;
+
+  ReportTables& tables = report->tables;
+  for (const SampleContext& context : tables.contexts) {
+    const session::Thread* thread = report->session.machine().find_thread(context.tid);
+    tables.final_comms.push_back(thread ? thread->comm : tables.comms[context.comm]);
+  }
+  auto resolver = make_frame_resolver(request);
+  report->tables.locations.resolve(*resolver);
+  bool srclines = std::find(request.options.keys.begin(), request.options.keys.end(), SortKey::srcline) !=
+                  request.options.keys.end();
+  if (srclines) report->tables.locations.resolve_srclines(*resolver);
+
+  bool has_callchain = false;
+  for (const EventReport& event : report->events) has_callchain |= event.histogram.has_callchain();
+  report->callchains = has_callchain && !request.callchain_none;
+  // perf: children by default when there are callchains; -g none keeps them accumulated.
+  report->children = request.children.value_or(has_callchain) && has_callchain;
+
+  HistOptions options = request.options;
+  options.children = report->children;
+  options.callchains = report->callchains;
+  // perf's children mode shows callers first unless an order was given (or -g none).
+  if (report->children && !request.order_set && !request.callchain_none) options.order = CallchainOrder::caller;
+  for (EventReport& event : report->events) event.histogram.build(report->tables, options);
+  if (request.verbose) {
+    report->notes = resolver->notes();
+    for (std::string& line : report->tables.locations.unresolved_descriptions()) report->notes.push_back(std::move(line));
+  }
+  return report;
+}
+
+}  // namespace sonde::analysis

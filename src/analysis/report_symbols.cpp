@@ -1,0 +1,38 @@
+// The report's FrameResolver over the symbols layer: each distinct location is asked once.
+#include "analysis/report_run.hpp"
+#include "symbols/symbolizer.hpp"
+
+namespace sonde::analysis {
+
+namespace {
+
+class SymbolizerResolver : public FrameResolver {
+ public:
+  explicit SymbolizerResolver(symbols::SymbolizerOptions options) : symbolizer_(std::move(options)) {}
+
+  std::optional<Symbol> symbol(const session::Dso& dso, uint64_t address) override {
+    const symbols::Symbol* found = symbolizer_.find(dso, address);
+    if (!found) return std::nullopt;
+    return Symbol{found->start, found->name};
+  }
+  std::string srcline(const session::Dso& dso, uint64_t address) override {
+    return symbolizer_.srcline(dso, address);
+  }
+  std::vector<std::string> notes() const override { return symbolizer_.notes(); }
+
+ private:
+  symbols::Symbolizer symbolizer_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request) {
+  symbols::SymbolizerOptions options;
+  options.symfs = request.symfs;
+  if (!request.kallsyms.empty()) options.kallsyms = request.kallsyms;
+  options.vmlinux = request.vmlinux;
+  options.demangle = request.demangle;
+  return std::make_unique<SymbolizerResolver>(std::move(options));
+}
+
+}  // namespace sonde::analysis

@@ -1,0 +1,29 @@
+#pragma once
+// perf report's -s/--sort keys that sonde knows: what each groups by and how perf orders it.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace sonde::analysis {
+
+enum class SortKey {
+  comm,     // the thread's command name at sample time
+  pid,      // the thread ("Pid:Command"; perf shows the tid)
+  dso,      // the shared object
+  sym,      // the function (symbol, or the address when nothing names it)
+  srcline,  // file:line of the address
+  parent,   // the first caller matching --parent (default ^sys_|^do_page_fault), else [other]
+  cpu,      // the CPU the sample was taken on
+};
+
+// "comm,dso,sym" -> keys. perf's spellings: symbol = sym, thread = pid. Unknown keys are an
+// error naming the key.
+Result<std::vector<SortKey>> parse_sort_keys(std::string_view list);
+// The column header as perf prints it ("Command", "    Pid:Command", ...).
+std::string_view sort_key_header(SortKey key);
+// Keys taken from the sampled address (one value per callchain frame) rather than the sample.
+bool is_frame_key(SortKey key);
+
+}  // namespace sonde::analysis

@@ -1,0 +1,57 @@
+#pragma once
+// One reader thread per CPU moving whole ring-buffer pages from per_cpu/cpuN/trace_pipe_raw
+// into a file per CPU with splice(2), so the data never passes through sonde's memory; at the
+// end each reader drains what is left, the last partial page included.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/error.hpp"
+#include "base/unique_fd.hpp"
+#include "ftrace/instance.hpp"
+
+namespace sonde::ftrace {
+
+struct CpuCapture {
+  int cpu = 0;
+  std::string path;    // the file of whole pages
+  uint64_t bytes = 0;  // its size
+  std::optional<Error> error;
+};
+
+class RawCapture {
+ public:
+  // Opens every CPU's trace_pipe_raw and starts the readers, which write `<prefix>cpuN` files.
+  static Result<std::unique_ptr<RawCapture>> start(const Instance& instance, const std::vector<int>& cpus,
+                                                   const std::string& prefix, size_t page_size);
+  // Removes the page files too, unless keep_files() was called.
+  ~RawCapture();
+  // Tells the readers to drain the buffers and end (tracing should be off by then); waits for them.
+  std::vector<CpuCapture> finish();
+  // The page files outlive this (the caller copies them into a trace.dat and removes them).
+  void keep_files() { keep_files_ = true; }
+
+ private:
+  struct Reader {
+    CpuCapture capture;
+    UniqueFd raw, out, pipe_read, pipe_write;
+    size_t pipe_size = 0;
+    std::thread thread;
+  };
+  RawCapture() = default;
+  void run(Reader& reader);
+  Result<void> move_full_pages(Reader& reader);
+  Result<void> drain(Reader& reader);
+
+  std::vector<std::unique_ptr<Reader>> readers_;
+  UniqueFd stop_event_;  // an eventfd the readers poll with their buffer
+  size_t page_size_ = 4096;
+  bool finished_ = false;
+  bool keep_files_ = false;
+};
+
+}  // namespace sonde::ftrace

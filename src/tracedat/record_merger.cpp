@@ -1,0 +1,127 @@
+#include "tracedat/record_merger.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+extern "C" {  // kbuffer.h has no C++ guard of its own
+#include <traceevent/kbuffer.h>
+}
+
+namespace sonde::tracedat {
+
+namespace {
+// Zeros after each page copy: libtraceevent reads dynamic fields at 16-bit offsets from a
+// record without checking them against the record, so a corrupt record can point up to 64 KiB
+// past its page. The padding keeps such reads inside our buffer.
+constexpr size_t kPagePadding = 65536 + 64;
+}  // namespace
+
+struct RecordMerger::Stream {
+  size_t buffer = 0;
+  int cpu = 0;
+  std::span<const uint8_t> pages;
+  size_t next_page = 0;  // offset of the page to load next
+  size_t page_offset = 0;  // offset of the loaded page
+  kbuffer* kbuf = nullptr;
+  std::vector<uint8_t> page;  // the loaded page, padded
+  tep_record record{};
+  bool has_record = false;
+  bool ended = false;
+  ~Stream() {
+    if (kbuf) kbuffer_free(kbuf);
+  }
+};
+
+RecordMerger::RecordMerger(const TraceDatReader& reader) : reader_(reader) {
+  tep_handle* tep = reader.tep();
+  int long_size = tep_get_header_page_size(tep);
+  auto kbuffer_long = long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8;
+  for (size_t b = 0; b < reader.buffers().size(); ++b) {
+    for (const auto& cpu : reader.buffers()[b].cpus) {
+      auto stream = std::make_unique<Stream>();
+      stream->buffer = b;
+      stream->cpu = cpu.cpu;
+      stream->pages = cpu.pages;
+      stream->kbuf = kbuffer_alloc(kbuffer_long, KBUFFER_ENDIAN_LITTLE);
+      if (stream->kbuf && tep_is_old_format(tep)) kbuffer_set_old_format(stream->kbuf);
+      stream->page.assign(reader.page_size() + kPagePadding, 0);
+      if (!stream->kbuf || !load_page(*stream)) stream->ended = true;
+      streams_.push_back(std::move(stream));
+    }
+  }
+}
+
+RecordMerger::~RecordMerger() = default;
+
+bool RecordMerger::load_page(Stream& stream) {
+  size_t page_size = reader_.page_size();
+  if (stream.next_page >= stream.pages.size()) return false;
+  size_t length = std::min(page_size, stream.pages.size() - stream.next_page);
+  std::memcpy(stream.page.data(), stream.pages.data() + stream.next_page, length);
+  std::memset(stream.page.data() + length, 0, page_size - length);
+  stream.page_offset = stream.next_page;
+  stream.next_page += page_size;
+  kbuffer_load_subbuffer(stream.kbuf, stream.page.data());
+  if (static_cast<size_t>(kbuffer_subbuffer_size(stream.kbuf)) > page_size) {
+    // trace-cmd stops reading the CPU at such a page ("bad page read").
+    problems_.push_back(fmt::format("CPU {}: corrupt page at offset {:#x}: data size {} exceeds the page",
+                                    stream.cpu, stream.page_offset, kbuffer_subbuffer_size(stream.kbuf)));
+    return false;
+  }
+  return true;
+}
+
+bool RecordMerger::peek(Stream& stream) {
+  while (!stream.ended) {
+    unsigned long long ts = 0;
+    void* data = kbuffer_read_event(stream.kbuf, &ts);
+    if (!data) {
+      if (!load_page(stream)) stream.ended = true;
+      continue;
+    }
+    int size = kbuffer_event_size(stream.kbuf);
+    auto* start = static_cast<uint8_t*>(data);
+    if (size < 0 || start < stream.page.data() ||
+        start + size > stream.page.data() + reader_.page_size()) {
+      problems_.push_back(fmt::format("CPU {}: corrupt event in the page at offset {:#x}", stream.cpu,
+                                      stream.page_offset));
+      stream.ended = true;
+      break;
+    }
+    tep_record& r = stream.record;
+    r.ts = reader_.adjust_timestamp(ts);
+    r.offset = stream.page_offset + static_cast<unsigned>(kbuffer_curr_offset(stream.kbuf));
+    r.missed_events = kbuffer_missed_events(stream.kbuf);
+    r.record_size = kbuffer_curr_size(stream.kbuf);
+    r.size = size;
+    r.data = data;
+    r.cpu = stream.cpu;
+    r.ref_count = 1;
+    r.locked = 1;
+    r.priv = nullptr;
+    kbuffer_next_event(stream.kbuf, nullptr);
+    stream.has_record = true;
+    return true;
+  }
+  stream.has_record = false;
+  return false;
+}
+
+const tep_record* RecordMerger::next(size_t& buffer) {
+  if (pending_) {
+    pending_->has_record = false;
+    pending_ = nullptr;
+  }
+  Stream* best = nullptr;
+  for (auto& stream : streams_) {
+    if (!stream->has_record && !peek(*stream)) continue;
+    if (!best || stream->record.ts < best->record.ts) best = stream.get();
+  }
+  if (!best) return nullptr;
+  pending_ = best;
+  buffer = best->buffer;
+  return &best->record;
+}
+
+}  // namespace sonde::tracedat
