@@ -7,8 +7,10 @@ DEPS := cmake ninja-build g++ pkg-config clang \
         libbpf-dev bpftool libgtest-dev libgmock-dev libbenchmark-dev \
         linux-perf strace trace-cmd
 SONDE := $(BUILD_DIR)/sonde
+# Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium.
+TEST_DEPS := chromium
 
-.PHONY: all deps configure build demo test bench clean fuzz
+.PHONY: all deps test-deps configure build demo test bench clean fuzz
 
 all: build
 
@@ -17,6 +19,13 @@ deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+test-deps:
+	@missing=$$(for p in $(TEST_DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing (for the tests):" $$missing; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
@@ -29,7 +38,7 @@ build: configure
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
 
-test: configure
+test: configure test-deps
 	@cmake --build $(BUILD_DIR)
 	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 600
 

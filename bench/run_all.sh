@@ -2,6 +2,7 @@
 # run_all: run every benchmark script in bench/ (all *.sh but this one) against BUILD_DIR/sonde,
 # with a heading per benchmark. `make bench` calls `bench/run_all.sh build`. Exits 0 when the
 # peer (perf) is missing: benchmarks compare against it, so they are skipped with a note.
+# flamegraph_speed also needs the FlameGraph scripts: FLAMEGRAPH_DIR=/path/to/FlameGraph make bench.
 # Usage: bench/run_all.sh BUILD_DIR
 set -u
 (($# == 1)) || { echo "usage: run_all.sh BUILD_DIR"; exit 2; }

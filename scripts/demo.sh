@@ -30,6 +30,8 @@ step sonde stat -I 250 -e task-clock,syscalls:sys_enter_write -- "$demo" 400000 
 
 step sonde record -g -o /tmp/sonde-demo.data -- "$demo" 400000 10
 "$sonde" record -g -o /tmp/sonde-demo.data -- "$demo" 400000 10 >/dev/null
+step sonde report -i /tmp/sonde-demo.data --no-children "(the top, with its call graph)"
+"$sonde" report -i /tmp/sonde-demo.data --no-children 2>&1 | grep -v '^#' | grep -v '^$' | head -20
 if command -v perf >/dev/null; then
   step perf report -i /tmp/sonde-demo.data --stdio --no-children "(sonde's file, read by perf 6.1)"
   perf report -i /tmp/sonde-demo.data --stdio --no-children 2>&1 | grep -v '^#' | grep -v '^$' | head -20

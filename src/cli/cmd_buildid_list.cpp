@@ -1,6 +1,6 @@
 // sonde buildid-list [-i perf.data] [-k]: the build-ids a recording holds (its BUILD_ID
 // feature, or HEADER_BUILD_ID records in a pipe), "<build-id> <path>" per DSO as perf prints
-// them. -H keeps the DSOs that samples hit. -i on an ELF file prints that file's build-id; -k
+// them. -H keeps the DSOs that samples hit; a pipe-mode stream lists the DSOs hit, as perf does. -i on an ELF file prints that file's build-id; -k
 // the running kernel's.
 #include <string>
 #include <unordered_set>
@@ -63,34 +63,40 @@ int cmd_buildid_list(int argc, char** argv) {
       return 0;
     }
   }
-  if (with_hits) {
-    auto session = session::Session::open(input);
-    if (!session) {
-      fmt::print(stderr, "failed to open {}: {}\n", input, session.error().message);
+  if (!with_hits && input != "-") {
+    auto reader = perfdata::PerfDataReader::open(input);
+    if (!reader) {
+      fmt::print(stderr, "failed to open {}: {}\n", input, reader.error().message);
       return 255;
     }
-    struct Ignore : session::SessionVisitor {
-      void on_sample(const session::SampleEvent&) override {}
-    } ignore;
-    if (auto processed = session->process(ignore); !processed) {
-      fmt::print(stderr, "sonde buildid-list: {}: {}\n", input, processed.error().message);
-      return 1;
-    }
-    std::unordered_set<std::string> hit;
-    for (const auto& dso : session->machine().dsos().all())
-      if (dso->hit) hit.insert(dso->long_name);
-    return print_entries(session->reader().features(), &hit);
+    if (!reader->is_pipe()) return print_entries(reader->features(), nullptr);
   }
-  auto reader = perfdata::PerfDataReader::open(input);
-  if (!reader) {
-    fmt::print(stderr, "failed to open {}: {}\n", input, reader.error().message);
+  // -H, or a pipe-mode stream: which DSOs samples hit needs the whole replay.
+  auto session = session::Session::open(input);
+  if (!session) {
+    fmt::print(stderr, "failed to open {}: {}\n", input, session.error().message);
     return 255;
   }
-  if (reader->is_pipe()) {
-    // In a pipe the build-ids travel as records; read them all.
-    for (const auto& record : reader->records()) (void)record;
+  struct Ignore : session::SessionVisitor {
+    void on_sample(const session::SampleEvent&) override {}
+  } ignore;
+  if (auto processed = session->process(ignore); !processed) {
+    fmt::print(stderr, "sonde buildid-list: {}: {}\n", input, processed.error().message);
+    return 1;
   }
-  return print_entries(reader->features(), nullptr);
+  if (session->reader().is_pipe()) {
+    // As perf: a stream has no BUILD_ID section to list, so the DSOs samples hit are listed
+    // with what their MMAP2 records or HEADER_BUILD_ID records said (blank when nothing).
+    std::string out;
+    for (const auto& dso : session->machine().dsos().all())
+      if (dso->hit) out += fmt::format("{:<40} {}\n", dso->build_id, dso->long_name);
+    std::fputs(out.c_str(), stdout);
+    return 0;
+  }
+  std::unordered_set<std::string> hit;
+  for (const auto& dso : session->machine().dsos().all())
+    if (dso->hit) hit.insert(dso->long_name);
+  return print_entries(session->reader().features(), &hit);
 }
 
 }  // namespace sonde::cli

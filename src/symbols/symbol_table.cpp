@@ -53,6 +53,9 @@ SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
   SymbolTable table;
   table.symbols_.reserve(raw.size());
   table.ends_.reserve(raw.size());
+  // perf compares the fixed-up lengths: of zero-size aliases, the last one reaches the next
+  // symbol and so counts as sized.
+  for (size_t i = 0; i < raw.size(); ++i) raw[i].size = ends[i] - raw[i].start;
   for (size_t i = 0; i < raw.size();) {
     size_t best = i;
     size_t j = i + 1;
@@ -111,11 +114,12 @@ void SymbolTable::sort_and_index() {
 
 const Symbol* SymbolTable::find(uint64_t addr) const {
   auto it = std::upper_bound(starts_.begin(), starts_.end(), addr);
+  const Symbol* found = nullptr;
   for (size_t i = static_cast<size_t>(it - starts_.begin()); i-- > 0;) {
     if (max_end_[i] <= addr) break;  // nothing at or before i reaches addr
-    if (addr < ends_[i]) return &symbols_[i];
+    if (addr < ends_[i]) found = &symbols_[i];
   }
-  return nullptr;
+  return found;
 }
 
 }  // namespace sonde::symbols

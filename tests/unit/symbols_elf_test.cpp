@@ -2,11 +2,13 @@
 // (readelf, objdump, addr2line, c++filt), which share no code with libelf/libdw.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "base/strings.hpp"
+#include "symbols/elf_image.hpp"
 #include "symbols/symbolizer.hpp"
 #include "symbols_support.hpp"
 
@@ -56,22 +58,29 @@ TEST(SymbolsElf, WorkloadFunctionsResolveAtTheirAddresses) {
 
 TEST(SymbolsElf, PltEntriesAreNamedAsObjdumpNamesThem) {
   std::string path = workload_path("demo");
-  auto loads = readelf_loads(path);
+  auto image = symbols::ElfImage::open(path);
+  ASSERT_TRUE(image) << image.error().message;
+  std::map<uint64_t, std::string> synthesized;
+  for (const auto& entry : image->plt_symbols()) synthesized[entry.start] = entry.name + "@plt";
   // objdump labels each PLT entry "<name@plt>", from the same relocations perf reads.
   std::istringstream text(shell_output("objdump -d --section=.plt '" + path + "'"));
   std::string line;
   int checked = 0;
+  auto loads = readelf_loads(path);
+  auto functions = readelf_functions(path);
   symbols::Symbolizer symbolizer(test_options());
   auto dso = make_dso(0, DsoKind::user, path);
   while (std::getline(text, line)) {
     size_t open = line.find(" <"), close = line.find("@plt>:");
     if (open == std::string::npos || close == std::string::npos) continue;
     uint64_t vaddr = std::stoull(line.substr(0, open), nullptr, 16);
-    std::string name = line.substr(open + 2, close - open - 2) + "@plt";
+    EXPECT_EQ(synthesized[vaddr], line.substr(open + 2, close - open - 2) + "@plt");
+    // perf 6.1 stretches the zero-size _init before .plt over it and names PLT samples after
+    // _init (perf script prints "_init+0x40"), so the Symbolizer does too.
     const symbols::Symbol* symbol = symbolizer.find(dso, file_offset_of(loads, vaddr) + 4);
-    ASSERT_NE(symbol, nullptr) << name;
-    EXPECT_EQ(symbol->name, name);
-    EXPECT_EQ(symbol->start, vaddr);
+    ASSERT_NE(symbol, nullptr);
+    EXPECT_EQ(symbol->name, "_init");
+    EXPECT_EQ(symbol->start, functions.at("_init").value);
     ++checked;
   }
   EXPECT_GE(checked, 2) << "demo calls write and snprintf through its PLT";
