@@ -34,6 +34,7 @@ std::string module_short_name(std::string_view path) {
 Machine::Machine() {
   // perf names the idle task before any record does.
   thread(0, 0).comm = "swapper";
+  thread(0, 0).comm_set = true;
 }
 
 void Machine::add_build_id(std::string_view filename, std::string hex) {
@@ -71,15 +72,18 @@ const Thread* Machine::find_thread(int32_t tid) const {
 void Machine::apply_comm(const perfdata::CommRecord& comm) {
   Thread& t = thread(static_cast<int32_t>(comm.pid), static_cast<int32_t>(comm.tid));
   t.comm = std::string(comm.comm);
-  // exec replaces the address space; the new image's MMAPs follow the COMM record.
-  if (comm.exec) t.maps = std::make_shared<AddressSpace>();
+  t.comm_set = true;
+  // perf keeps the maps across exec: the new image's MMAPs cut away what they overlap, and the
+  // execve call's own samples still resolve in the old image (perf script shows them so).
 }
 
 void Machine::apply_fork(const perfdata::ForkExitRecord& fork) {
   int32_t pid = static_cast<int32_t>(fork.pid), tid = static_cast<int32_t>(fork.tid);
   int32_t ppid = static_cast<int32_t>(fork.ppid), ptid = static_cast<int32_t>(fork.ptid);
   Thread& parent = thread(ppid, ptid);
-  std::string comm = parent.comm;
+  // perf's thread__fork: the child takes the parent's name only when a COMM named the parent.
+  bool comm_set = parent.comm_set;
+  std::string comm = comm_set ? parent.comm : fmt::format(":{}", tid);
   std::shared_ptr<AddressSpace> parent_maps = parent.maps;
   // A reused tid is a new thread: drop what we knew of the old one.
   if (tid != ptid) threads_.erase(tid);
@@ -87,6 +91,7 @@ void Machine::apply_fork(const perfdata::ForkExitRecord& fork) {
   child->pid = pid;
   child->tid = tid;
   child->comm = std::move(comm);
+  child->comm_set = comm_set;
   child->maps = pid == ppid ? parent_maps : std::make_shared<AddressSpace>(*parent_maps);
   threads_[tid] = std::move(child);
 }

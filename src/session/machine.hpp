@@ -18,6 +18,7 @@ struct Thread {
   int32_t pid = -1;
   int32_t tid = -1;
   std::string comm;          // perf's ":TID" until a COMM or FORK names it
+  bool comm_set = false;     // named by a COMM (or inherited a name): forks pass only a set comm on
   bool exited = false;
   std::shared_ptr<AddressSpace> maps;  // shared by the threads of one process
 };

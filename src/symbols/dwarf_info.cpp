@@ -78,6 +78,18 @@ std::string function_name(Dwarf_Die* die, bool demangle_names) {
 
 }  // namespace
 
+std::string DwarfInfo::subprogram_name(uint64_t vaddr, bool demangle_names) {
+  Dwarf_Die cu;
+  if (!cu_for(vaddr, &cu)) return "";
+  Dwarf_Die* scopes = nullptr;
+  int count = dwarf_getscopes(&cu, vaddr, &scopes);
+  std::string name;
+  for (int i = 0; i < count && name.empty(); ++i)
+    if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) name = function_name(&scopes[i], demangle_names);
+  std::free(scopes);
+  return name;
+}
+
 std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_names) {
   std::vector<InlineFrame> frames;
   Dwarf_Die cu;

@@ -32,6 +32,8 @@ class DwarfInfo {
   // Inlined frames at `vaddr`, innermost first, then the function holding them; empty when
   // no inlined subroutine covers it.
   std::vector<InlineFrame> inline_frames(uint64_t vaddr, bool demangle);
+  // The name of the function (DW_TAG_subprogram) whose code holds `vaddr`, "" when none does.
+  std::string subprogram_name(uint64_t vaddr, bool demangle);
 
  private:
   explicit DwarfInfo(Dwarf* dwarf) : dwarf_(dwarf) {}

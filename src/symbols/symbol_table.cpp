@@ -14,9 +14,11 @@ size_t leading_underscores(const std::string& name) {
   return n;
 }
 
-// perf's choose_best_symbol: true when `a` is kept over `b` (same start address).
-bool better_symbol(const RawSymbol& a, const RawSymbol& b) {
-  if ((a.size > 0) != (b.size > 0)) return a.size > 0;
+// perf's choose_best_symbol: true when `a` is kept over `b` (same start address). The
+// extents are after perf's symbols__fixup_end, so of kallsyms aliases (all without a size) the
+// last one, which alone reaches the next address, wins: "__pi_memcpy" over "memcpy".
+bool better_symbol(const RawSymbol& a, uint64_t a_extent, const RawSymbol& b, uint64_t b_extent) {
+  if ((a_extent > 0) != (b_extent > 0)) return a_extent > 0;
   bool a_weak = a.binding == STB_WEAK, b_weak = b.binding == STB_WEAK;
   if (a_weak != b_weak) return !a_weak;
   bool a_global = a.binding == STB_GLOBAL, b_global = b.binding == STB_GLOBAL;
@@ -58,7 +60,7 @@ SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
     size_t best = i;
     size_t j = i + 1;
     for (; j < raw.size() && raw[j].start == raw[i].start; ++j)
-      if (!better_symbol(raw[best], raw[j])) best = j;
+      if (!better_symbol(raw[best], ends[best] - raw[best].start, raw[j], ends[j] - raw[j].start)) best = j;
     // The survivor keeps perf's original end (its own size, or the fixed-up one).
     uint64_t end = std::max(ends[best], raw[best].start + 1);
     table.symbols_.push_back(Symbol{raw[best].start, end - raw[best].start, std::move(raw[best].name)});

@@ -415,6 +415,12 @@ std::vector<InlineFrame> Symbolizer::inline_frames(const session::Dso& dso, uint
   return frames;
 }
 
+std::string Symbolizer::function_name(const session::Dso& dso, uint64_t addr) {
+  DsoState& s = state(dso);
+  DwarfInfo* dwarf = dwarf_of(s);
+  return dwarf != nullptr ? dwarf->subprogram_name(to_symbol_space(s, addr), options_.demangle) : std::string();
+}
+
 std::string Symbolizer::elf_path(const session::Dso& dso) { return state(dso).elf_path; }
 
 std::string Symbolizer::debug_path(const session::Dso& dso) {

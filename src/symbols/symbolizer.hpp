@@ -76,6 +76,10 @@ class Symbolizer {
   // all; empty when nothing is inlined there or no DWARF is available.
   std::vector<InlineFrame> inline_frames(const session::Dso& dso, uint64_t addr);
 
+  // The DWARF name of the function holding `addr` (which may differ from its ELF symbol:
+  // "__libc_start_main_impl" for "__libc_start_main@@GLIBC_2.34"), "" without DWARF.
+  std::string function_name(const session::Dso& dso, uint64_t addr);
+
   // The ELF file holding code for `dso` (after the build-id cache, symfs and vdso lookups), or
   // "" when none was found: the unwinder opens this one.
   std::string elf_path(const session::Dso& dso);

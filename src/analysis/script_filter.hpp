@@ -1,0 +1,43 @@
+#pragma once
+// Which events perf script shows: --time ranges, -C CPUs, and --comm/--pid/--tid threads.
+// Time and thread filters apply to samples; the CPU filter to samples and side-band records.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace sonde::analysis {
+
+struct TimeRange {
+  uint64_t start = 0;  // 0: from the beginning
+  uint64_t end = 0;    // 0: to the end
+};
+
+// perf's --time: "start,stop" in seconds with up to nine decimals, either side may be empty;
+// several ranges separated by spaces.
+Result<std::vector<TimeRange>> parse_time_ranges(std::string_view text);
+// perf's seconds.fraction timestamp ("10040.658472") in nanoseconds.
+Result<uint64_t> parse_timestamp(std::string_view text);
+
+class ScriptFilter {
+ public:
+  std::vector<TimeRange> times;
+  std::vector<bool> cpus;  // empty: every CPU
+  std::vector<std::string> comms;
+  std::vector<int32_t> pids, tids;
+
+  // perf: a sample without a time (0) is never dropped by --time.
+  bool skip_time(uint64_t time) const;
+  // A record without a CPU ((uint32_t)-1) is never dropped by -C.
+  bool skip_cpu(uint32_t cpu) const;
+  bool skip_thread(std::string_view comm, int32_t pid, int32_t tid) const;
+  bool filters_threads() const { return !comms.empty() || !pids.empty() || !tids.empty(); }
+};
+
+// perf's comma (or space) separated lists for --comm, --pid, --tid.
+std::vector<std::string> split_list(std::string_view text);
+Result<std::vector<int32_t>> parse_id_list(std::string_view text, std::string_view option);
+
+}  // namespace sonde::analysis

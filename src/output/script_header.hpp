@@ -1,0 +1,23 @@
+#pragma once
+// perf's header block (perf script --header, --header-only; perf report --header): the file's
+// layout, then one or more lines per feature it holds, then the features it lacks.
+//   # ========
+//   # captured on    : Sun Nov 22 13:54:38 2026
+//   ...
+//   # ========
+//   #
+#include <fmt/format.h>
+
+#include <string>
+
+#include "perfdata/reader.hpp"
+
+namespace sonde::output {
+
+// `path` is the file read (its modification time is "captured on"); "-" for a pipe.
+void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path, fmt::memory_buffer& out);
+
+// perf_event_attr__fprintf's ", name = value" list of an attr's non-zero fields.
+void append_attr_fields(const perf_event_attr& attr, fmt::memory_buffer& out);
+
+}  // namespace sonde::output

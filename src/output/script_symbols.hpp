@@ -1,0 +1,57 @@
+#pragma once
+// The symbols side of perf script's lines: the symbol and offset of an address in a DSO, its
+// source line and inline frames, each computed once per (DSO, address) and kept, since a
+// profile's stacks repeat the same addresses millions of times.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "session/dso.hpp"
+
+namespace sonde::output {
+
+struct ResolvedSymbol {
+  bool found = false;
+  std::string_view name;  // valid while the ScriptSymbols lives
+  uint64_t offset = 0;    // perf's sym+0x.. offset
+  uint64_t elf_address = 0;  // the address in the file's symbol space (perf's rip_2objdump)
+};
+
+struct ResolvedInline {
+  std::string function;
+  std::string srcline;  // "file.c:12", "" when unknown
+  bool inlined = true;  // false for the function that holds the inlined ones
+};
+
+struct ScriptSymbolOptions {
+  std::string symfs;
+  std::string kallsyms;
+  std::string vmlinux;
+  bool demangle = true;
+  bool inline_frames = false;
+};
+
+class ScriptSymbols {
+ public:
+  explicit ScriptSymbols(const ScriptSymbolOptions& options);
+  ~ScriptSymbols();
+  ScriptSymbols(const ScriptSymbols&) = delete;
+  ScriptSymbols& operator=(const ScriptSymbols&) = delete;
+
+  const ResolvedSymbol& resolve(const session::Dso& dso, uint64_t dso_address);
+  // perf's srcline of an address: "file.c:12"; "dso[hexaddr]" when there is no file to read
+  // (perf's fallback); "" when the file has no line for it.
+  std::string_view srcline(const session::Dso& dso, uint64_t dso_address);
+  // Inline frames at the address, innermost first, the holding function last; empty when none.
+  const std::vector<ResolvedInline>& inline_frames(const session::Dso& dso, uint64_t dso_address);
+  // The file holding the DSO's code (for the DWARF unwinder), "" when none was found.
+  std::string elf_path(const session::Dso& dso);
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+}  // namespace sonde::output

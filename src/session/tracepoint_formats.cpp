@@ -1,0 +1,179 @@
+#include "session/tracepoint_formats.hpp"
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include <bit>
+#include <cstring>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace sonde::session {
+
+namespace {
+
+constexpr std::string_view kMagic = "\x17\x08\x44tracing";
+
+template <typename T>
+T swapped(T value) {
+  if constexpr (sizeof(T) == 8) return static_cast<T>(__builtin_bswap64(value));
+  if constexpr (sizeof(T) == 4) return static_cast<T>(__builtin_bswap32(value));
+  if constexpr (sizeof(T) == 2) return static_cast<T>(__builtin_bswap16(value));
+  return value;
+}
+
+// Reads the blob in the byte order it was written in (its endian byte says which).
+class BlobCursor {
+ public:
+  explicit BlobCursor(perfdata::Bytes bytes) : bytes_(bytes) {}
+  void set_swap(bool swap) { swap_ = swap; }
+
+  template <typename T>
+  Result<T> number(const char* what) {
+    if (bytes_.size() - offset_ < sizeof(T)) return failf("the tracing data ends inside {}", what);
+    T value = perfdata::load<T>(bytes_.data() + offset_);
+    offset_ += sizeof(T);
+    return swap_ ? swapped(value) : value;
+  }
+  Result<std::string_view> bytes(uint64_t size, const char* what) {
+    if (bytes_.size() - offset_ < size) return failf("the tracing data ends inside {}", what);
+    std::string_view out(reinterpret_cast<const char*>(bytes_.data() + offset_), size);
+    offset_ += size;
+    return out;
+  }
+  Result<std::string_view> cstring(const char* what) {
+    const char* start = reinterpret_cast<const char*>(bytes_.data() + offset_);
+    size_t left = bytes_.size() - offset_;
+    const void* nul = std::memchr(start, '\0', left);
+    if (nul == nullptr) return failf("the tracing data ends inside {}", what);
+    size_t length = static_cast<size_t>(static_cast<const char*>(nul) - start);
+    offset_ += length + 1;
+    return std::string_view(start, length);
+  }
+
+ private:
+  perfdata::Bytes bytes_;
+  size_t offset_ = 0;
+  bool swap_ = false;
+};
+
+}  // namespace
+
+struct TracepointFormats::Handle {
+  tep_handle* tep = nullptr;
+  trace_seq seq{};
+  Handle() {
+    tep = tep_alloc();
+    trace_seq_init(&seq);
+  }
+  ~Handle() {
+    trace_seq_destroy(&seq);
+    if (tep != nullptr) tep_free(tep);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+};
+
+TracepointFormats::TracepointFormats() : handle_(std::make_unique<Handle>()) {}
+TracepointFormats::TracepointFormats(TracepointFormats&&) noexcept = default;
+TracepointFormats& TracepointFormats::operator=(TracepointFormats&&) noexcept = default;
+TracepointFormats::~TracepointFormats() = default;
+
+Result<TracepointFormats> TracepointFormats::parse(perfdata::Bytes blob) {
+  TracepointFormats formats;
+  tep_handle* tep = formats.handle_->tep;
+  if (tep == nullptr) return fail("cannot allocate a libtraceevent handle");
+  BlobCursor in(blob);
+  auto magic = in.bytes(kMagic.size(), "its magic");
+  if (!magic || *magic != kMagic) return fail("the tracing data does not start with perf's magic");
+  auto version = in.cstring("its version");
+  if (!version) return tl::unexpected(version.error());
+  bool has_cmdlines = std::string_view(*version) >= "0.6";
+  auto endian = in.number<uint8_t>("its endianness");
+  auto long_size = in.number<uint8_t>("its long size");
+  if (!endian || !long_size) return fail("the tracing data ends inside its header");
+  bool big_endian = *endian != 0;
+  in.set_swap(big_endian != (std::endian::native == std::endian::big));
+  auto page_size = in.number<uint32_t>("its page size");
+  if (!page_size) return tl::unexpected(page_size.error());
+  tep_set_file_bigendian(tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_local_bigendian(tep, std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_long_size(tep, *long_size);
+  tep_set_page_size(tep, static_cast<int>(*page_size));
+
+  for (const char* expected : {"header_page", "header_event"}) {
+    auto name = in.cstring("a header file name");
+    if (!name) return tl::unexpected(name.error());
+    if (*name != expected) return failf("the tracing data has '{}' where '{}' belongs", *name, expected);
+    auto size = in.number<uint64_t>("a header file size");
+    if (!size) return tl::unexpected(size.error());
+    auto content = in.bytes(*size, expected);
+    if (!content) return tl::unexpected(content.error());
+    if (std::string_view(expected) == "header_page") {
+      std::string copy(*content);
+      tep_parse_header_page(tep, copy.data(), copy.size(), *long_size);
+    }
+  }
+
+  auto parse_formats = [&](const char* system) -> Result<void> {
+    auto count = in.number<uint32_t>("a format count");
+    if (!count) return tl::unexpected(count.error());
+    for (uint32_t i = 0; i < *count; ++i) {
+      auto size = in.number<uint64_t>("a format size");
+      if (!size) return tl::unexpected(size.error());
+      auto format = in.bytes(*size, "an event format");
+      if (!format) return tl::unexpected(format.error());
+      tep_parse_event(tep, format->data(), format->size(), system);  // a bad one is skipped
+    }
+    return {};
+  };
+  if (auto r = parse_formats("ftrace"); !r) return tl::unexpected(r.error());
+  auto systems = in.number<uint32_t>("the system count");
+  if (!systems) return tl::unexpected(systems.error());
+  for (uint32_t i = 0; i < *systems; ++i) {
+    auto system = in.cstring("a system name");
+    if (!system) return tl::unexpected(system.error());
+    std::string name(*system);
+    if (auto r = parse_formats(name.c_str()); !r) return tl::unexpected(r.error());
+  }
+
+  // kallsyms and printk formats: u32 sizes; saved cmdlines (0.6): u64. The tables are optional
+  // for printing, so a file cut here still formats its events.
+  auto kallsyms_size = in.number<uint32_t>("the kallsyms size");
+  if (!kallsyms_size) return formats;
+  if (auto kallsyms = in.bytes(*kallsyms_size, "kallsyms"); kallsyms && !kallsyms->empty())
+    tep_parse_kallsyms(tep, std::string(*kallsyms).c_str());
+  auto printk_size = in.number<uint32_t>("the printk formats size");
+  if (!printk_size) return formats;
+  if (auto printk = in.bytes(*printk_size, "printk formats"); printk && !printk->empty())
+    tep_parse_printk_formats(tep, std::string(*printk).c_str());
+  if (has_cmdlines) {
+    auto cmdlines_size = in.number<uint64_t>("the saved cmdlines size");
+    if (!cmdlines_size) return formats;
+    if (auto cmdlines = in.bytes(*cmdlines_size, "saved cmdlines"); cmdlines && !cmdlines->empty())
+      tep_parse_saved_cmdlines(tep, std::string(*cmdlines).c_str());
+  }
+  return formats;
+}
+
+tep_event* TracepointFormats::find(uint64_t id) const {
+  return tep_find_event(handle_->tep, static_cast<int>(id));
+}
+
+void TracepointFormats::append_info(int cpu, perfdata::Bytes raw, std::string& out) {
+  tep_record record{};
+  record.cpu = cpu;
+  record.size = static_cast<int>(raw.size());
+  record.data = const_cast<uint8_t*>(raw.data());  // libtraceevent only reads it
+  trace_seq& seq = handle_->seq;
+  trace_seq_reset(&seq);
+  tep_print_event(handle_->tep, &seq, &record, "%s", TEP_PRINT_INFO);
+  out.append(seq.buffer, seq.len);
+}
+
+std::string TracepointFormats::qualified_name(const tep_event* event) {
+  return fmt::format("{}:{}", event->system, event->name);
+}
+
+}  // namespace sonde::session

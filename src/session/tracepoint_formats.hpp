@@ -1,0 +1,43 @@
+#pragma once
+// The tracepoint formats a perf.data file carries (its TRACING_DATA blob: header_page, the
+// ftrace and event format files, kallsyms, printk formats, saved cmdlines), loaded into a
+// libtraceevent handle, so tracepoint payloads print as perf script prints them (the event's
+// print fmt, no plugins: perf 6.1 loads none when reading a file).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "base/error.hpp"
+#include "perfdata/bytes.hpp"
+
+struct tep_handle;
+struct tep_event;
+struct trace_seq;
+
+namespace sonde::session {
+
+class TracepointFormats {
+ public:
+  // Parses perf's blob (versions 0.5 and 0.6). An event whose format does not parse is left
+  // out (its samples print without payload), as perf does.
+  static Result<TracepointFormats> parse(perfdata::Bytes blob);
+
+  TracepointFormats(TracepointFormats&&) noexcept;
+  TracepointFormats& operator=(TracepointFormats&&) noexcept;
+  ~TracepointFormats();
+
+  // The event with tracefs id `id` (a tracepoint attr's config), or nullptr.
+  tep_event* find(uint64_t id) const;
+  // Appends a tracepoint sample's payload formatted by its event's print fmt (perf's
+  // TEP_PRINT_INFO); the event is the one the payload's common_type names.
+  void append_info(int cpu, perfdata::Bytes raw, std::string& out);
+  // "system:name" of an event, for event names of files without EVENT_DESC.
+  static std::string qualified_name(const tep_event* event);
+
+ private:
+  TracepointFormats();
+  struct Handle;
+  std::unique_ptr<Handle> handle_;
+};
+
+}  // namespace sonde::session
