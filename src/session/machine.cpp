@@ -127,7 +127,9 @@ void Machine::apply_mmap(int32_t pid, int32_t tid, uint64_t start, uint64_t len,
     if (known != build_ids_.end()) dso.build_id = known->second;
   }
   Map map{.start = start, .end = start + len, .pgoff = pgoff, .dso = &dso, .prot = prot, .flags = flags};
-  if (map.end < start) map.end = UINT64_MAX;  // perf's kernel map runs to the top of memory
+  // perf stretches the kernel image's map to the next map (modules are looked up first here), so
+  // .init.text and the rest past _etext (start_kernel on the idle stack) still resolve.
+  if (map.end < start || dso.kind == DsoKind::kernel) map.end = UINT64_MAX;
   if (kernel_map) {
     (dso.kind == DsoKind::kernel ? kernel_image_ : modules_).insert(map);
     return;
