@@ -29,7 +29,8 @@ Result<std::unique_ptr<LocalTep>> LocalTep::build(const TraceMetadata& metadata,
         return failf("libtraceevent could not parse the format of an event of {}", system);
   if (!metadata.kallsyms.empty()) tep_parse_kallsyms(tep, metadata.kallsyms.c_str());
   if (!metadata.printk_formats.empty()) tep_parse_printk_formats(tep, metadata.printk_formats.c_str());
-  if (!metadata.saved_cmdlines.empty()) tep_parse_saved_cmdlines(tep, metadata.saved_cmdlines.c_str());
+  // No saved_cmdlines up front: it can still name a recycled pid after an old task; learn_task
+  // asks /proc first as each pid appears, and saved_cmdlines only for tasks already gone.
   local->plugins_ = tep_load_plugins(tep);
   return local;
 }
