@@ -37,11 +37,4 @@ InputKind TextInput::kind() const {
   return looks_like_script_text(bytes) ? InputKind::script_text : InputKind::folded;
 }
 
-std::string perf_data_not_yet_message(std::string_view command, std::string_view path) {
-  return fmt::format(
-      "sonde {}: {} is a perf.data file; reading perf.data arrives with sonde script — for now pipe "
-      "'perf script -i {}' into 'sonde {}'",
-      command, path, path, command);
-}
-
 }  // namespace sonde::analysis

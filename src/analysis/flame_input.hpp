@@ -27,7 +27,4 @@ class TextInput {
   std::string owned_;
 };
 
-// The one line the commands print when given a perf.data file before the session layer reads it.
-std::string perf_data_not_yet_message(std::string_view command, std::string_view path);
-
 }  // namespace sonde::analysis

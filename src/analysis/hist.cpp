@@ -247,6 +247,27 @@ void Histogram::order_entries(const ReportTables& tables) {
     return tables.comms[tables.contexts[e.context].comm];
   };
 
+  // The keys perf's entry tree (cmp) and output sort (sort) compare alike; sym and parent differ.
+  auto compare_shared_key = [&](SortKey k, const HistEntry& a, const HistEntry& b) {
+    switch (k) {
+      case SortKey::comm: return compare_strings(comm_of(b), comm_of(a));
+      case SortKey::pid: return compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
+      case SortKey::cpu: return compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
+      case SortKey::dso: {
+        const session::Dso* da = dso_of(a);
+        const session::Dso* db = dso_of(b);
+        if (!da || !db) return (da == db) ? 0 : (!da ? -1 : 1);
+        return compare_strings(db->short_name, da->short_name);
+      }
+      case SortKey::srcline:
+        return compare_strings(locations.srcline(locations.location(b.location).srcline),
+                               locations.srcline(locations.location(a.location).srcline));
+      case SortKey::sym:
+      case SortKey::parent: break;
+    }
+    return 0;
+  };
+
   // perf's hist_entry__cmp(a, b) per key: its entry tree puts `a` before `b` when > 0 (perf
   // compares the entry in the tree with the new one), and that order decides between entries
   // the output sort finds equal.
@@ -254,20 +275,6 @@ void Histogram::order_entries(const ReportTables& tables) {
     for (SortKey k : options_.keys) {
       int c = 0;
       switch (k) {
-        case SortKey::comm: c = compare_strings(comm_of(b), comm_of(a)); break;
-        case SortKey::pid:
-          c = compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
-          break;
-        case SortKey::cpu:
-          c = compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
-          break;
-        case SortKey::dso: {
-          const session::Dso* da = dso_of(a);
-          const session::Dso* db = dso_of(b);
-          if (!da || !db) c = (da == db) ? 0 : (!da ? -1 : 1);
-          else c = compare_strings(db->short_name, da->short_name);
-          break;
-        }
         case SortKey::sym: {
           const Function& fa = function_of(a);
           const Function& fb = function_of(b);
@@ -284,11 +291,8 @@ void Histogram::order_entries(const ReportTables& tables) {
           }
           break;
         }
-        case SortKey::srcline:
-          c = compare_strings(locations.srcline(locations.location(b.location).srcline),
-                              locations.srcline(locations.location(a.location).srcline));
-          break;
         case SortKey::parent: c = compare_values(b.parent, a.parent); break;
+        default: c = compare_shared_key(k, a, b); break;
       }
       if (c) return c;
     }
@@ -315,20 +319,6 @@ void Histogram::order_entries(const ReportTables& tables) {
     if (c) return c;
     for (SortKey k : options_.keys) {
       switch (k) {
-        case SortKey::comm: c = compare_strings(comm_of(b), comm_of(a)); break;
-        case SortKey::pid:
-          c = compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
-          break;
-        case SortKey::cpu:
-          c = compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
-          break;
-        case SortKey::dso: {
-          const session::Dso* da = dso_of(a);
-          const session::Dso* db = dso_of(b);
-          if (!da || !db) c = (da == db) ? 0 : (!da ? -1 : 1);
-          else c = compare_strings(db->short_name, da->short_name);
-          break;
-        }
         case SortKey::sym: {
           const Function& fa = function_of(a);
           const Function& fb = function_of(b);
@@ -336,16 +326,13 @@ void Histogram::order_entries(const ReportTables& tables) {
           else c = compare_strings(fb.name, fa.name);
           break;
         }
-        case SortKey::srcline:
-          c = compare_strings(locations.srcline(locations.location(b.location).srcline),
-                              locations.srcline(locations.location(a.location).srcline));
-          break;
         case SortKey::parent: {
           bool pa = a.parent != kNoId, pb = b.parent != kNoId;
           if (!pa || !pb) c = (pa == pb) ? 0 : (!pa ? -1 : 1);
           else c = compare_strings(locations.function(b.parent).name, locations.function(a.parent).name);
           break;
         }
+        default: c = compare_shared_key(k, a, b); break;
       }
       if (c) return c;
     }

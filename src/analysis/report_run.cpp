@@ -86,7 +86,7 @@ class HistogramFiller : public session::SessionVisitor {
       for (size_t i = 0; i < raw.size(); ++i) {
         uint64_t ip = raw[i];
         if (ip >= PERF_CONTEXT_MAX) {
-          cpumode = context_cpumode(ip, cpumode);
+          cpumode = session::context_cpumode(ip, cpumode);
           continue;
         }
         locations_.push_back(frame(thread, cpumode, ip));
@@ -120,16 +120,6 @@ class HistogramFiller : public session::SessionVisitor {
     return true;
   }
 
-  static uint8_t context_cpumode(uint64_t marker, uint8_t current) {
-    switch (marker) {
-      case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
-      case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
-      case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
-      case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
-      case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
-      default: return current;
-    }
-  }
   // The location id of `ip` in `thread`'s address space (the kernel's for kernel modes),
   // placed by the machine once per distinct address.
   uint32_t frame(const session::Thread& thread, uint8_t cpumode, uint64_t ip) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/stack_collapse_chars.hpp"
+#include "base/strings.hpp"
 
 namespace sonde::analysis {
 
@@ -150,8 +151,7 @@ std::string StackCollapser::frame_name(const StackFrame& frame, bool java) const
   if (name == "[unknown]") {
     std::string_view base = "unknown";
     if (frame.dso != "[unknown]") {  // the DSO's file name stands in for the function
-      size_t slash = frame.dso.rfind('/');
-      base = slash == std::string_view::npos ? frame.dso : frame.dso.substr(slash + 1);
+      base = path_basename(frame.dso);
     }
     name = options_.include_addrs ? fmt::format("[{} <{}>]", base, ip_text_of(frame)) : fmt::format("[{}]", base);
   }

@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "base/strings.hpp"
+
 namespace sonde::analysis {
 
 namespace {
@@ -45,9 +47,7 @@ std::string function_name(Dwarf_Die* die) {
 
 std::string base_name(const char* path) {
   if (!path) return "??";
-  std::string_view text = path;
-  size_t slash = text.rfind('/');
-  return std::string(slash == std::string_view::npos ? text : text.substr(slash + 1));
+  return std::string(path_basename(path));
 }
 
 bool is_function(Dwarf_Die* die) {

@@ -14,6 +14,8 @@ bool glob_match(std::string_view pattern, std::string_view text);
 bool has_glob(std::string_view text);
 // Parses decimal, 0x hex or 0 octal as strtoull does; nullopt on trailing junk or overflow.
 std::optional<unsigned long long> parse_uint(std::string_view text, int base = 0);
+// The last component of a path: what follows the last '/', or the whole text without one.
+std::string_view path_basename(std::string_view path);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
 }  // namespace sonde

@@ -9,7 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "kernel/cpus.hpp"
-#include "output/script_header.hpp"
+#include "output/perf_header.hpp"
 #include "output/script_printer.hpp"
 #include "output/script_symbols.hpp"
 #include "session/session.hpp"

@@ -196,7 +196,7 @@ Result<void> TracingSession::set_block_devices(const TracingRequest& request) {
   if (request.block_devices.empty())
     return fail("sonde ftrace: -p blk traces the block devices named with --device (e.g. --device loop0)", 129);
   for (const auto& device : request.block_devices) {
-    std::string name = device.substr(device.rfind('/') == std::string::npos ? 0 : device.rfind('/') + 1);
+    std::string name(path_basename(device));
     std::string enable = "/sys/class/block/" + name + "/trace/enable";
     if (!path_exists(enable))
       return failf("sonde ftrace: no block device '{}' with blktrace support ({} is missing)", device, enable);

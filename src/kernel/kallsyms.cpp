@@ -71,7 +71,7 @@ Result<void> scan_lines(const std::string& path, OnLine on_line) {
 }  // namespace
 
 std::string module_name_from_path(std::string_view path) {
-  std::string_view base = path.substr(path.rfind('/') + 1);
+  std::string_view base = path_basename(path);
   if (base.size() >= 2 && base.front() == '[' && base.back() == ']') base = base.substr(1, base.size() - 2);
   base = base.substr(0, base.find(".ko"));
   std::string name(base);

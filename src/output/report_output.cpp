@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "output/report_header.hpp"
+#include "output/perf_header.hpp"
 #include "output/report_printer.hpp"
 
 namespace sonde::output {
@@ -13,7 +13,7 @@ using analysis::SortKey;
 
 void print_report(std::FILE* out, analysis::Report& report, const analysis::ReportRequest& request) {
   if (request.header || request.header_only)
-    print_perf_header(out, report.session.reader(), request.input);
+    print_header_info(out, report.session.reader(), request.input);
   if (request.header_only) return;
   const analysis::ReportFilters& filters = request.filters;
   ReportLayout layout;

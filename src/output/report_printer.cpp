@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "analysis/hist_key_text.hpp"
+
 namespace sonde::output {
 
 using analysis::HistEntry;
@@ -36,22 +38,9 @@ class EntryText {
   const analysis::Function& function(const HistEntry& e) const {
     return tables_.locations.function(location(e).function);
   }
-  std::string dso(const HistEntry& e) const {
-    const session::Dso* dso = location(e).dso;
-    return dso ? dso->short_name : "[unknown]";
-  }
-  std::string sym(const HistEntry& e) const {
-    const analysis::Function& f = function(e);
-    std::string text = fmt::format("[{}] ", e.level);
-    if (f.resolved) return text + f.name;
-    uint64_t address = e.address;
-    // perf's "%-#.*llx" with 16 digits: no 0x prefix for zero.
-    if (address == 0) return text + "0000000000000000";
-    return text + fmt::format("0x{:016x}", address);
-  }
-  std::string parent(const HistEntry& e) const {
-    return e.parent == analysis::kNoId ? "[other]" : tables_.locations.function(e.parent).name;
-  }
+  std::string dso(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::dso); }
+  std::string sym(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::sym); }
+  std::string parent(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::parent); }
   // The text's own width (what perf's column sizing measures).
   size_t natural_width(SortKey key, const HistEntry& e) const {
     switch (key) {

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include "capture/build_ids.hpp"
 #include "perfdata/format.hpp"
 #include "perfdata/kernel_records.hpp"
 
@@ -72,7 +73,7 @@ void append_record_text(const perfdata::RecordView& record, fmt::memory_buffer& 
         append_mmap_range(out, mmap->addr, mmap->len, mmap->pgoff);
         if (mmap->has_build_id) {
           out.append(std::string_view(" <"));
-          for (uint8_t i = 0; i < mmap->build_id_size; ++i) fmt::format_to(fmt::appender(out), "{:02x}", mmap->build_id[i]);
+          out.append(std::string_view(capture::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size))));
           out.push_back('>');
         } else {
           fmt::format_to(fmt::appender(out), " {:02x}:{:02x} {} {}", mmap->maj, mmap->min, mmap->ino,

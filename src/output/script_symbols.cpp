@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/strings.hpp"
 #include "symbols/symbolizer.hpp"
 
 namespace sonde::output {
@@ -80,9 +81,7 @@ const std::vector<ResolvedInline>& ScriptSymbols::inline_frames(const session::D
       ResolvedInline frame;
       frame.function = found[i].function;
       if (!found[i].file.empty()) {
-        size_t slash = found[i].file.rfind('/');
-        frame.srcline = fmt::format("{}:{}", slash == std::string::npos ? found[i].file : found[i].file.substr(slash + 1),
-                                    found[i].line);
+        frame.srcline = fmt::format("{}:{}", path_basename(found[i].file), found[i].line);
       }
       // perf marks every frame inlined but the holding function, when it is the symbol itself.
       frame.inlined = !(i + 1 == found.size() && symbol.found && frame.function == symbol.name);

@@ -73,6 +73,15 @@ std::optional<uint64_t> Regs::get(int reg) const {
   return values[index];
 }
 
+std::optional<uint64_t> sample_time(const RecordView& record, const perf_event_attr& attr) {
+  uint64_t type = attr.sample_type;
+  if (!(type & PERF_SAMPLE_TIME)) return std::nullopt;
+  size_t at = sizeof(uint64_t) * (!!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) + !!(type & PERF_SAMPLE_TID));
+  Bytes body = record.payload();
+  if (body.size() < at + sizeof(uint64_t)) return std::nullopt;
+  return load<uint64_t>(body.data() + at);
+}
+
 Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& attr) {
   Sample s;
   uint64_t type = attr.sample_type;

@@ -82,6 +82,11 @@ struct Sample {
 // the field and the record's offset.
 Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& attr);
 
+// PERF_SAMPLE_TIME of a sample, read at its fixed place (after IDENTIFIER, IP and TID) without
+// decoding the rest: what time-ordering needs before the sample is decoded once, at delivery.
+// nullopt when the attr has no TIME or the record is too short to hold it.
+std::optional<uint64_t> sample_time(const RecordView& record, const perf_event_attr& attr);
+
 // The sample_id trailer of a non-sample record (attr.sample_id_all): in this order, TID, TIME,
 // ID, STREAM_ID, CPU, IDENTIFIER, each when its bit is in the attr's sample_type.
 struct SampleId {

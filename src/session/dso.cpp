@@ -1,5 +1,7 @@
 #include "session/dso.hpp"
 
+#include "base/strings.hpp"
+
 namespace sonde::session {
 
 Dso& DsoTable::intern(std::string_view long_name, DsoKind kind) {
@@ -22,8 +24,7 @@ Dso* DsoTable::find(std::string_view long_name) {
 
 std::string dso_short_name(std::string_view long_name) {
   if (long_name.starts_with('[')) return std::string(long_name);
-  size_t slash = long_name.rfind('/');
-  return std::string(slash == std::string_view::npos ? long_name : long_name.substr(slash + 1));
+  return std::string(path_basename(long_name));
 }
 
 }  // namespace sonde::session

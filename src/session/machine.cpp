@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kernel/kallsyms.hpp"
+
 namespace sonde::session {
 
 namespace {
@@ -17,19 +19,18 @@ bool is_no_file_memory(std::string_view name) {
          name == "[vsyscall]" || name == "[vvar]" || name.starts_with("/memfd:");
 }
 
-// A module's perf short name: "[ext4]" for ".../ext4.ko(.xz|.zst)", dashes as underscores.
-std::string module_short_name(std::string_view path) {
-  size_t slash = path.rfind('/');
-  std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
-  if (size_t dot = name.find(".ko"); dot != std::string::npos) name.resize(dot);
-  for (char& c : name) {
-    if (c == '-') c = '_';
-  }
-  if (!name.starts_with('[')) name = "[" + name + "]";
-  return name;
-}
-
 }  // namespace
+
+uint8_t context_cpumode(uint64_t marker, uint8_t current) {
+  switch (marker) {
+    case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
+    case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+    case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
+    case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
+    case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
+    default: return current;
+  }
+}
 
 Machine::Machine() {
   // perf names the idle task before any record does.
@@ -106,7 +107,7 @@ Dso& Machine::dso_for(std::string_view filename, int32_t pid, bool kernel_map) {
     if (filename.starts_with("[kernel.kallsyms]")) return dsos_.intern("[kernel.kallsyms]", DsoKind::kernel);
     bool fresh = dsos_.find(filename) == nullptr;
     Dso& module = dsos_.intern(filename, DsoKind::kernel_module);
-    if (fresh) module.short_name = module_short_name(filename);
+    if (fresh) module.short_name = "[" + kernel::module_name_from_path(filename) + "]";  // perf's "[ext4]"
     return module;
   }
   if (filename == "[vdso]") return dsos_.intern(filename, DsoKind::vdso);

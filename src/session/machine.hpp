@@ -34,6 +34,10 @@ struct Location {
   bool kernel() const { return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL; }
 };
 
+// The cpumode a PERF_CONTEXT_* marker of a callchain gives the entries after it; `current` for
+// markers that name no privilege level.
+uint8_t context_cpumode(uint64_t marker, uint8_t current);
+
 class Machine {
  public:
   Machine();

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "capture/build_ids.hpp"
 #include "perfdata/format.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "session/ordered_records.hpp"
@@ -11,13 +12,6 @@
 namespace sonde::session {
 
 namespace {
-
-std::string hex_of(std::span<const uint8_t> bytes) {
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) fmt::format_to(std::back_inserter(out), "{:02x}", b);
-  return out;
-}
 
 uint8_t cpumode_of(const perfdata::RecordView& record) {
   return static_cast<uint8_t>(record.misc() & PERF_RECORD_MISC_CPUMODE_MASK);
@@ -39,18 +33,14 @@ struct Session::State {
   void apply_build_ids() {
     if (build_ids_applied || !reader.features().build_ids) return;
     build_ids_applied = true;
-    for (const auto& entry : *reader.features().build_ids) machine.add_build_id(entry.filename, hex_of(entry.build_id));
+    for (const auto& entry : *reader.features().build_ids) machine.add_build_id(entry.filename, capture::build_id_hex(entry.build_id));
   }
 
   // The record's timestamp, or nullopt when it has none (delivered at once, as perf does).
   std::optional<uint64_t> timestamp(const perfdata::RecordView& record) {
     const perfdata::EventAttr* attr = reader.attrs().for_record(record);
     if (attr == nullptr || !(attr->attr.sample_type & PERF_SAMPLE_TIME)) return std::nullopt;
-    if (record.type() == PERF_RECORD_SAMPLE) {
-      auto sample = perfdata::decode_sample(record, attr->attr);
-      if (!sample) return std::nullopt;
-      return sample->time;
-    }
+    if (record.type() == PERF_RECORD_SAMPLE) return perfdata::sample_time(record, attr->attr);
     if (!attr->attr.sample_id_all) return std::nullopt;
     auto id = perfdata::decode_sample_id(record, attr->attr);
     if (!id || !id->present) return std::nullopt;
@@ -64,14 +54,7 @@ struct Session::State {
       for (size_t i = 0; i < sample.callchain.size(); ++i) {
         uint64_t ip = sample.callchain[i];
         if (ip >= PERF_CONTEXT_MAX) {
-          switch (ip) {
-            case PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
-            case PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
-            case PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
-            case PERF_CONTEXT_GUEST_KERNEL: cpumode = PERF_RECORD_MISC_GUEST_KERNEL; break;
-            case PERF_CONTEXT_GUEST_USER: cpumode = PERF_RECORD_MISC_GUEST_USER; break;
-            default: break;
-          }
+          cpumode = context_cpumode(ip, cpumode);
           continue;
         }
         callchain.push_back(machine.locate(thread, cpumode, ip));
@@ -131,7 +114,7 @@ struct Session::State {
       case PERF_RECORD_MMAP2:
         if (auto mmap = perfdata::Mmap2Record::decode(record)) {
           std::string build_id =
-              mmap->has_build_id ? hex_of(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size)) : std::string();
+              mmap->has_build_id ? capture::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size)) : std::string();
           machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr, mmap->len,
                              mmap->pgoff, mmap->filename, mmap->prot, mmap->flags, cpumode_of(record), build_id);
         }

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "base/file.hpp"
+#include "base/strings.hpp"
 #include "capture/build_ids.hpp"
 #include "kernel/kallsyms.hpp"
 #include "symbols/buildid_cache.hpp"
@@ -49,11 +50,6 @@ bool is_regular_file(const std::string& path) {
 std::string directory_of(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
-std::string basename_of(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string build_id_path(const std::string& build_id) {
@@ -399,7 +395,7 @@ std::string Symbolizer::srcline(const session::Dso& dso, uint64_t addr) {
   std::string text;
   if (DwarfInfo* dwarf = dwarf_of(s)) {
     if (auto where = dwarf->line(to_symbol_space(s, addr)))
-      text = basename_of(where->file) + ":" + std::to_string(where->line);
+      text = std::string(path_basename(where->file)) + ":" + std::to_string(where->line);
   }
   s.srclines.emplace(addr, text);
   return text;

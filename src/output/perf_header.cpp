@@ -1,4 +1,4 @@
-#include "output/script_header.hpp"
+#include "output/perf_header.hpp"
 
 #include <sys/stat.h>
 
@@ -28,15 +28,6 @@ void append_bits(fmt::memory_buffer& out, uint64_t value, BitNames names) {
 void append_field(fmt::memory_buffer& out, std::string_view name) {
   fmt::format_to(fmt::appender(out), ", {} = ", name);
 }
-
-// perf's feature names, by id.
-constexpr std::string_view kFeatureNames[perfdata::HEADER_LAST_FEATURE] = {
-    "RESERVED",     "TRACING_DATA",  "BUILD_ID",       "HOSTNAME",     "OSRELEASE",   "VERSION",
-    "ARCH",         "NRCPUS",        "CPUDESC",        "CPUID",        "TOTAL_MEM",   "CMDLINE",
-    "EVENT_DESC",   "CPU_TOPOLOGY",  "NUMA_TOPOLOGY",  "BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC",
-    "AUXTRACE",     "STAT",          "CACHE",          "SAMPLE_TIME",  "MEM_TOPOLOGY", "CLOCKID",
-    "DIR_FORMAT",   "BPF_PROG_INFO", "BPF_BTF",        "COMPRESSED",   "CPU_PMU_CAPS", "CLOCK_DATA",
-    "HYBRID_TOPOLOGY", "PMU_CAPS"};
 
 std::string usec_time(uint64_t ns) { return fmt::format("{}.{:06}", ns / 1000000000ull, ns % 1000000000ull / 1000); }
 
@@ -97,7 +88,7 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
     case perfdata::HEADER_CACHE:
     case perfdata::HEADER_MEM_TOPOLOGY:
       // Printed in full only with -I.
-      fmt::format_to(it, "# {} info available, use -I to display\n", kFeatureNames[feature]);
+      fmt::format_to(it, "# {} info available, use -I to display\n", perfdata::feature_name(feature));
       break;
     case perfdata::HEADER_BRANCH_STACK:
       out.append(std::string_view("# contains samples with branch stack\n"));
@@ -293,10 +284,16 @@ void append_header_info(const perfdata::PerfDataReader& reader, const std::strin
   if (!reader.is_pipe()) {
     out.append(std::string_view("# missing features: "));
     for (int feature = 1; feature < perfdata::HEADER_LAST_FEATURE; ++feature)
-      if (!reader.has_feature(feature)) fmt::format_to(it, "{} ", kFeatureNames[feature]);
+      if (!reader.has_feature(feature)) fmt::format_to(it, "{} ", perfdata::feature_name(feature));
     out.push_back('\n');
   }
   out.append(std::string_view("# ========\n#\n"));
+}
+
+void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path) {
+  fmt::memory_buffer text;
+  append_header_info(reader, path, text);
+  std::fwrite(text.data(), 1, text.size(), out);
 }
 
 }  // namespace sonde::output

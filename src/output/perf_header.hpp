@@ -8,6 +8,7 @@
 //   #
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <string>
 
 #include "perfdata/reader.hpp"
@@ -16,6 +17,8 @@ namespace sonde::output {
 
 // `path` is the file read (its modification time is "captured on"); "-" for a pipe.
 void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path, fmt::memory_buffer& out);
+// The same block written to `out` (perf report --header prints what perf script --header does).
+void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path);
 
 // perf_event_attr__fprintf's ", name = value" list of an attr's non-zero fields.
 void append_attr_fields(const perf_event_attr& attr, fmt::memory_buffer& out);
