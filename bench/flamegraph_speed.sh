@@ -2,7 +2,8 @@
 # flamegraph_speed: sonde against Brendan Gregg's FlameGraph scripts, in the same run.
 #   1. folded stacks -> SVG:      sonde flamegraph  vs  flamegraph.pl            (target: >= 20x)
 #   2. perf script text -> SVG:   sonde flamegraph  vs  stackcollapse-perf.pl | flamegraph.pl
-#   (3. perf.data -> SVG end to end: see the marked spot below; target >= 50x)
+#   3. perf.data -> SVG:          sonde flamegraph  vs  perf script | stackcollapse-perf.pl | flamegraph.pl
+#                                                                                 (target: >= 50x)
 # Prints wall and CPU times (best of RUNS), the ratios, SVG sizes, and checks that sonde's folded output
 # is byte-identical to stackcollapse-perf.pl's on the big input.
 # The input is a synthetic perf script text (deep call paths, 24-48 frames through ~100 functions,
@@ -97,8 +98,30 @@ best_s sh -c "perl '$FG/stackcollapse-perf.pl' '$script_txt' | perl '$FG/flamegr
 printf '%-26s %18s %18s %15s %13s %13s\n' "perf script text -> SVG" "$sw / $sc" "$pw / $pc" \
     "$(ratio "$sw" "$pw")x / $(ratio "$sc" "$pc")x" "$(size "$tmp/sonde2.svg")" "$(size "$tmp/perl2.svg")"
 
-# 3. perf.data -> SVG, end to end: `sonde flamegraph perf.data` against
-#    `perf script -i perf.data | stackcollapse-perf.pl | flamegraph.pl` (target >= 50x).
-#    >>> TO ADD once sonde flamegraph reads perf.data (the session layer, issue 4): record a
-#    >>> 1,000,000-sample -g profile once into $CACHE and time both pipelines here.
-echo "perf.data -> SVG: not measured yet (sonde flamegraph reads perf.data once the session layer is wired)"
+# 3. perf.data -> SVG, end to end: `sonde flamegraph FILE` against
+#    `perf script -i FILE | stackcollapse-perf.pl | flamegraph.pl` (target >= 50x), on the 1M-sample
+#    deep-stack recordings report_speed uses (bench/lib/deep_stacks_data.sh records them once into
+#    PERFDATA_CACHE). The peer takes minutes per run: E2E_RUNS (default 1) runs of each, for the
+#    modes in E2E_MODES (default "hot"; "hot unique" adds the nearly-all-distinct stacks, where
+#    flamegraph.pl alone needs many minutes and over 8 GB).
+PERFDATA_CACHE=${PERFDATA_CACHE:-$(dirname "$CACHE")}
+WORKLOAD=${WORKLOAD:-$(dirname "$SONDE")/workloads/deep_stacks}
+# shellcheck source=bench/lib/deep_stacks_data.sh
+source "$(dirname "$0")/lib/deep_stacks_data.sh"
+PERF=$(command -v perf) || { echo "perf.data -> SVG: perf not found; peer absent, skipped"; exit 0; }
+RUNS=${E2E_RUNS:-1}
+for mode in ${E2E_MODES:-hot}; do
+    deep_stacks_data "$mode" "$PERFDATA_CACHE" "$WORKLOAD" "$PERF" || { echo "perf.data ($mode) -> SVG: skipped"; continue; }
+    data=$PERFDATA_CACHE/$mode.data
+    best_s "$SONDE" flamegraph "$data" -o "$tmp/sonde3.svg"; sw=$WALL; sc=$CPU
+    best_s sh -c "'$PERF' script -i '$data' 2>/dev/null | perl '$FG/stackcollapse-perf.pl' | tee '$tmp/perl3.folded' |
+                  perl '$FG/flamegraph.pl' > '$tmp/perl3.svg'"; pw=$WALL; pc=$CPU
+    rc=$(ratio "$sc" "$pc")
+    printf '%-26s %18s %18s %15s %13s %13s   %s\n' "perf.data ($mode) -> SVG" "$sw / $sc" "$pw / $pc" \
+        "$(ratio "$sw" "$pw")x / ${rc}x" "$(size "$tmp/sonde3.svg")" "$(size "$tmp/perl3.svg")" "$(verdict "$rc" 50)"
+    "$SONDE" collapse "$data" >"$tmp/sonde3.folded" 2>/dev/null
+    if cmp -s "$tmp/sonde3.folded" "$tmp/perl3.folded"; then same="byte-identical"; else
+        same="DIFFERENT in $(diff "$tmp/sonde3.folded" "$tmp/perl3.folded" | grep -c '^[<>]') lines"; fi
+    echo "  $(deep_stacks_samples "$data") samples, $(wc -l <"$tmp/perl3.folded") unique stacks;" \
+        "sonde collapse vs perf script | stackcollapse-perf.pl: $same"
+done

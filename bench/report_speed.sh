@@ -36,20 +36,11 @@ tmp=$(mktemp -d /tmp/bench_report_speed.XXXXXX); trap 'rm -rf "$tmp"' EXIT
 cp "$SONDE" "$tmp/sonde" || { echo "report_speed: cannot copy $SONDE"; exit 2; }
 SONDE=$tmp/sonde
 
-# samples FILE: the sample count perf record printed when it wrote FILE (kept next to it).
-samples() { cat "$1.samples" 2>/dev/null || echo 0; }
-
-record() {  # record MODE: CACHE/MODE.data with at least 1M samples, unless already there
-    local mode=$1 data=$CACHE/$1.data
-    if [[ -s $data && $(samples "$data") -ge 1000000 ]]; then return 0; fi
-    echo "recording $mode stacks into $data (about a minute of CPU on two threads)..."
-    cp "$WORKLOAD" "$CACHE/deep_stacks"
-    "$PERF" record -g -F 20000 -o "$data.tmp" -- "$CACHE/deep_stacks" "$mode" 26 2 >/dev/null 2>"$tmp/rec.err" ||
-        { echo "report_speed: perf record failed: $(tail -1 "$tmp/rec.err")"; return 1; }
-    local n; n=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$tmp/rec.err")
-    mv "$data.tmp" "$data" && echo "${n:-0}" >"$data.samples"
-    ((${n:-0} >= 1000000)) || echo "report_speed: only ${n:-0} samples in $data (machine busy?); figures still shown"
-}
+# The cached recordings: bench/lib/deep_stacks_data.sh makes them (flamegraph_speed shares them).
+# shellcheck source=bench/lib/deep_stacks_data.sh
+source "$(dirname "$0")/lib/deep_stacks_data.sh"
+samples() { deep_stacks_samples "$1"; }
+record() { deep_stacks_data "$1" "$CACHE" "$WORKLOAD" "$PERF"; }  # record MODE: CACHE/MODE.data
 
 # measure KEY TOOL-COMMAND...: one run; appends "seconds rss_kb status" to $tmp/KEY.
 measure() {

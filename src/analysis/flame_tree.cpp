@@ -50,8 +50,6 @@ uint32_t FlameTree::new_node(uint32_t parent, uint32_t name) {
   auto id = static_cast<uint32_t>(nodes_.size());
   FlameNode node;
   node.name = name;
-  node.parent = parent;
-  node.depth = nodes_[parent].depth + 1;
   node.next_sibling = nodes_[parent].first_child;
   nodes_.push_back(node);
   nodes_[parent].first_child = id;

@@ -178,9 +178,10 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
   // Start times, depth-first; frames narrower than minwidth (and so all below them) are dropped.
   struct Placed {
     uint32_t id;
+    uint32_t depth;
     double start;
   };
-  std::vector<Placed> kept, stack{{0, 0}};
+  std::vector<Placed> kept, stack{{0, 0, 0}};
   std::vector<uint32_t> children;
   uint32_t depth_max = 0;
   while (!stack.empty()) {
@@ -189,12 +190,12 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
     const auto& node = nodes[placed.id];
     if (placed.id != 0 && node.value < minwidth_time) continue;
     kept.push_back(placed);
-    depth_max = std::max(depth_max, node.depth);
+    depth_max = std::max(depth_max, placed.depth);
     tree.children(placed.id, children);
     double at = placed.start;
     size_t first = stack.size();
     for (uint32_t child : children) {
-      stack.push_back({child, at});
+      stack.push_back({child, placed.depth + 1, at});
       at += nodes[child].value;
     }
     std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
@@ -231,11 +232,11 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
     double x1 = kXpad + stime * width_per_time, x2 = kXpad + etime * width_per_time;
     double y1, y2;
     if (!style.inverted) {
-      y1 = height - ypad2 - (node.depth + 1) * style.frame_height + kFramePad;
-      y2 = height - ypad2 - node.depth * style.frame_height;
+      y1 = height - ypad2 - (placed.depth + 1) * style.frame_height + kFramePad;
+      y2 = height - ypad2 - placed.depth * style.frame_height;
     } else {
-      y1 = ypad1 + node.depth * style.frame_height;
-      y2 = ypad1 + (node.depth + 1) * style.frame_height - kFramePad;
+      y1 = ypad1 + placed.depth * style.frame_height;
+      y2 = ypad1 + (placed.depth + 1) * style.frame_height - kFramePad;
     }
     double samples = std::round((etime - stime) * style.factor);
     std::string_view shown = without_annotation(name);
