@@ -54,7 +54,8 @@ record() {  # record MODE: CACHE/MODE.data with at least 1M samples, unless alre
 # measure KEY TOOL-COMMAND...: one run; appends "seconds rss_kb status" to $tmp/KEY.
 measure() {
     local key=$1; shift
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    # Output goes to /dev/null: script prints ~2 GB, and writing it to disk would time the disk.
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err"; local rc=$?
     local status=ok
     ((rc == 124)) && status=timeout
     ((rc != 0 && rc != 124)) && { grep -qi "memory\|alloc" "$tmp/err" || ((rc == 137 || rc == 134 || rc == 139)); } && status=out-of-memory

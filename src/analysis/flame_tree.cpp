@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <numeric>
 
 namespace sonde::analysis {
 
@@ -33,7 +34,8 @@ void FlameTree::grow_child_slots() {
 FlameTree::FlameTree(FlameTreeOptions options) : options_(options) {
   intern("");
   nodes_.push_back(FlameNode{});
-  child_slots_.resize(1 << 14);
+  links_.push_back({});
+  child_slots_.resize(1 << 10);
 }
 
 uint32_t FlameTree::intern(std::string_view name) {
@@ -45,37 +47,73 @@ uint32_t FlameTree::intern(std::string_view name) {
   return id;
 }
 
-uint32_t FlameTree::child(uint32_t parent, uint32_t name) {
-  if (options_.flamechart) {
-    // Time order: only the latest child can continue.
-    const auto& children = nodes_[parent].children;
-    if (!children.empty() && nodes_[children.back()].name == name) return children.back();
-  } else {
-    uint64_t key = (uint64_t{parent} << 32) | name;
-    size_t mask = child_slots_.size() - 1;
-    size_t at = slot_of(key) & mask;
-    while (child_slots_[at].key != UINT64_MAX) {
-      if (child_slots_[at].key == key) return child_slots_[at].node;
-      at = (at + 1) & mask;
-    }
-    child_slots_[at] = {key, static_cast<uint32_t>(nodes_.size())};
-    if (++child_count_ * 2 > child_slots_.size()) grow_child_slots();
-  }
+uint32_t FlameTree::new_node(uint32_t parent, uint32_t name) {
   auto id = static_cast<uint32_t>(nodes_.size());
   FlameNode node;
   node.name = name;
   node.parent = parent;
   node.depth = nodes_[parent].depth + 1;
-  nodes_.push_back(std::move(node));
-  nodes_[parent].children.push_back(id);
+  nodes_.push_back(node);
+  links_.push_back({name, 0, links_[parent].first_child, 0});
+  links_[parent].first_child = id;
+  ++links_[parent].child_count;
+  return id;
+}
+
+void FlameTree::index_child(uint32_t parent, uint32_t name, uint32_t node) {
+  uint64_t key = (uint64_t{parent} << 32) | name;
+  size_t mask = child_slots_.size() - 1;
+  size_t at = slot_of(key) & mask;
+  while (child_slots_[at].key != UINT64_MAX) at = (at + 1) & mask;
+  child_slots_[at] = {key, node};
+  if (++child_count_ * 2 > child_slots_.size()) grow_child_slots();
+}
+
+uint32_t FlameTree::child(uint32_t parent, uint32_t name) {
+  uint32_t siblings = links_[parent].child_count;
+  if (siblings <= kListedChildren) {
+    for (uint32_t at = links_[parent].first_child; at != 0; at = links_[at].next_sibling)
+      if (links_[at].name == name) return at;
+  } else {
+    uint64_t key = (uint64_t{parent} << 32) | name;
+    size_t mask = child_slots_.size() - 1;
+    for (size_t at = slot_of(key) & mask; child_slots_[at].key != UINT64_MAX; at = (at + 1) & mask)
+      if (child_slots_[at].key == key) return child_slots_[at].node;
+  }
+  uint32_t id = new_node(parent, name);
+  if (siblings == kListedChildren) {  // the list grew too long to walk: index all of it
+    for (uint32_t at = links_[parent].first_child; at != 0; at = links_[at].next_sibling)
+      index_child(parent, links_[at].name, at);
+  } else if (siblings > kListedChildren) {
+    index_child(parent, name, id);
+  }
   return id;
 }
 
 void FlameTree::add(std::span<const std::string_view> frames, double value, const double* delta) {
-  uint32_t node = 0;
   nodes_[0].value += value;
+  size_t count = frames.size();
+  auto frame_at = [&](size_t i) { return options_.reverse ? frames[count - 1 - i] : frames[i]; };
+  uint32_t node = 0;
   bool waker = false;
-  auto visit = [&](std::string_view frame) {
+  size_t depth = 0;
+  // The prefix shared with the previous stack: the same nodes, found without a lookup.
+  for (size_t shared = std::min(count, path_.size()); depth < shared; ++depth) {
+    std::string_view frame = frame_at(depth);
+    uint32_t next = path_[depth];
+    std::string_view name = names_[nodes_[next].name];
+    if (waker && frame != "--") {  // named frame + "_[w]"
+      if (name.size() != frame.size() + 4 || !name.starts_with(frame) || !name.ends_with("_[w]")) break;
+    } else if (name != frame) {
+      break;
+    }
+    if (options_.chain && frame == "--") waker = true;
+    node = next;
+    nodes_[node].value += value;
+  }
+  path_.resize(depth);
+  for (; depth < count; ++depth) {
+    std::string_view frame = frame_at(depth);
     uint32_t name;
     if (options_.chain && waker && frame != "--") {
       chain_scratch_.assign(frame);
@@ -84,14 +122,11 @@ void FlameTree::add(std::span<const std::string_view> frames, double value, cons
     } else {
       name = intern(frame);
     }
-    if (frame == "--") waker = true;
-    node = child(node, name);
+    if (options_.chain && frame == "--") waker = true;
+    // A flame chart merges only with the previous stack, which the prefix above already did.
+    node = options_.flamechart ? new_node(node, name) : child(node, name);
+    path_.push_back(node);
     nodes_[node].value += value;
-  };
-  if (options_.reverse) {
-    for (size_t i = frames.size(); i-- > 0;) visit(frames[i]);
-  } else {
-    for (auto frame : frames) visit(frame);
   }
   if (delta) {
     differential_ = true;
@@ -115,10 +150,26 @@ void FlameTree::add_folded(std::string_view stack, double value, const double* d
 }
 
 void FlameTree::finish() {
+  // Children grouped by parent in one array (a counting sort), each group in node order, which
+  // is input order.
+  size_t count = nodes_.size();
+  child_begin_.assign(count + 1, 0);
+  for (size_t id = 1; id < count; ++id) ++child_begin_[nodes_[id].parent];
+  for (size_t id = 1; id < count; ++id) child_begin_[id] += child_begin_[id - 1];
+  child_begin_[count] = static_cast<uint32_t>(count - 1);
+  child_ids_.resize(count - 1);
+  for (size_t id = count; id-- > 1;) child_ids_[--child_begin_[nodes_[id].parent]] = static_cast<uint32_t>(id);
   if (options_.flamechart) return;
-  for (auto& node : nodes_) {
-    std::sort(node.children.begin(), node.children.end(),
-              [&](uint32_t a, uint32_t b) { return names_[nodes_[a].name] < names_[nodes_[b].name]; });
+  // By name: names ranked once, then each group sorted by rank.
+  std::vector<uint32_t> by_name(names_.size());
+  std::iota(by_name.begin(), by_name.end(), 0);
+  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return names_[a] < names_[b]; });
+  std::vector<uint32_t> rank(names_.size());
+  for (size_t i = 0; i < by_name.size(); ++i) rank[by_name[i]] = static_cast<uint32_t>(i);
+  for (size_t id = 0; id < count; ++id) {
+    auto first = child_ids_.begin() + child_begin_[id], last = child_ids_.begin() + child_begin_[id + 1];
+    if (last - first > 1)
+      std::sort(first, last, [&](uint32_t a, uint32_t b) { return rank[nodes_[a].name] < rank[nodes_[b].name]; });
   }
 }
 

@@ -1,6 +1,7 @@
 #include "analysis/folded.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -23,13 +24,19 @@ std::optional<double> count_of(std::string_view text) {
     for (size_t j = i + 1; j < text.size(); ++j)
       if (!perl_digit(text[j])) return std::nullopt;
   }
-  return std::strtod(std::string(text).c_str(), nullptr);
+  double count = 0;
+  if (std::from_chars(text.data(), text.data() + text.size(), count).ec == std::errc()) return count;
+  return std::strtod(std::string(text).c_str(), nullptr);  // out of range: strtod's infinity
 }
 
 // Splits "stack<ws>count": the count is everything after the last whitespace character.
 std::optional<std::pair<std::string_view, double>> split_count(std::string_view line) {
   size_t space = line.size();
-  while (space > 0 && !perl_space(line[space - 1])) --space;
+  while (space > 0 && !perl_space(line[space - 1])) {
+    // Not a count character: no count, whatever comes before (and no scan of a whole stack).
+    if (!perl_digit(line[space - 1]) && line[space - 1] != '.') return std::nullopt;
+    --space;
+  }
   if (space == 0) return std::nullopt;
   auto count = count_of(line.substr(space));
   if (!count) return std::nullopt;

@@ -117,6 +117,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     KeyIndex<3>::Key key{};
     for (SortKey k : options.keys) {
       if (k == SortKey::comm) key[0] |= context.comm;
+      if (k == SortKey::trace) key[0] |= uint64_t(context.trace) << 32;
       if (k == SortKey::pid) key[1] |= uint64_t(uint32_t(context.tid));
       if (k == SortKey::cpu) key[1] |= uint64_t(uint32_t(context.cpu)) << 32;
       if (k == SortKey::parent) key[2] = parent + 1ull;
@@ -262,6 +263,12 @@ void Histogram::order_entries(const ReportTables& tables) {
       case SortKey::srcline:
         return compare_strings(locations.srcline(locations.location(b.location).srcline),
                                locations.srcline(locations.location(a.location).srcline));
+      case SortKey::trace: {
+        // perf compares payloads only within a tracepoint event; other events' are all equal.
+        uint32_t ta = tables.contexts[a.context].trace, tb = tables.contexts[b.context].trace;
+        if (ta == kNoId || tb == kNoId) return 0;
+        return compare_strings(tables.traces[tb], tables.traces[ta]);
+      }
       case SortKey::sym:
       case SortKey::parent: break;
     }

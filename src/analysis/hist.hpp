@@ -23,15 +23,18 @@ struct SampleContext {
   int32_t pid = -1;
   int32_t tid = -1;
   int32_t cpu = -1;
+  uint32_t trace = kNoId;  // ReportTables::traces index (the trace key); kNoId: not a tracepoint
 };
 
 // What every event's histogram shares: locations, contexts, comm strings.
 struct ReportTables {
   LocationTable locations;
   std::vector<SampleContext> contexts;
-  KeyIndex<2> context_index;
+  KeyIndex<3> context_index;
   std::vector<std::string> comms;
   std::unordered_map<std::string, uint32_t> comm_ids;
+  std::vector<std::string> traces;  // tracepoint payloads as text, for the trace key
+  std::unordered_map<std::string, uint32_t> trace_ids;
   // Per context: its thread's comm when the file ends. perf sizes the Command column and
   // prints "Pid:Command" with the thread's latest comm, not the one at sample time.
   std::vector<std::string> final_comms;
@@ -41,11 +44,16 @@ struct ReportTables {
     if (inserted) comms.push_back(comm);
     return it->second;
   }
-  uint32_t context(uint32_t comm, int32_t pid, int32_t tid, int32_t cpu) {
+  uint32_t trace_id(const std::string& text) {
+    auto [it, inserted] = trace_ids.emplace(text, static_cast<uint32_t>(traces.size()));
+    if (inserted) traces.push_back(text);
+    return it->second;
+  }
+  uint32_t context(uint32_t comm, int32_t pid, int32_t tid, int32_t cpu, uint32_t trace = kNoId) {
     bool inserted;
     uint32_t id = context_index.intern(
-        {uint64_t(comm) << 32 | uint32_t(pid), uint64_t(uint32_t(tid)) << 32 | uint32_t(cpu)}, inserted);
-    if (inserted) contexts.push_back({comm, pid, tid, cpu});
+        {uint64_t(comm) << 32 | uint32_t(pid), uint64_t(uint32_t(tid)) << 32 | uint32_t(cpu), trace}, inserted);
+    if (inserted) contexts.push_back({comm, pid, tid, cpu, trace});
     return id;
   }
 };

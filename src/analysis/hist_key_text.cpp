@@ -23,6 +23,7 @@ std::string hist_key_text(const ReportTables& tables, const HistEntry& entry, So
     case SortKey::parent:
       return entry.parent == kNoId ? "[other]" : tables.locations.function(entry.parent).name;
     case SortKey::cpu: return fmt::format("{:03}", context.cpu);
+    case SortKey::trace: return context.trace == kNoId ? "N/A" : tables.traces[context.trace];
   }
   return "";
 }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <unordered_map>
+
+#include "session/tracepoint_formats.hpp"
 
 namespace sonde::analysis {
 
@@ -10,7 +13,11 @@ namespace {
 
 class HistogramFiller : public session::SessionVisitor {
  public:
-  HistogramFiller(Report& report, const ReportRequest& request) : report_(report), request_(request) {}
+  HistogramFiller(Report& report, const ReportRequest& request) : report_(report), request_(request) {
+    if (std::find(report.keys.begin(), report.keys.end(), SortKey::trace) == report.keys.end()) return;
+    auto formats = session::TracepointFormats::parse(report.session.reader().tracing_data());
+    if (formats) formats_.emplace(std::move(*formats));
+  }
 
   void on_sample(const session::SampleEvent& sample) override {
     if (sample.event_index >= report_.events.size()) return;
@@ -37,6 +44,12 @@ class HistogramFiller : public session::SessionVisitor {
       last_context_ = tables.context(cached.id, sample.thread.pid, sample.thread.tid, cpu);
     }
     uint32_t context = last_context_;
+    if (formats_ && sample.event.attr.type == PERF_TYPE_TRACEPOINT && sample.sample.has(PERF_SAMPLE_RAW)) {
+      trace_text_.clear();
+      formats_->append_info(cpu, sample.sample.raw, trace_text_);
+      const SampleContext& base = tables.contexts[context];
+      context = tables.context(base.comm, base.pid, base.tid, base.cpu, tables.trace_id(trace_text_));
+    }
 
     if (!sample.callchain.empty()) {  // placed by the session (DWARF unwinding)
       locations_.clear();
@@ -137,6 +150,8 @@ class HistogramFiller : public session::SessionVisitor {
 
   Report& report_;
   const ReportRequest& request_;
+  std::optional<session::TracepointFormats> formats_;  // for the trace key
+  std::string trace_text_;
   std::unordered_map<const session::Thread*, CachedComm> comms_;
   std::vector<uint32_t> locations_;
   bool sideband_changed_ = false;
@@ -159,6 +174,14 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   for (const auto& event : report->session.reader().attrs().events())
     report->events.push_back({session::event_name(event), Histogram()});
   if (request.header_only) return report;
+  report->keys = request.options.keys;
+  if (report->keys.empty()) {
+    bool all_tracepoints = !report->session.reader().attrs().events().empty();
+    for (const auto& event : report->session.reader().attrs().events())
+      all_tracepoints &= event.attr.type == PERF_TYPE_TRACEPOINT;
+    report->keys = all_tracepoints ? std::vector<SortKey>{SortKey::trace}
+                                   : std::vector<SortKey>{SortKey::comm, SortKey::dso, SortKey::sym};
+  }
 
   // --call-graph dwarf recordings: their user stacks are unwound while the session replays.
   bool dwarf = false;
@@ -181,8 +204,7 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   }
   auto resolver = make_frame_resolver(request);
   report->tables.locations.resolve(*resolver);
-  bool srclines = std::find(request.options.keys.begin(), request.options.keys.end(), SortKey::srcline) !=
-                  request.options.keys.end();
+  bool srclines = std::find(report->keys.begin(), report->keys.end(), SortKey::srcline) != report->keys.end();
   if (srclines) report->tables.locations.resolve_srclines(*resolver);
 
   bool has_callchain = false;
@@ -192,6 +214,7 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   report->children = request.children.value_or(has_callchain) && has_callchain;
 
   HistOptions options = request.options;
+  options.keys = report->keys;
   options.children = report->children;
   options.callchains = report->callchains;
   // perf's children mode shows callers first unless an order was given (or -g none).

@@ -24,6 +24,8 @@ struct Report {
   std::unique_ptr<session::UserStackUnwinder> unwinder;  // before the session: it outlives its use
   session::Session session;
   ReportTables tables;
+  std::vector<SortKey> keys;        // the request's, or the file's default (perf's: trace when
+                                    // every event is a tracepoint, else comm,dso,sym)
   std::vector<EventReport> events;  // in the file's event order
   bool children = false;            // after perf's default (children when there are callchains)
   bool callchains = false;          // call graphs are shown
@@ -34,6 +36,7 @@ struct Report {
 // Makes the resolver the report uses (the symbols layer).
 std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request);
 
+// Request keys left empty take the file's default (Report::keys).
 Result<std::unique_ptr<Report>> run_report(const ReportRequest& request);
 
 }  // namespace sonde::analysis

@@ -1,8 +1,10 @@
 #include "analysis/session_stacks.hpp"
 
+#include <unordered_map>
 #include <vector>
 
 #include "session/session.hpp"
+#include "symbols/unwound_frames.hpp"
 #include "unwind/dwarf_unwinder.hpp"
 
 namespace sonde::analysis {
@@ -28,7 +30,17 @@ class StackSampleMaker : public session::SessionVisitor {
     const perfdata::Sample& sample = event.sample;
     bool has_stack = sample.has(PERF_SAMPLE_CALLCHAIN) || sample.has(PERF_SAMPLE_STACK_USER);
     if (has_stack) {
-      for (const session::Location& location : event.callchain) frames_.push_back(frame(location));
+      // The frames after the kernel's chain come from the DWARF unwind: perf names those by
+      // their inline chains (perf script prints one line per inline frame).
+      size_t chain_end = event.callchain.size();
+      if (sample.has(PERF_SAMPLE_STACK_USER) && sample.regs_user.abi != 0) {
+        size_t chain_entries = 0;
+        for (size_t i = 0; i < sample.callchain.size(); ++i) chain_entries += sample.callchain[i] < PERF_CONTEXT_MAX;
+        chain_end = std::min(chain_entries, event.callchain.size());
+      }
+      for (size_t i = 0; i < event.callchain.size(); ++i) {
+        if (i < chain_end || !append_unwound(event.callchain[i])) frames_.push_back(frame(event.callchain[i]));
+      }
     }
     StackSample out;
     out.comm = event.thread.comm;
@@ -57,7 +69,24 @@ class StackSampleMaker : public session::SessionVisitor {
     return f;
   }
 
+  // Appends an unwound frame's inline chain; false when it has none (no symbol or no DWARF).
+  bool append_unwound(const session::Location& location) {
+    if (location.dso == nullptr) return false;
+    auto [it, fresh] = unwound_[location.dso->id].try_emplace(location.dso_address);
+    if (fresh) it->second = symbols::unwound_frames(symbolizer_, *location.dso, location.dso_address);
+    if (it->second.empty()) return false;
+    StackFrame holder = frame(location);
+    for (const symbols::UnwoundFrame& unwound : it->second) {
+      StackFrame f = holder;
+      f.symbol = unwound.function;
+      if (unwound.inlined) f.dso = "inlined";  // perf script's " (inlined)" stands where the DSO would
+      frames_.push_back(f);
+    }
+    return true;
+  }
+
   symbols::Symbolizer& symbolizer_;
+  std::unordered_map<uint32_t, std::unordered_map<uint64_t, std::vector<symbols::UnwoundFrame>>> unwound_;
   EventFilter& filter_;
   const StackSampleSink& sink_;
   const NoteSink& note_;

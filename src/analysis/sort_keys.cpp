@@ -16,14 +16,15 @@ Result<std::vector<SortKey>> parse_sort_keys(std::string_view list) {
     else if (name == "srcline") key = SortKey::srcline;
     else if (name == "parent") key = SortKey::parent;
     else if (name == "cpu") key = SortKey::cpu;
+    else if (name == "trace") key = SortKey::trace;
     else if (name == "overhead" || name == "overhead_children" || name == "sample" || name == "period") continue;
     else
-      return failf("unknown --sort key '{}' (known: comm, pid, dso, sym, srcline, parent, cpu)", name);
+      return failf("unknown --sort key '{}' (known: comm, pid, dso, sym, srcline, parent, cpu, trace)", name);
     bool seen = false;
     for (SortKey k : keys) seen |= k == key;
     if (!seen) keys.push_back(key);
   }
-  if (keys.empty()) return failf("--sort needs at least one key (comm, pid, dso, sym, srcline, parent, cpu)");
+  if (keys.empty()) return failf("--sort needs at least one key (comm, pid, dso, sym, srcline, parent, cpu, trace)");
   return keys;
 }
 
@@ -36,6 +37,7 @@ std::string_view sort_key_header(SortKey key) {
     case SortKey::srcline: return "Source:Line";
     case SortKey::parent: return "Parent symbol";
     case SortKey::cpu: return "CPU";
+    case SortKey::trace: return "Trace output";
   }
   return "";
 }

@@ -16,6 +16,7 @@ enum class SortKey {
   srcline,  // file:line of the address
   parent,   // the first caller matching --parent (default ^sys_|^do_page_fault), else [other]
   cpu,      // the CPU the sample was taken on
+  trace,    // a tracepoint sample's formatted payload (perf's "Trace output")
 };
 
 // "comm,dso,sym" -> keys. perf's spellings: symbol = sym, thread = pid. Unknown keys are an

@@ -41,14 +41,14 @@ int print_collapsed_stacks(const analysis::ReportRequest& request) {
 
 int cmd_report(int argc, char** argv) {
   analysis::ReportRequest request;
-  std::string sort = "comm,dso,sym";
+  std::optional<std::string> sort;  // perf's default: trace for tracepoint-only files, else comm,dso,sym
   std::string call_graph;
   bool children = false, no_children = false, tui = false, inverted = false;
   [[maybe_unused]] bool stdio = false;
   std::optional<std::string> comms, dsos, symbols, pids, tids;
   CLI::App app{"Read perf.data and display the profile (perf report --stdio)", "sonde report"};
   app.add_option("-i,--input", request.input, "input file name (default perf.data; - for a pipe)");
-  app.add_option("-s,--sort", sort, "sort by keys: comm, pid, dso, sym, srcline, parent, cpu");
+  app.add_option("-s,--sort", sort, "sort by keys: comm, pid, dso, sym, srcline, parent, cpu, trace");
   app.add_flag("-n,--show-nr-samples", request.layout.show_samples, "show a column with the number of samples");
   app.add_flag("--show-total-period", request.layout.show_period, "show a column with the sum of periods");
   app.add_flag("--children", children, "accumulate callchains of children into the parent entries");
@@ -81,9 +81,11 @@ int cmd_report(int argc, char** argv) {
   if (children && no_children)
     return report_error({"sonde report: --children and --no-children contradict each other", 129});
 
-  auto keys = analysis::parse_sort_keys(sort);
-  if (!keys) return report_error(keys.error().with_context("sonde report"));
-  request.options.keys = *keys;
+  if (sort) {
+    auto keys = analysis::parse_sort_keys(*sort);
+    if (!keys) return report_error(keys.error().with_context("sonde report"));
+    request.options.keys = *keys;
+  }
   if (children) request.children = true;
   if (no_children) request.children = false;
   if (auto parsed = analysis::parse_call_graph(call_graph, request, inverted); !parsed)

@@ -10,6 +10,7 @@
 #include "cli/event_options.hpp"
 #include "kernel/cpus.hpp"
 #include "output/perf_header.hpp"
+#include "output/raw_dump.hpp"
 #include "output/script_printer.hpp"
 #include "output/script_symbols.hpp"
 #include "session/session.hpp"
@@ -25,7 +26,7 @@ struct ScriptCliOptions {
   std::string time, cpus, comms, pids, tids;
   std::string symfs, vmlinux, kallsyms;
   bool nanoseconds = false, hide_call_graph = false, inline_frames = true, no_demangle = false;
-  bool header = false, header_only = false;
+  bool header = false, header_only = false, dump_raw = false;
   unsigned max_stack = 127;
   bool show_task = false, show_mmap = false, show_switch = false, show_lost = false;
 };
@@ -78,6 +79,7 @@ int cmd_script(int argc, char** argv) {
                  "flags,...; +field/-field change the defaults; hw:/sw:/trace: limit to one kind");
   app.add_flag("--header", cli.header, "print the file's header before the events");
   app.add_flag("--header-only", cli.header_only, "print the file's header only");
+  app.add_flag("-D,--dump-raw-trace", cli.dump_raw, "dump every record in hex and as perf reads it, among the script's lines");
   app.add_flag("--ns", cli.nanoseconds, "show times in nanoseconds");
   app.add_option("--time", cli.time, "only samples in this time range: start,stop (seconds)");
   app.add_option("-C,--cpu", cli.cpus, "only events on these CPUs (a list such as 0-2,4)");
@@ -146,9 +148,14 @@ int cmd_script(int argc, char** argv) {
   unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
                                  options.max_stack);
   session->set_unwinder(&unwinder);
+  analysis::ScriptFilter filter = options.filter;
+  bool script_shows_lost = options.show_lost_events;
   output::ScriptPrinter printer(std::move(options), *session, symbols, out);
   if (auto prepared = printer.prepare(); !prepared) return report_error(prepared.error());
-  auto processed = session->process(printer);
+  output::RawDumpPrinter dump(*session, output::raw_dump_file_label(cli.input, session->reader().is_pipe()), filter,
+                              script_shows_lost, out, printer);
+  session::SessionVisitor& visitor = cli.dump_raw ? static_cast<session::SessionVisitor&>(dump) : printer;
+  auto processed = session->process(visitor);
   out.flush();
   if (printer.error()) return report_error(*printer.error());
   if (!processed) return report_error(processed.error().with_context("sonde script"));

@@ -6,6 +6,7 @@
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
+#include "tracedat/blktrace_event.hpp"
 
 namespace sonde::ftrace {
 
@@ -27,6 +28,7 @@ Result<std::unique_ptr<LocalTep>> LocalTep::build(const TraceMetadata& metadata,
     for (const auto& format : formats)
       if (tep_parse_event(tep, format.data(), format.size(), system.c_str()) != 0)
         return failf("libtraceevent could not parse the format of an event of {}", system);
+  tracedat::add_blktrace_event(tep);  // the blk tracer's records, as trace-cmd report prints them
   if (!metadata.kallsyms.empty()) tep_parse_kallsyms(tep, metadata.kallsyms.c_str());
   if (!metadata.printk_formats.empty()) tep_parse_printk_formats(tep, metadata.printk_formats.c_str());
   // No saved_cmdlines up front: it can still name a recycled pid after an old task; learn_task

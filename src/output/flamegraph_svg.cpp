@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "output/flamegraph_colors.hpp"
+#include "output/svg_numbers.hpp"
 
 namespace sonde::output {
 
@@ -46,19 +47,6 @@ std::string_view without_annotation(std::string_view name) {
     if (kind == 'k' || kind == 'w' || kind == 'i' || kind == 'j') return name.substr(0, name.size() - 4);
   }
   return name;
-}
-
-// 1234567 -> "1,234,567", as flamegraph.pl prints sample counts.
-std::string with_commas(double value) {
-  std::string digits = fmt::format("{:.0f}", value);
-  std::string out;
-  size_t first = digits.front() == '-' ? 1 : 0;
-  out.append(digits, 0, first);
-  for (size_t i = first; i < digits.size(); ++i) {
-    if (i > first && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 // Numbers as perl prints them (no trailing zeros).
@@ -200,11 +188,12 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
     kept.push_back(id);
     depth_max = std::max(depth_max, node.depth);
     double at = start[id];
-    for (uint32_t child : node.children) {
+    auto children = tree.children(id);
+    for (uint32_t child : children) {
       start[child] = at;
       at += nodes[child].value;
     }
-    for (size_t i = node.children.size(); i-- > 0;) stack.push_back(node.children[i]);
+    for (size_t i = children.size(); i-- > 0;) stack.push_back(children[i]);
   }
 
   double ypad1 = style.fontsize * 3, ypad2 = style.fontsize * 2 + 10, ypad3 = style.fontsize * 2;
@@ -227,6 +216,9 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
   out += "<g id=\"frames\">\n";
   double char_width = style.fontsize * style.fontwidth;
   double total_scaled = timemax * style.factor;
+  // A frame's colour depends on its name alone, except in a differential graph: computed once
+  // per name.
+  std::vector<std::string> name_colors(tree.differential() ? 0 : names.size());
   for (uint32_t id : kept) {
     const auto& node = nodes[id];
     std::string_view name = names[node.name];
@@ -245,40 +237,82 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
 
     out += "<g><title>";
     if (id == 0) {
-      fmt::format_to(std::back_inserter(out), "all ({} {}, 100%)", with_commas(samples), style.countname);
+      out += "all (";
+      append_with_commas(out, samples);
+      out += ' ';
+      out += style.countname;
+      out += ", 100%)";
     } else {
       append_escaped(out, shown, true);
-      fmt::format_to(std::back_inserter(out), " ({} {}, {:.2f}%", with_commas(samples), style.countname,
-                     100 * samples / total_scaled);
+      out += " (";
+      append_with_commas(out, samples);
+      out += ' ';
+      out += style.countname;
+      out += ", ";
+      append_fixed(out, 100 * samples / total_scaled, 2);
+      out += '%';
       if (tree.differential()) {
         double delta = style.negate ? -node.delta : node.delta;
-        fmt::format_to(std::back_inserter(out), "; {}{:.2f}%", delta > 0 ? "+" : "", 100 * delta / total_scaled);
+        out += "; ";
+        if (delta > 0) out += '+';
+        append_fixed(out, 100 * delta / total_scaled, 2);
+        out += '%';
       }
       out += ')';
     }
-    out += "</title>";
+    out += "</title><rect x=\"";
 
-    Rgb color;
-    if (name == "--") {
-      color = {160, 160, 160};
-    } else if (name == "-") {
-      color = {200, 200, 200};
-    } else if (tree.differential()) {
-      color = delta_color(node.delta, tree.max_delta(), style.negate);
+    auto color_of = [&] {
+      Rgb color;
+      if (name == "--") {
+        color = {160, 160, 160};
+      } else if (name == "-") {
+        color = {200, 200, 200};
+      } else if (tree.differential()) {
+        color = delta_color(node.delta, tree.max_delta(), style.negate);
+      } else {
+        color = frame_color(style.colors, name, style.hash);
+      }
+      return css_color(color);
+    };
+    // x and the width as flamegraph.pl prints them: both ends rounded to 0.1 first.
+    auto units1 = fixed_units(x1, 1), units2 = fixed_units(x2, 1);
+    if (units1 && units2) {
+      append_units(out, *units1, 1);
+      out += "\" y=\"";
+      append_number(out, y1);
+      out += "\" width=\"";
+      append_units(out, *units2 - *units1, 1);
     } else {
-      color = frame_color(style.colors, name, style.hash);
+      std::string rx1 = fmt::format("{:.1f}", x1), rx2 = fmt::format("{:.1f}", x2);
+      out += rx1;
+      out += "\" y=\"";
+      append_number(out, y1);
+      out += "\" width=\"";
+      append_fixed(out, std::stod(rx2) - std::stod(rx1), 1);
     }
-    std::string rx1 = fmt::format("{:.1f}", x1), rx2 = fmt::format("{:.1f}", x2);
-    double w = std::stod(rx2) - std::stod(rx1);
-    fmt::format_to(std::back_inserter(out), "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" rx=\"2\" ry=\"2\"/>",
-                   rx1, number(y1), w, y2 - y1, css_color(color));
+    out += "\" height=\"";
+    append_fixed(out, y2 - y1, 1);
+    out += "\" fill=\"";
+    if (name_colors.empty()) {
+      out += color_of();
+    } else {
+      std::string& color = name_colors[node.name];
+      if (color.empty()) color = color_of();
+      out += color;
+    }
+    out += "\" rx=\"2\" ry=\"2\"/>";
     auto chars = static_cast<size_t>((x2 - x1) / char_width);
     if (chars >= 3) {
       std::string_view label = id == 0 ? std::string_view("all") : shown;
       std::string_view kept_text = label.substr(0, chars);
       bool cut = chars < label.size();
       if (cut) kept_text.remove_suffix(2);
-      fmt::format_to(std::back_inserter(out), "<text x=\"{:.2f}\" y=\"{}\">", x1 + 3, number(3 + (y1 + y2) / 2));
+      out += "<text x=\"";
+      append_fixed(out, x1 + 3, 2);
+      out += "\" y=\"";
+      append_number(out, 3 + (y1 + y2) / 2);
+      out += "\">";
       append_escaped(out, kept_text, false);
       if (cut) out += "..";
       out += "</text>";

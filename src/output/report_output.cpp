@@ -19,7 +19,7 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   ReportLayout layout;
   // perf drops a column whose filter admits a single value, and names the value instead.
   std::vector<std::string> elided;
-  const auto& keys = request.options.keys;
+  const auto& keys = report.keys;
   auto elide = [&](SortKey key, const std::vector<std::string>& list, const char* name) {
     if (list.size() != 1 || std::find(keys.begin(), keys.end(), key) == keys.end()) return false;
     elided.push_back(fmt::format("# {}: {}\n", name, list[0]));
@@ -28,13 +28,13 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   bool elide_dso = elide(SortKey::dso, filters.dsos, "dso");
   bool elide_comm = elide(SortKey::comm, filters.comms, "comm");
   bool elide_sym = elide(SortKey::sym, filters.symbols, "symbol");
-  for (SortKey key : request.options.keys) {
+  for (SortKey key : keys) {
     if ((key == SortKey::dso && elide_dso) || (key == SortKey::comm && elide_comm) ||
         (key == SortKey::sym && elide_sym))
       continue;
     layout.keys.push_back(key);
   }
-  if (layout.keys.empty()) layout.keys.push_back(request.options.keys.front());
+  if (layout.keys.empty()) layout.keys.push_back(keys.front());
   layout.children = report.children;
   layout.show_samples = request.layout.show_samples;
   layout.show_period = request.layout.show_period;
@@ -46,7 +46,7 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   layout.graph.mode = layout.callchain.mode;
   layout.graph.value = layout.callchain.value;
   layout.graph.print_limit = layout.callchain.print_limit;
-  layout.graph.skip_first_function = request.options.keys.front() == SortKey::sym;
+  layout.graph.skip_first_function = keys.front() == SortKey::sym;
   layout.filters = &filters;
 
   if (!request.quiet) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_map>
 
 #include "analysis/hist_key_text.hpp"
 
@@ -51,6 +52,7 @@ class EntryText {
       case SortKey::srcline: return tables_.locations.srcline(location(e).srcline).size();
       case SortKey::parent: return parent(e).size();
       case SortKey::cpu: return 3;
+      case SortKey::trace: return analysis::hist_key_text(tables_, e, SortKey::trace).size();
     }
     return 0;
   }
@@ -80,6 +82,12 @@ class EntryText {
         std::string digits = fmt::format("{:0{}}", cpu < 0 ? -cpu : cpu, width);
         return fmt::format("{:>{}}", (cpu < 0 ? "-" : "") + digits, width);
       }
+      case SortKey::trace: {
+        // perf's "%-.*s" cuts the text to the width; a column before the last is then padded.
+        std::string trace = analysis::hist_key_text(tables_, e, SortKey::trace);
+        if (trace.size() > width) trace.resize(width);
+        return last ? trace : fmt::format("{:<{}}", trace, width);
+      }
     }
     return "";
   }
@@ -87,6 +95,26 @@ class EntryText {
  private:
   const analysis::ReportTables& tables_;
 };
+
+// perf formats a payload for the trace key only when its entry is compared on that key (its
+// keys before it equal another sample's), and sizes the column from the payloads formatted by
+// then: an entry alone in its group of earlier keys, with one sample, is printed but not measured
+// (in children mode each callchain entry is compared with the sample's own: all are measured).
+std::vector<bool> trace_measured(const analysis::Histogram& histogram, const analysis::ReportTables& tables) {
+  const auto& keys = histogram.options().keys;
+  const auto& entries = histogram.entries();
+  auto trace_at = std::find(keys.begin(), keys.end(), SortKey::trace);
+  std::vector<bool> measured(entries.size(), true);
+  if (trace_at == keys.end() || histogram.options().children) return measured;
+  std::vector<std::string> group(entries.size());
+  std::unordered_map<std::string, uint64_t> samples;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    for (auto k = keys.begin(); k != trace_at; ++k) group[i] += analysis::hist_key_text(tables, entries[i], *k) + '\0';
+    samples[group[i]] += entries[i].self_samples;
+  }
+  for (size_t i = 0; i < entries.size(); ++i) measured[i] = samples[group[i]] >= 2;
+  return measured;
+}
 
 std::string percent_cell(uint64_t period, uint64_t total) {
   double percent = total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0;
@@ -120,11 +148,14 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   std::vector<size_t> widths;
   bool any_unresolved = false;
   for (SortKey key : layout.keys) widths.push_back(analysis::sort_key_header(key).size());
+  std::vector<bool> measured = trace_measured(histogram, tables);
   for (uint32_t id : histogram.order()) {
     const HistEntry& e = entries[id];
     if (!visible(e)) continue;
-    for (size_t k = 0; k < layout.keys.size(); ++k)
+    for (size_t k = 0; k < layout.keys.size(); ++k) {
+      if (layout.keys[k] == SortKey::trace && !measured[id]) continue;
       widths[k] = std::max(widths[k], text.natural_width(layout.keys[k], e));
+    }
     any_unresolved |= !text.function(e).resolved;
   }
   for (size_t k = 0; k < layout.keys.size(); ++k)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/compile.h>
+
 #include "output/script_records.hpp"
 #include "perfdata/kernel_records.hpp"
 
@@ -75,25 +77,25 @@ void ScriptPrinter::append_start(const LineStart& start, const perfdata::EventAt
   if (fields & kFieldComm) {
     std::string_view comm = start.thread != nullptr ? std::string_view(start.thread->comm) : std::string_view(":-1");
     if ((fields & kFieldIp) && has_callchain(event) && options_.use_callchain)
-      fmt::format_to(it, "{} ", comm);
+      fmt::format_to(it, FMT_COMPILE("{} "), comm);
     else
-      fmt::format_to(it, "{:>16} ", comm);
+      fmt::format_to(it, FMT_COMPILE("{:>16} "), comm);
   }
   if ((fields & kFieldPid) && (fields & kFieldTid))
-    fmt::format_to(it, "{:5}/{:<5} ", start.pid, start.tid);
+    fmt::format_to(it, FMT_COMPILE("{:5}/{:<5} "), start.pid, start.tid);
   else if (fields & kFieldPid)
-    fmt::format_to(it, "{:5} ", start.pid);
+    fmt::format_to(it, FMT_COMPILE("{:5} "), start.pid);
   else if (fields & kFieldTid)
-    fmt::format_to(it, "{:5} ", start.tid);
-  if (fields & kFieldCpu) fmt::format_to(it, "[{:03}] ", static_cast<int32_t>(start.cpu));
+    fmt::format_to(it, FMT_COMPILE("{:5} "), start.tid);
+  if (fields & kFieldCpu) fmt::format_to(it, FMT_COMPILE("[{:03}] "), static_cast<int32_t>(start.cpu));
   if (fields & kFieldTime) {
     uint64_t seconds = start.time / 1000000000ull, nanos = start.time % 1000000000ull;
     if (options_.nanoseconds) {
-      fmt::format_to(it, "{:5}.{:09}: ", seconds, nanos);
+      fmt::format_to(it, FMT_COMPILE("{:5}.{:09}: "), seconds, nanos);
     } else {
       char text[48];
-      auto end = fmt::format_to_n(text, sizeof text, "{}.{:06}", seconds, nanos / 1000).out;
-      fmt::format_to(it, "{:>12}: ", std::string_view(text, static_cast<size_t>(end - text)));
+      auto end = fmt::format_to_n(text, sizeof text, FMT_COMPILE("{}.{:06}"), seconds, nanos / 1000).out;
+      fmt::format_to(it, FMT_COMPILE("{:>12}: "), std::string_view(text, static_cast<size_t>(end - text)));
     }
   }
 }
@@ -146,11 +148,22 @@ void ScriptPrinter::append_frame(const session::Location& loc, uint64_t fields, 
       }
     }
   }
+  // A profile repeats the same frames millions of times: each distinct line is formatted once.
+  bool inserted;
+  uint32_t id = frame_line_ids_.intern({reinterpret_cast<uintptr_t>(loc.dso), shown, loc.dso_address, fields}, inserted);
+  if (!inserted) {
+    auto [offset, size] = frame_lines_[id];
+    buf.append(std::string_view(frame_line_text_.data() + offset, size));
+    return;
+  }
+  size_t start = buf.size();
   fmt::format_to(fmt::appender(buf), "\t{:16x}", shown);
   if (fields & kFieldSym) append_symbol(loc, fields, nullptr);
   if (fields & kFieldDso) fmt::format_to(fmt::appender(buf), " ({})", dso_name(loc));
   if (fields & kFieldSrcline) append_srcline(loc);
   buf.push_back('\n');
+  frame_lines_.push_back({frame_line_text_.size(), buf.size() - start});
+  frame_line_text_.append(buf.data() + start, buf.size() - start);
 }
 
 void ScriptPrinter::append_frames(const session::SampleEvent& sample, uint64_t fields) {
@@ -218,9 +231,9 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   fmt::memory_buffer& buf = out_.buffer();
   append_start({&sample.thread, static_cast<int32_t>(s.pid), static_cast<int32_t>(s.tid), s.cpu, s.time},
                sample.event, fields);
-  if (fields & kFieldPeriod) fmt::format_to(fmt::appender(buf), "{:10} ", s.period);
+  if (fields & kFieldPeriod) fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:10} "), s.period);
   if (fields & kFieldEvent)
-    fmt::format_to(fmt::appender(buf), "{:>{}}: ", event_names_[sample.event_index], name_width_);
+    fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:>{}}: "), event_names_[sample.event_index], name_width_);
   if (options_.fields.print_flags) buf.append(std::string_view("                        "));
   if ((fields & kFieldTrace) && formats_ && s.has(PERF_SAMPLE_RAW)) {
     trace_text_.clear();

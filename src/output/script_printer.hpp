@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/hist_index.hpp"
 #include "analysis/script_filter.hpp"
 #include "output/script_fields.hpp"
 #include "output/script_symbols.hpp"
@@ -94,6 +95,11 @@ class ScriptPrinter : public session::SessionVisitor {
   std::vector<std::string> event_names_;
   size_t name_width_ = 0;
   std::string trace_text_;  // reused for tracepoint payloads
+  // Callchain lines already formatted, by (DSO, shown address, DSO address, fields): their
+  // place in frame_line_text_. A DSO's symbols do not change during a replay.
+  analysis::KeyIndex<4> frame_line_ids_;
+  std::vector<std::pair<size_t, size_t>> frame_lines_;
+  std::string frame_line_text_;
 };
 
 }  // namespace sonde::output

@@ -4,6 +4,7 @@
 
 #include "base/strings.hpp"
 #include "symbols/symbolizer.hpp"
+#include "symbols/unwound_frames.hpp"
 
 namespace sonde::output {
 
@@ -69,25 +70,7 @@ std::string_view ScriptSymbols::srcline(const session::Dso& dso, uint64_t dso_ad
 
 const std::vector<ResolvedInline>& ScriptSymbols::inline_frames(const session::Dso& dso, uint64_t dso_address) {
   auto [frames, fresh] = impl_->inlines.find_or_add(dso, dso_address);
-  if (fresh) {
-    const ResolvedSymbol& symbol = resolve(dso, dso_address);
-    auto found = impl_->symbolizer.inline_frames(dso, dso_address);
-    // Nothing inlined: perf (through addr2line) still names the frame by its DWARF function.
-    if (found.empty() && symbol.found) {
-      std::string name = impl_->symbolizer.function_name(dso, dso_address);
-      if (!name.empty()) found.push_back({name, "", 0});
-    }
-    for (size_t i = 0; i < found.size(); ++i) {
-      ResolvedInline frame;
-      frame.function = found[i].function;
-      if (!found[i].file.empty()) {
-        frame.srcline = fmt::format("{}:{}", path_basename(found[i].file), found[i].line);
-      }
-      // perf marks every frame inlined but the holding function, when it is the symbol itself.
-      frame.inlined = !(i + 1 == found.size() && symbol.found && frame.function == symbol.name);
-      frames->push_back(std::move(frame));
-    }
-  }
+  if (fresh) *frames = symbols::unwound_frames(impl_->symbolizer, dso, dso_address);
   return *frames;
 }
 

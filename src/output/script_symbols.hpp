@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "session/dso.hpp"
+#include "symbols/unwound_frames.hpp"
 
 namespace sonde::output {
 
@@ -19,11 +20,7 @@ struct ResolvedSymbol {
   uint64_t elf_address = 0;  // the address in the file's symbol space (perf's rip_2objdump)
 };
 
-struct ResolvedInline {
-  std::string function;
-  std::string srcline;  // "file.c:12", "" when unknown
-  bool inlined = true;  // false for the function that holds the inlined ones
-};
+using ResolvedInline = symbols::UnwoundFrame;
 
 struct ScriptSymbolOptions {
   std::string symfs;

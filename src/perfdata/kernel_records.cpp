@@ -158,4 +158,29 @@ Result<SwitchRecord> SwitchRecord::decode(const RecordView& record) {
   return r;
 }
 
+Result<KsymbolRecord> KsymbolRecord::decode(const RecordView& record) {
+  if (record.type() != PERF_RECORD_KSYMBOL) return wrong_type(record, "KSYMBOL");
+  struct Fixed {
+    uint64_t addr;
+    uint32_t len;
+    uint16_t ksym_type, flags;
+  };
+  auto fixed = fixed_part<Fixed>(record);
+  if (!fixed) return tl::unexpected(fixed.error());
+  auto name = string_at(record, sizeof(Fixed), "name");
+  if (!name) return tl::unexpected(name.error());
+  return KsymbolRecord{fixed->addr, fixed->len, fixed->ksym_type, fixed->flags, *name};
+}
+
+Result<BpfEventRecord> BpfEventRecord::decode(const RecordView& record) {
+  if (record.type() != PERF_RECORD_BPF_EVENT) return wrong_type(record, "BPF_EVENT");
+  struct Fixed {
+    uint16_t type, flags;
+    uint32_t id;
+  };
+  auto fixed = fixed_part<Fixed>(record);
+  if (!fixed) return tl::unexpected(fixed.error());
+  return BpfEventRecord{fixed->type, fixed->flags, fixed->id};
+}
+
 }  // namespace sonde::perfdata

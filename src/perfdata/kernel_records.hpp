@@ -79,4 +79,20 @@ struct SwitchRecord {
   static Result<SwitchRecord> decode(const RecordView& record);
 };
 
+// PERF_RECORD_KSYMBOL: kernel code (a BPF program, a trampoline) registered or unregistered.
+struct KsymbolRecord {
+  uint64_t addr = 0;
+  uint32_t len = 0;
+  uint16_t ksym_type = 0, flags = 0;
+  std::string_view name;
+  static Result<KsymbolRecord> decode(const RecordView& record);
+};
+
+// PERF_RECORD_BPF_EVENT: a BPF program loaded or unloaded.
+struct BpfEventRecord {
+  uint16_t type = 0, flags = 0;
+  uint32_t id = 0;
+  static Result<BpfEventRecord> decode(const RecordView& record);
+};
+
 }  // namespace sonde::perfdata

@@ -23,6 +23,8 @@ class FieldReader {
     if (!v) return missing(field);
     return *v;
   }
+  // Bytes read so far: where the next field starts, counted from the end of the header.
+  size_t offset() const { return in_.offset(); }
   // `count` u64s, refusing counts whose byte size would overflow.
   Result<U64Array> u64s(uint64_t count, const char* field) {
     if (count > in_.remaining() / sizeof(uint64_t)) return missing(field);
@@ -155,6 +157,7 @@ Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& at
   if (type & PERF_SAMPLE_REGS_USER) TRY_FIELD(s.regs_user, read_regs(in, attr.sample_regs_user, "REGS_USER"));
   if (type & PERF_SAMPLE_STACK_USER) {
     uint64_t size = 0;
+    s.stack_user_offset = static_cast<uint32_t>(sizeof(perf_event_header) + in.offset());
     TRY_FIELD(size, in.u64("STACK_USER"));
     if (size > 0) {
       TRY_FIELD(s.stack_user, in.bytes(size, "STACK_USER"));

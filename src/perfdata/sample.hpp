@@ -65,6 +65,7 @@ struct Sample {
   Regs regs_user;            // PERF_SAMPLE_REGS_USER (attr.sample_regs_user)
   Bytes stack_user;          // PERF_SAMPLE_STACK_USER: the copied stack, dyn_size bytes valid
   uint64_t stack_user_dyn_size = 0;  // PERF_SAMPLE_STACK_USER
+  uint32_t stack_user_offset = 0;    // PERF_SAMPLE_STACK_USER: where its size field sits in the record
   uint64_t weight = 0;       // PERF_SAMPLE_WEIGHT or PERF_SAMPLE_WEIGHT_STRUCT
   uint64_t data_src = 0;     // PERF_SAMPLE_DATA_SRC
   uint64_t transaction = 0;  // PERF_SAMPLE_TRANSACTION

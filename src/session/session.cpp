@@ -174,6 +174,7 @@ Result<void> Session::process(SessionVisitor& visitor) {
   for (const perfdata::RecordView& record : s.reader.records()) {
     s.stats.records++;
     if (record.type() == perfdata::PERF_RECORD_FINISHED_ROUND) {
+      visitor.on_record(record, nullptr, {});  // as read, before the round it closes is delivered
       ordered.finished_round(deliver);
       // What came before the previous round has been delivered: its pages may go (RSS stays
       // flat over a large file; a record still queued would just be read from the file again).
@@ -186,7 +187,8 @@ Result<void> Session::process(SessionVisitor& visitor) {
       visitor.on_record(record, nullptr, {});
       continue;
     }
-    if (auto time = s.timestamp(record)) {
+    // perf delivers a record stamped 0 (a synthesized one) or all-ones at once, unqueued.
+    if (auto time = s.timestamp(record); time && *time != 0 && *time != UINT64_MAX) {
       ordered.push(record, *time);
     } else {
       deliver(record);

@@ -13,6 +13,7 @@
 
 #include "base/strings.hpp"
 #include "perfdata/bytes.hpp"
+#include "tracedat/blktrace_event.hpp"
 #include "tracedat/format.hpp"
 #include "tracedat/kallsyms.hpp"
 
@@ -111,6 +112,7 @@ class TraceDatParser {
     finish_clock();
     // libtraceevent learns where common_type lies from the first event parsed: have one.
     if (tep_get_events_count(r_.tep_) == 0 && !r_.unparsed_.empty()) r_.load_event(r_.unparsed_.begin()->first);
+    add_blktrace_event(r_.tep_);  // as trace-cmd does for every file it reads
     if (r_.tep_) tep_set_cpus(r_.tep_, r_.cpu_count_);
     return {};
   }

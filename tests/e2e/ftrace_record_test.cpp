@@ -1,7 +1,8 @@
 // sonde ftrace record end to end: exact event counts from a workload with a known number of
 // write() calls, triggers, the function tracer's refusal under lockdown, the blk tracer on a loop
-// device, interruption; trace-cmd report (the peer) reads every file sonde writes. Every test
-// checks that the machine's tracing state is what it was before.
+// device (and sonde's report of it against trace-cmd's), interruption; trace-cmd report (the
+// peer) reads every file sonde writes. Every test checks that the machine's tracing state is what
+// it was before.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -169,6 +170,17 @@ TEST_F(FtraceRecord, BlkTracerRecordsTheTestsOwnIoOnALoopDevice) {
   }
   EXPECT_GE(dd_on_device, 8) << report.out;
   EXPECT_GE(writes_of_4k, 8) << report.out;
+
+  // sonde's report prints the blk records as trace-cmd report does ("blktrace: <pid>", through
+  // the same made-up format), byte for byte, also with a filter on one of the made-up fields.
+  for (std::string filter : {"", " -F 'blktrace: bytes == 4096'"}) {
+    auto theirs = run("trace-cmd report" + filter + " " + out);
+    ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+    auto ours = run(sonde_bin() + " ftrace report" + filter + " -i " + out);
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_GE(count_lines_containing(ours.out, "blktrace: "), filter.empty() ? dd_on_device : writes_of_4k) << ours.out;
+    EXPECT_EQ(ours.out, theirs.out) << "filter:" << filter;
+  }
 }
 
 TEST_F(FtraceRecord, SigintMidRecordLeavesAValidFileAndTheStateAsBefore) {

@@ -48,6 +48,9 @@ class ReportFiles : public ::testing::Test {
     record("sonde_system", sonde_bin() + " record -q -a -e cpu-clock:u -F 499 -g -o @ -- " + demo + " 100000 2");
     record("perf_tracepoint", "perf record -q -e syscalls:sys_enter_write -g -o @ -- " + demo + " 20000 20");
     record("sonde_tracepoint", sonde_bin() + " record -q -e syscalls:sys_enter_write -g -o @ -- " + demo + " 20000 20");
+    std::string two_tracepoints = " record -q -e sched:sched_switch -e syscalls:sys_enter_write -o @ -- " + workload("writes") + " 200";
+    record("perf_two_tracepoints", "perf" + two_tracepoints);
+    record("sonde_two_tracepoints", sonde_bin() + two_tracepoints);
   }
   static void record(const std::string& name, std::string command) {
     std::string path = dir_ + "/" + name + ".data";
@@ -163,6 +166,20 @@ TEST_F(ReportFiles, TracepointRecordingsMatchPerf) {
     expect_same("perf_tracepoint", options);
     expect_same("sonde_tracepoint", options);
   }
+}
+
+TEST_F(ReportFiles, TraceSortKeyMatchesPerf) {
+  // A file of tracepoints only sorts by payload ("Trace output") unless told otherwise; other
+  // events show N/A under the key. perf sizes the column from the payloads it compared.
+  for (const char* options : {"", "--no-children", "-g none", "-s trace,comm -n", "-s comm,trace --no-children"}) {
+    expect_same("perf_tracepoint", options);
+    expect_same("sonde_tracepoint", options);
+  }
+  for (const char* options : {"", "-s comm,trace", "-s trace,pid", "-s cpu,trace"}) {
+    expect_same("perf_two_tracepoints", options);
+    expect_same("sonde_two_tracepoints", options);
+  }
+  expect_same("perf_fp", "-s comm,trace --no-children");
 }
 
 // perf adds DWARF's name for every unwound frame whose ELF symbol is named otherwise, as an

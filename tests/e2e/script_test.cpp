@@ -77,6 +77,15 @@ class Script : public ::testing::Test {
     EXPECT_EQ(want.size(), got.size()) << key << ": sonde" << args << " printed a different number of lines";
   }
 
+  // Both read the pipe-mode stream at `stream` from standard input and print the same bytes.
+  static void expect_same_from_stdin(const std::string& stream, const std::string& options, size_t min_lines) {
+    auto theirs = run("perf script " + options + " -i - <" + stream);
+    auto ours = run(sonde_bin() + " script " + options + " -i - <" + stream);
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_GT(lines(theirs.out).size(), min_lines);
+    EXPECT_EQ(ours.out, theirs.out);
+  }
+
   static std::map<std::string, std::string> files_;
 };
 
@@ -169,11 +178,29 @@ TEST_F(Script, PipeModeMatchesPerf) {
   std::string stream = temp_dir() + "/script-pipe.data";
   auto recorded = run("perf record -q -o - -F 999 -g " + workload("demo") + " 30000 2 >" + stream + " 2>/dev/null");
   ASSERT_EQ(recorded.exit_code, 0);
-  auto theirs = run("perf script -i - <" + stream);
-  auto ours = run(sonde_bin() + " script -i - <" + stream);
-  ASSERT_EQ(ours.exit_code, 0) << ours.err;
-  EXPECT_GT(lines(theirs.out).size(), 10u);
-  EXPECT_EQ(ours.out, theirs.out);
+  expect_same_from_stdin(stream, "", 10);
+}
+
+TEST_F(Script, RawDumpMatchesPerf) {
+  // -D: every record in hex and as perf reads it, with the script lines between, byte for byte.
+  for (const std::string& key : all_files()) expect_same(key, "-D", 50);
+  expect_same("perf/system", "-D --show-task-events --show-mmap-events --show-switch-events --show-lost-events", 50);
+  expect_same("sonde/system", "-D -C 0 --show-task-events", 20);
+  expect_same("perf/tracepoint", "-D -F comm,tid,trace", 20);
+}
+
+TEST_F(Script, RawDumpOfDwarfAndPipeMatchesPerf) {
+  // DWARF samples dump their registers and the stack copy's size; a pipe counts offsets from
+  // the end of its header and dumps its headers as records.
+  std::string dwarf = temp_dir() + "/script-dump-dwarf.data";
+  auto recorded = run("perf record -q -o " + dwarf + " --call-graph dwarf,2048 -F 199 " + workload("demo") + " 20000 1 >/dev/null 2>&1");
+  ASSERT_EQ(recorded.exit_code, 0);
+  files_["perf/dump-dwarf"] = dwarf;
+  expect_same("perf/dump-dwarf", "-D", 50);
+  std::string stream = temp_dir() + "/script-dump-pipe.data";
+  recorded = run("perf record -q -o - -F 999 -g " + workload("demo") + " 20000 1 >" + stream + " 2>/dev/null");
+  ASSERT_EQ(recorded.exit_code, 0);
+  expect_same_from_stdin(stream, "-D", 100);
 }
 
 TEST_F(Script, BadInputIsOneLineAndNonZero) {

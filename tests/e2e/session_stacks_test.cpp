@@ -57,5 +57,23 @@ TEST(SessionStacks, CollapseOfPerfDataEqualsCollapseOfItsScriptText) {
   EXPECT_TRUE(hot_leaf);
 }
 
+TEST(SessionStacks, DwarfRecordingsFoldTheirInlineChainsAsTheirScriptText) {
+  // A DWARF unwind's frames are shown by their inline chains (libc's
+  // "__libc_start_main_impl (inlined)"): folding the file must name them as its text does.
+  if (!have_perf()) GTEST_SKIP() << "perf (the oracle) is not installed";
+  std::string perf_data = temp_dir() + "/stacks-dwarf-perf.data";
+  std::string sonde_data = temp_dir() + "/stacks-dwarf-sonde.data";
+  ASSERT_EQ(run("perf record -q --call-graph dwarf,4096 -F 499 -o " + perf_data + " " + workload("demo") +
+                " 50000 2 >/dev/null 2>&1")
+                .exit_code,
+            0);
+  ASSERT_EQ(run(sonde_bin() + " record -q --call-graph dwarf,4096 -F 499 -o " + sonde_data + " " + workload("inlined") +
+                " >/dev/null 2>&1")
+                .exit_code,
+            0);
+  for (const std::string& data : {perf_data, sonde_data}) expect_direct_equals_script_text(data, "");
+  EXPECT_NE(run(sonde_bin() + " collapse " + perf_data).out.find(";__libc_start_main_impl;"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace sonde::test

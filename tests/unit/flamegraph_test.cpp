@@ -63,10 +63,10 @@ TEST(FlamegraphFolded, ReadsCountsAsFlamegraphPlDoes) {
 TEST(FlamegraphTree, MergesStacksAndSumsParents) {
   FlameTree tree = tree_of(kProfile);
   EXPECT_EQ(tree.total(), 1001);
-  for (const auto& node : tree.nodes()) {
+  for (uint32_t id = 0; id < tree.nodes().size(); ++id) {
     double children = 0;
-    for (uint32_t child : node.children) children += tree.nodes()[child].value;
-    EXPECT_LE(children, node.value + 1e-9);
+    for (uint32_t child : tree.children(id)) children += tree.nodes()[child].value;
+    EXPECT_LE(children, tree.nodes()[id].value + 1e-9);
   }
   // "demo;main;run;work;hot_leaf" twice: one node of 710.
   size_t hot = 0;
@@ -80,12 +80,14 @@ TEST(FlamegraphTree, MergesStacksAndSumsParents) {
 
 TEST(FlamegraphTree, FlameChartKeepsTimeOrder) {
   FlameTree chart = tree_of("p;a 1\np;b 1\np;a 1\n", {.flamechart = true});
-  const auto& root = chart.nodes()[0];
-  ASSERT_EQ(root.children.size(), 1u);
-  const auto& p = chart.nodes()[root.children[0]];
-  ASSERT_EQ(p.children.size(), 3u);  // a, b, a: not merged across b
+  ASSERT_EQ(chart.children(0).size(), 1u);
+  auto p = chart.children(chart.children(0)[0]);
+  ASSERT_EQ(p.size(), 3u);  // a, b, a: not merged across b
+  EXPECT_EQ(chart.names()[chart.nodes()[p[0]].name], "a");
+  EXPECT_EQ(chart.names()[chart.nodes()[p[1]].name], "b");
+  EXPECT_EQ(chart.names()[chart.nodes()[p[2]].name], "a");
   FlameTree merged = tree_of("p;a 1\np;b 1\np;a 1\n");
-  EXPECT_EQ(merged.nodes()[merged.nodes()[0].children[0]].children.size(), 2u);
+  EXPECT_EQ(merged.children(merged.children(0)[0]).size(), 2u);
 }
 
 TEST(FlamegraphSvg, WellFormedWithWidthsThatAddUp) {
