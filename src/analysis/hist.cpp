@@ -14,6 +14,26 @@ std::span<const uint32_t> Histogram::chain(uint32_t stack) const {
   return sequence.subspan(stack_offsets_[stack], stack_limits_[stack]);
 }
 
+void Histogram::expand_unwound(const LocationTable& locations) {
+  if (!locations.has_expansions()) return;
+  SequenceIndex expanded;
+  leaves_.assign(stacks_.size(), kNoId);
+  std::vector<uint32_t> sequence;
+  for (uint32_t s = 0; s < stacks_.size(); ++s) {
+    std::span<const uint32_t> original = stacks_.sequence(s);
+    sequence.assign(1, original[0]);
+    for (size_t i = 1; i < original.size(); ++i) {
+      const std::vector<uint32_t>* chain = locations.expansion(original[i]);
+      if (chain) sequence.insert(sequence.end(), chain->begin(), chain->end());
+      else sequence.push_back(original[i]);
+    }
+    leaves_[s] = original.size() > 1 ? original[1] : kNoId;
+    bool inserted;
+    expanded.intern(sequence, inserted);  // distinct locations expand to distinct locations: ids keep
+  }
+  stacks_ = std::move(expanded);
+}
+
 uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location, bool caller) {
   uint32_t& cached = frame_key_of_location_[caller][location];
   if (cached != kNoId) return cached;
@@ -32,10 +52,11 @@ uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location, boo
     if (k == SortKey::dso) key[0] = dso_name;
     if (k == SortKey::sym) {
       if (raw) key[1] = where.ip;
+      else if (function.inlined) key[1] = where.function;  // perf tells inline frames apart by name
       else if (function.resolved) key[1] = function.start;
       else key[1] = where.address;
       key[2] |= dso_name << 32;
-      key[3] = raw ? 2 : function.resolved ? 1 : 0;
+      key[3] = raw ? 2 : function.inlined ? 3 : function.resolved ? 1 : 0;
     }
     if (k == SortKey::srcline) key[2] |= where.srcline + 1ull;
   }
@@ -141,7 +162,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     entry_at_offset[s] = entry_at.size();
 
     // The sampled address itself, even when --max-stack cut it from the chain (as perf's al).
-    uint32_t leaf = stacks_.sequence(s)[1];
+    uint32_t leaf = leaves_.empty() ? stacks_.sequence(s)[1] : leaves_[s];
     char level = locations.location(leaf).level;
     uint32_t self = entry_for(context_key, frame_key(tables, leaf, false), context, leaf, s, level,
                               locations.location(leaf).address);
@@ -293,7 +314,8 @@ void Histogram::order_entries(const ReportTables& tables) {
             if (da != db) c = (!da || !db) ? (!da ? -1 : 1) : compare_strings(db->short_name, da->short_name);
             if (c == 0) {
               if (!fa.resolved || !fb.resolved) c = !fa.resolved ? -1 : 1;
-              else c = wrapped_compare(fb.start, fa.start);
+              else if (fa.inlined || fb.inlined) c = compare_strings(fa.name, fb.name);  // perf: by name first
+              if (c == 0 && fa.resolved && fb.resolved) c = wrapped_compare(fb.start, fa.start);
             }
           }
           break;

@@ -126,6 +126,11 @@ class Histogram {
     samples_ += 1;
   }
 
+  // Puts each unwound location's inline chain in its place in every stack (after resolve());
+  // the sampled address stays the stack's leaf for its self entry, as perf keeps the sample's
+  // own symbol. Stack ids do not change.
+  void expand_unwound(const LocationTable& locations);
+
   // Builds the entries from the stacks (locations must be resolved), then orders them as
   // perf's output does.
   void build(ReportTables& tables, const HistOptions& options);
@@ -160,6 +165,7 @@ class Histogram {
   void order_entries(const ReportTables& tables);
 
   SequenceIndex stacks_;
+  std::vector<uint32_t> leaves_;  // after expand_unwound: each stack's sampled location
   std::vector<uint64_t> periods_;
   std::vector<uint32_t> counts_;
   std::vector<uint32_t> scratch_;

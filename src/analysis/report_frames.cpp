@@ -17,9 +17,10 @@ char LocationTable::level_of(const session::Location& location) {
 
 void LocationTable::resolve(FrameResolver& resolver) {
   if (resolved_ == locations_.size()) return;
-  // Each (DSO, symbol start) is one Function; so is each address nothing names.
-  std::unordered_map<uint64_t, std::optional<FrameResolver::Symbol>> no_cache;
-  for (size_t id = resolved_; id < locations_.size(); ++id) {
+  // Each (DSO, symbol start) is one Function; so is each address nothing names, and each name
+  // an unwound address inlines (perf tells inline frames apart by name).
+  size_t end = locations_.size();
+  for (size_t id = resolved_; id < end; ++id) {
     FrameLocation& location = locations_[id];
     std::optional<FrameResolver::Symbol> symbol;
     if (location.dso) symbol = resolver.symbol(*location.dso, location.address);
@@ -37,6 +38,7 @@ void LocationTable::resolve(FrameResolver& resolver) {
       functions_.push_back(std::move(f));
     }
     location.function = function;
+    if (location.unwound && location.dso && symbol) expand(static_cast<uint32_t>(id), resolver);
   }
   resolved_ = locations_.size();
   std::vector<uint32_t> order(functions_.size());
@@ -53,12 +55,44 @@ void LocationTable::resolve(FrameResolver& resolver) {
   for (uint32_t rank = 0; rank < order.size(); ++rank) functions_[order[rank]].rank = rank;
 }
 
+void LocationTable::expand(uint32_t id, FrameResolver& resolver) {
+  FrameLocation original = locations_[id];
+  std::vector<FrameResolver::UnwoundName> names = resolver.unwound_frames(*original.dso, original.address);
+  if (names.empty()) return;
+  std::vector<uint32_t>& expanded = expansions_[id];
+  for (FrameResolver::UnwoundName& name : names) {
+    FrameLocation derived = original;
+    derived.unwound = false;
+    if (name.inlined) {
+      auto [it, fresh] = inline_name_ids_.emplace(name.name, static_cast<uint32_t>(inline_name_ids_.size()));
+      bool inserted;
+      // perf's inline symbols are told apart by name and by the symbol holding them.
+      derived.function = function_index_.intern(
+          {uint64_t(original.dso->id) + 1, 2 | uint64_t(it->second) << 2, functions_[original.function].start}, inserted);
+      if (inserted) {
+        Function f = functions_[original.function];  // the holder's place: same DSO and start
+        f.name = name.name;
+        f.inlined = true;
+        functions_.push_back(std::move(f));
+      }
+    }
+    uint32_t derived_id = static_cast<uint32_t>(locations_.size());
+    locations_.push_back(derived);
+    if (!name.srcline.empty()) inline_srclines_[derived_id] = std::move(name.srcline);
+    expanded.push_back(derived_id);
+  }
+}
+
 void LocationTable::resolve_srclines(FrameResolver& resolver) {
   std::unordered_map<std::string, uint32_t> ids;
   for (uint32_t i = 0; i < srclines_.size(); ++i) ids.emplace(srclines_[i], i);
-  for (FrameLocation& location : locations_) {
+  for (uint32_t id = 0; id < locations_.size(); ++id) {
+    FrameLocation& location = locations_[id];
     if (location.srcline != kNoId) continue;
-    std::string line = location.dso ? resolver.srcline(*location.dso, location.address) : "";
+    auto inline_line = inline_srclines_.find(id);
+    std::string line = inline_line != inline_srclines_.end() ? inline_line->second
+                       : location.dso                        ? resolver.srcline(*location.dso, location.address)
+                                                             : "";
     const Function& function = functions_[location.function];
     if (line.empty() && location.dso && function.resolved) {
       // perf's fallback with a symbol: "name+offset", the offset in decimal.

@@ -52,9 +52,14 @@ class HistogramFiller : public session::SessionVisitor {
     }
 
     if (!sample.callchain.empty()) {  // placed by the session (DWARF unwinding)
+      // The entries past the kernel's chain are the unwound user frames.
+      const perfdata::U64Array& raw = sample.sample.callchain;
+      size_t chain_entries = 0;
+      for (size_t i = 0; i < raw.size(); ++i) chain_entries += raw[i] < PERF_CONTEXT_MAX;
+      bool unwound = sample.sample.has(PERF_SAMPLE_STACK_USER) && sample.sample.regs_user.abi != 0;
       locations_.clear();
-      for (const session::Location& location : sample.callchain)
-        locations_.push_back(tables.locations.intern(location));
+      for (size_t i = 0; i < sample.callchain.size(); ++i)
+        locations_.push_back(tables.locations.intern(sample.callchain[i], unwound && i >= chain_entries));
       histogram.add(context, locations_, period);
       return;
     }
@@ -219,7 +224,10 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   options.callchains = report->callchains;
   // perf's children mode shows callers first unless an order was given (or -g none).
   if (report->children && !request.order_set && !request.callchain_none) options.order = CallchainOrder::caller;
-  for (EventReport& event : report->events) event.histogram.build(report->tables, options);
+  for (EventReport& event : report->events) {
+    event.histogram.expand_unwound(report->tables.locations);
+    event.histogram.build(report->tables, options);
+  }
   if (request.verbose) {
     report->notes = resolver->notes();
     for (std::string& line : report->tables.locations.unresolved_descriptions()) report->notes.push_back(std::move(line));

@@ -1,6 +1,7 @@
 // The report's FrameResolver over the symbols layer: each distinct location is asked once.
 #include "analysis/report_run.hpp"
 #include "symbols/symbolizer.hpp"
+#include "symbols/unwound_frames.hpp"
 
 namespace sonde::analysis {
 
@@ -17,6 +18,12 @@ class SymbolizerResolver : public FrameResolver {
   }
   std::string srcline(const session::Dso& dso, uint64_t address) override {
     return symbolizer_.srcline(dso, address);
+  }
+  std::vector<UnwoundName> unwound_frames(const session::Dso& dso, uint64_t address) override {
+    std::vector<UnwoundName> names;
+    for (symbols::UnwoundFrame& frame : symbols::unwound_frames(symbolizer_, dso, address))
+      names.push_back({std::move(frame.function), std::move(frame.srcline), frame.inlined});
+    return names;
   }
   uint64_t symbol_address(const session::Dso& dso, uint64_t address) override {
     return symbolizer_.elf_address(dso, address);

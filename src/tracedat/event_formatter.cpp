@@ -41,18 +41,27 @@ void append_time(unsigned long long ts, size_t precision, unsigned divisor, std:
   out.append(text, length);
 }
 
-// "%16s-%-5d [%03d]": comm right-aligned, pid left-aligned, cpu zero-padded.
-void append_task(const char* comm, int pid, int cpu, std::string& out) {
+// "%16s-%-5d": comm right-aligned, pid left-aligned.
+std::string task_text(const char* comm, int pid) {
+  std::string out;
   size_t comm_length = std::strlen(comm);
   if (comm_length < 16) out.append(16 - comm_length, ' ');
   out.append(comm, comm_length);
-  char text[48];
+  char text[32];
   size_t length = 0;
   text[length++] = '-';
   if (pid < 0) text[length++] = '-';
   size_t digits = put_decimal(text + length, pid < 0 ? 0ull - static_cast<unsigned long long>(pid) : static_cast<unsigned long long>(pid), 0, ' ');
   length += digits;
   for (size_t used = digits + (pid < 0); used < 5; ++used) text[length++] = ' ';
+  out.append(text, length);
+  return out;
+}
+
+// " [%03d]"
+void append_cpu(int cpu, std::string& out) {
+  char text[24];
+  size_t length = 0;
   text[length++] = ' ';
   text[length++] = '[';
   if (cpu < 0) {
@@ -85,6 +94,41 @@ void EventFormatter::format_dropped(const tep_record& record, std::string& out) 
     fmt::format_to(std::back_inserter(out), "CPU:{} [EVENTS DROPPED]\n", record.cpu);
 }
 
+EventFormatter::EventEntry* EventFormatter::entry_for(int id, tep_event* event) {
+  if (id < 0 || id > 0xffff) return nullptr;
+  if (events_.size() <= static_cast<size_t>(id)) events_.resize(static_cast<size_t>(id) + 1);
+  EventEntry& entry = events_[static_cast<size_t>(id)];
+  if (!entry.compiled) {
+    entry.compiled = true;
+    entry.event = event;
+    entry.name_column = event->name;
+    entry.name_column += ": ";
+    size_t name_length = std::strlen(event->name);
+    if (name_length < kEventNameColumns) entry.name_column.append(kEventNameColumns - name_length, ' ');
+    entry.payload = PayloadPrinter::compile(event);
+    if (entry.payload && entry.payload->needs_kallsyms()) kallsyms_needed();
+  }
+  return &entry;
+}
+
+void EventFormatter::kallsyms_needed() {
+  if (!options_.need_kallsyms) return;
+  options_.need_kallsyms();
+  options_.need_kallsyms = nullptr;
+}
+
+void EventFormatter::append_task(int pid, int cpu, std::string& out) {
+  auto known = tasks_.find(pid);
+  if (known != tasks_.end()) {
+    out += known->second;
+  } else if (tep_is_pid_registered(tep_, pid)) {
+    out += tasks_.emplace(pid, task_text(tep_data_comm_from_pid(tep_, pid), pid)).first->second;
+  } else {
+    out += task_text(tep_data_comm_from_pid(tep_, pid), pid);  // "<...>" until a comm is learned
+  }
+  append_cpu(cpu, out);
+}
+
 void EventFormatter::format(const tep_record& const_record, std::string& out) {
   // libtraceevent's API takes non-const records but only reads them.
   auto& record = const_cast<tep_record&>(const_record);
@@ -93,16 +137,21 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
   out += options_.line_prefix;
   format_dropped(record, out);
 
-  tep_event* event = tep_find_event_by_record(tep_, &record);
-  if (!event) {
+  int id = tep_data_type(tep_, &record);
+  EventEntry* entry = id >= 0 && static_cast<size_t>(id) < events_.size() && events_[static_cast<size_t>(id)].compiled
+                          ? &events_[static_cast<size_t>(id)]
+                          : nullptr;
+  if (!entry) {
+    tep_event* event = tep_find_event(tep_, id);
+    if (event) entry = entry_for(id, event);
+  }
+  if (!entry) {
     // What tep_print_event writes for each of trace-cmd's four calls on an unknown event.
     out += "[UNKNOWN EVENT][UNKNOWN EVENT] (NULL):               [UNKNOWN EVENT]\n";
     return;
   }
 
-  int pid = tep_data_pid(tep_, &record);
-  const char* comm = tep_data_comm_from_pid(tep_, pid);
-  append_task(comm, pid, record.cpu, out);
+  append_task(tep_data_pid(tep_, &record), record.cpu, out);
 
   if (!options_.clock_in_ns) {
     append_time(record.ts, 12, 0, out);
@@ -114,17 +163,19 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
       append_time(record.ts, 6, 1000, out);
   }
   out += ": ";
-  out += event->name;
-  out += ": ";
-  size_t name_length = std::strlen(event->name);
-  if (name_length < kEventNameColumns) out.append(kEventNameColumns - name_length, ' ');
+  out += entry->name_column;
 
-  auto compiled = payloads_.find(event->id);
-  if (compiled == payloads_.end()) compiled = payloads_.emplace(event->id, PayloadPrinter::compile(event)).first;
   size_t payload_start = out.size();
-  if (!compiled->second || !compiled->second->print(record, out)) {
+  if (!entry->payload || !entry->payload->print(record, out)) {
+    kallsyms_needed();
     trace_seq_reset(seq_);
     tep_print_event(tep_, seq_, &record, "%s", TEP_PRINT_INFO);
+    if (!entry->payload && !entry->recompiled) {
+      // libtraceevent rewrites symbol names in a print format as numbers once it has looked
+      // them up (e.g. vmemmap_base); such formats compile after their first record.
+      entry->recompiled = true;
+      entry->payload = PayloadPrinter::compile(entry->event);
+    }
     // trace-cmd prints the line with "%.*s": a NUL in the payload ends it.
     out.append(seq_->buffer, strnlen(seq_->buffer, seq_->len));
     if (out.size() - payload_start < seq_->len) {

@@ -12,15 +12,18 @@
 // from the local tracefs (e.g. tracefs_local_events()) for live records from trace_pipe_raw.
 // For the live case, load plugins first (tep_load_plugins) so payloads match trace-cmd's, and
 // set record.cpu, record.ts, record.data, record.size and record.missed_events.
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "tracedat/payload_printer.hpp"
 
 struct tep_handle;
 struct tep_record;
 struct trace_seq;
+struct tep_event;
 
 namespace sonde::tracedat {
 
@@ -28,6 +31,9 @@ struct FormatOptions {
   bool nanoseconds = false;       // -t: seconds.nanoseconds instead of seconds.microseconds
   bool clock_in_ns = true;        // false for counter/x86-tsc clocks: raw counts, as trace-cmd
   std::string line_prefix;        // e.g. trace-cmd's "instance: " before each record of a buffer
+  // Called once before the first payload that may need kernel symbols (libtraceevent's path,
+  // or a fast one with %pS): lets a reader register kallsyms only when a report uses them.
+  std::function<void()> need_kallsyms;
 };
 
 class EventFormatter {
@@ -43,11 +49,24 @@ class EventFormatter {
   static void format_dropped(const tep_record& record, std::string& out);
 
  private:
+  struct EventEntry {
+    tep_event* event = nullptr;
+    bool compiled = false;
+    bool recompiled = false;  // tried again after libtraceevent printed one record of it
+    std::string name_column;  // "name: " padded to trace-cmd's 20 columns
+    std::unique_ptr<PayloadPrinter> payload;  // nullptr where libtraceevent prints it
+  };
+  EventEntry* entry_for(int id, tep_event* event);
+  void append_task(int pid, int cpu, std::string& out);
+  void kallsyms_needed();
+
   tep_handle* tep_;
   FormatOptions options_;
   trace_seq* seq_;  // reused for every payload: no allocation per event once it has grown
-  // Per event id: the fast payload printer, or nullptr where libtraceevent prints it.
-  std::unordered_map<int, std::unique_ptr<PayloadPrinter>> payloads_;
+  std::vector<EventEntry> events_;  // by event id (16 bits)
+  // "%16s-%-5d" per pid whose comm is registered: a registered comm never changes (libtraceevent
+  // registers without overriding), so the text can be kept.
+  std::unordered_map<int, std::string> tasks_;
 };
 
 }  // namespace sonde::tracedat

@@ -4,61 +4,14 @@
 
 #include <traceevent/event-parse.h>
 
+#include "tracedat/payload_values.hpp"
+
 namespace sonde::tracedat {
 
 namespace {
 
 using Piece = PayloadPrinter::Piece;
 using Number = PayloadPrinter::Number;
-
-// A cast's effect on a value, as libtraceevent applies it: masks for the small types (it
-// never sign-extends), nothing for pointers, longs, structs and unknown names.
-unsigned long long apply_cast(unsigned long long value, const char* type) {
-  std::string_view t(type);
-  if (t.size() < 2 || t.back() == '*' || t.rfind("struct", 0) == 0) return value;
-  if (t == "u8" || t == "s8") return value & 0xff;
-  if (t == "u16" || t == "s16") return value & 0xffff;
-  if (t == "u32" || t == "s32") return value & 0xffffffff;
-  if (t.rfind("unsigned ", 0) == 0) t.remove_prefix(9);
-  if (t == "char") return value & 0xff;
-  if (t == "short") return value & 0xffff;
-  if (t == "int") return value & 0xffffffff;
-  return value;
-}
-
-bool numeric_field(const tep_format_field* field) {
-  if (!field) return false;
-  if (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) return false;
-  return field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8;
-}
-
-// A number argument this printer evaluates: a field, or casts around one.
-bool supported_number(tep_event* event, tep_print_arg* arg) {
-  while (arg && arg->type == TEP_PRINT_TYPE) arg = arg->typecast.item;
-  if (!arg || arg->type != TEP_PRINT_FIELD) return false;
-  if (!arg->field.field) arg->field.field = tep_find_any_field(event, arg->field.name);
-  return numeric_field(arg->field.field);
-}
-
-// The field's value with the casts around it applied; false if the field lies outside the
-// record (libtraceevent then warns, which the full path does).
-bool evaluate(const tep_print_arg* arg, const tep_record& record, unsigned long long& value) {
-  if (arg->type == TEP_PRINT_TYPE) {
-    if (!evaluate(arg->typecast.item, record, value)) return false;
-    value = apply_cast(value, arg->typecast.type);
-    return true;
-  }
-  const tep_format_field* field = arg->field.field;
-  if (field->offset < 0 || field->offset + field->size > record.size) return false;
-  const auto* data = static_cast<const uint8_t*>(record.data) + field->offset;
-  switch (field->size) {
-    case 1: value = data[0]; break;
-    case 2: { uint16_t v; std::memcpy(&v, data, 2); value = v; break; }
-    case 4: { uint32_t v; std::memcpy(&v, data, 4); value = v; break; }
-    default: { uint64_t v; std::memcpy(&v, data, 8); value = v; break; }
-  }
-  return true;
-}
 
 // printf's integer conversion of `value` passed as the type the length modifier names.
 void append_number(const Number& n, unsigned long long value, std::string& out) {
@@ -125,13 +78,85 @@ size_t parse_spec(const char* format, Number& n, char& conversion) {
   return i + 1;
 }
 
+// libtraceevent's %pS/%ps: the function holding the address (+0x offset for S and F), or
+// the address itself.
+void append_function(tep_handle* tep, unsigned long long address, bool with_offset, std::string& out) {
+  const char* name = tep_find_function(tep, address);
+  if (!name) {
+    append_hex(address, out);
+    return;
+  }
+  out += name;
+  if (with_offset) {
+    out += '+';
+    append_hex(address - tep_find_function_address(tep, address), out);
+  }
+}
+
+bool read_number(const tep_format_field* field, const tep_record& record, unsigned long long& value) {
+  return field && read_field(field, record, value);
+}
+
+bool readable(const tep_format_field* field) {
+  return !field || field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8;
+}
+
+void append_signed(long long value, std::string& out) {
+  Number n;
+  n.length = 2;
+  append_number(n, static_cast<unsigned long long>(value), out);
+}
+
+// The sched_switch plugin's task: "comm:" (its comm is registered for the pid, as the plugin
+// does) and the pid.
+void append_comm(tep_handle* tep, const tep_format_field* comm, const tep_record& record, unsigned long long pid,
+                 std::string& out) {
+  if (!comm) return;
+  const char* text = static_cast<const char*>(record.data) + comm->offset;
+  size_t length = strnlen(text, static_cast<size_t>(comm->size));
+  size_t start = out.size();
+  out.append(text, length);
+  tep_register_comm(tep, out.c_str() + start, static_cast<int>(pid));
+  out += ':';
+}
+
+bool fits(const tep_format_field* field, const tep_record& record) {
+  return !field || (field->offset >= 0 && field->offset + field->size <= record.size);
+}
+
+// The kmem plugin's events (libtraceevent's plugin_kmem): "(func+0xoff) " before the payload.
+bool kmem_call_site_event(const tep_event* event) {
+  if (!event->system || std::strcmp(event->system, "kmem") != 0) return false;
+  for (const char* name : {"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node", "kmem_cache_free"})
+    if (std::strcmp(event->name, name) == 0) return true;
+  return false;
+}
+
+bool sched_event(const tep_event* event, const char* name) {
+  return event->system && std::strcmp(event->system, "sched") == 0 && std::strcmp(event->name, name) == 0;
+}
+
 }  // namespace
 
 std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event) {
-  if (!event || (event->handler && !(event->flags & TEP_EVENT_FL_NOHANDLE))) return nullptr;
-  if (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW)) return nullptr;
-  if (!event->print_fmt.format) return nullptr;
+  if (!event || (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW))) return nullptr;
   auto printer = std::unique_ptr<PayloadPrinter>(new PayloadPrinter());
+  printer->tep_ = event->tep;
+  if (event->handler && !(event->flags & TEP_EVENT_FL_NOHANDLE)) {
+    // The handlers of the plugins trace-cmd loads, for the events most traces have.
+    if (sched_event(event, "sched_switch")) return compile_sched_switch(event, std::move(printer));
+    if (sched_event(event, "sched_wakeup") || sched_event(event, "sched_wakeup_new"))
+      return compile_sched_wakeup(event, std::move(printer));
+    if (!kmem_call_site_event(event)) return nullptr;
+    tep_format_field* call_site = tep_find_field(event, "call_site");
+    if (!call_site || !readable(call_site)) return nullptr;
+    Piece piece;
+    piece.kind = Piece::Kind::call_site;
+    piece.field = call_site;
+    printer->pieces_.push_back(piece);
+    printer->needs_kallsyms_ = true;
+  }
+  if (!event->print_fmt.format) return nullptr;
   tep_print_arg* arg = event->print_fmt.args;
   const char* format = event->print_fmt.format;
   std::string text;
@@ -171,18 +196,27 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event) {
     Piece piece;
     if (conversion == 'd' || conversion == 'i' || conversion == 'u' || conversion == 'x' || conversion == 'X' ||
         conversion == 'o') {
-      if (!supported_number(event, arg)) return nullptr;
+      if ((piece.value = printer->values_.compile_number(event, arg)) < 0) return nullptr;
       number.conversion = conversion;
       piece.kind = Piece::Kind::number;
       piece.number = number;
-      piece.arg = arg;
-    } else if (conversion == 's' && length == 2 && arg->type == TEP_PRINT_STRING) {
-      const tep_format_field* field = tep_find_any_field(event, arg->string.string);
-      if (!field || !(field->flags & TEP_FIELD_IS_DYNAMIC) || (field->flags & TEP_FIELD_IS_RELATIVE) ||
-          field->size != 4)
-        return nullptr;
+    } else if (conversion == 's' && length == 2) {
+      if ((piece.value = printer->values_.compile_string(event, arg)) < 0) return nullptr;
       piece.kind = Piece::Kind::string;
-      piece.string_field = field;
+    } else if (conversion == 'p' && !number.left && !number.zero && !number.alternate && number.width == 0 &&
+               number.precision < 0 && number.length == 0) {
+      if ((piece.value = printer->values_.compile_number(event, arg)) < 0) return nullptr;
+      char kind = format[length];
+      if (kind == 'S' || kind == 's' || kind == 'F' || kind == 'f') {
+        piece.kind = Piece::Kind::function;
+        piece.with_offset = kind == 'S' || kind == 'F';
+        printer->needs_kallsyms_ = true;
+        ++length;
+      } else if ((kind >= 'a' && kind <= 'z') || (kind >= 'A' && kind <= 'Z')) {
+        return nullptr;  // %pM, %pI4, %pU, %ph... and letters libtraceevent may take as one
+      } else {
+        piece.kind = Piece::Kind::pointer;
+      }
     } else {
       return nullptr;
     }
@@ -195,42 +229,153 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event) {
   return printer;
 }
 
+std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_switch(tep_event* event,
+                                                                     std::unique_ptr<PayloadPrinter> printer) {
+  auto& f = printer->sched_;
+  f.prev_pid = tep_find_field(event, "prev_pid");
+  f.next_pid = tep_find_field(event, "next_pid");
+  f.prev_comm = tep_find_any_field(event, "prev_comm");
+  f.next_comm = tep_find_any_field(event, "next_comm");
+  f.prev_prio = tep_find_field(event, "prev_prio");
+  f.next_prio = tep_find_field(event, "next_prio");
+  f.prev_state = tep_find_field(event, "prev_state");
+  if (!f.prev_pid || !f.next_pid) return nullptr;  // the plugin prints an error mark
+  for (auto* field : {f.prev_pid, f.next_pid, f.prev_prio, f.next_prio, f.prev_state})
+    if (!readable(field)) return nullptr;
+  Piece piece;
+  piece.kind = Piece::Kind::sched_switch;
+  printer->pieces_.push_back(piece);
+  return printer;
+}
+
+std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_wakeup(tep_event* event,
+                                                                     std::unique_ptr<PayloadPrinter> printer) {
+  auto& f = printer->sched_;
+  f.next_pid = tep_find_field(event, "pid");
+  f.next_comm = tep_find_any_field(event, "comm");
+  f.next_prio = tep_find_field(event, "prio");
+  f.success = tep_find_field(event, "success");
+  f.target_cpu = tep_find_field(event, "target_cpu");
+  if (!f.next_pid) return nullptr;
+  for (auto* field : {f.next_pid, f.next_prio, f.success, f.target_cpu})
+    if (!readable(field)) return nullptr;
+  Piece piece;
+  piece.kind = Piece::Kind::sched_wakeup;
+  printer->pieces_.push_back(piece);
+  return printer;
+}
+
+bool PayloadPrinter::print_sched(const Piece& piece, const tep_record& record, std::string& out) const {
+  const auto& f = sched_;
+  for (auto* field : {f.prev_pid, f.next_pid, f.prev_comm, f.next_comm, f.prev_prio, f.next_prio, f.prev_state,
+                      f.success, f.target_cpu})
+    if (!fits(field, record)) return false;
+  unsigned long long value = 0;
+  if (piece.kind == Piece::Kind::sched_wakeup) {
+    read_number(f.next_pid, record, value);
+    append_comm(tep_, f.next_comm, record, value, out);
+    append_signed(static_cast<long long>(value), out);
+    if (read_number(f.next_prio, record, value)) {
+      out += " [";
+      append_signed(static_cast<long long>(value), out);
+      out += ']';
+    }
+    if (read_number(f.success, record, value)) {
+      out += " success=";
+      append_signed(static_cast<long long>(value), out);
+    }
+    if (read_number(f.target_cpu, record, value)) {
+      out += " CPU:";
+      Number cpu;
+      cpu.length = 2;
+      cpu.conversion = 'u';
+      cpu.width = 3;
+      cpu.zero = true;
+      append_number(cpu, value, out);
+    }
+    return true;
+  }
+  read_number(f.prev_pid, record, value);
+  append_comm(tep_, f.prev_comm, record, value, out);
+  append_signed(static_cast<long long>(value), out);
+  out += ' ';
+  if (read_number(f.prev_prio, record, value)) {
+    out += '[';
+    append_signed(static_cast<int>(value), out);
+    out += "] ";
+  }
+  if (read_number(f.prev_state, record, value)) {
+    // The task state letters of the plugin (lowest bits first), 'R' for none.
+    static constexpr char kStates[] = "SDTtZXxW";
+    auto state = static_cast<int>(value);
+    bool any = false;
+    for (int bit = 0; bit < 8; ++bit) {
+      if (!(state & (1 << bit))) continue;
+      if (any) out += '|';
+      any = true;
+      out += kStates[bit];
+    }
+    if (!any) out += 'R';
+  }
+  out += " ==> ";
+  read_number(f.next_pid, record, value);
+  append_comm(tep_, f.next_comm, record, value, out);
+  append_signed(static_cast<long long>(value), out);
+  if (read_number(f.next_prio, record, value)) {
+    out += " [";
+    append_signed(static_cast<int>(value), out);
+    out += ']';
+  }
+  return true;
+}
+
 bool PayloadPrinter::print(const tep_record& record, std::string& out) const {
   size_t start = out.size();
   for (const auto& piece : pieces_) {
+    bool printed = true;
+    unsigned long long value = 0;
     switch (piece.kind) {
       case Piece::Kind::text:
         out += piece.text;
         break;
-      case Piece::Kind::number: {
-        unsigned long long value = 0;
-        if (!evaluate(piece.arg, record, value)) {
-          out.resize(start);
-          return false;
-        }
-        append_number(piece.number, value, out);
+      case Piece::Kind::number:
+        printed = values_.evaluate(piece.value, record, value);
+        if (printed) append_number(piece.number, value, out);
         break;
-      }
-      case Piece::Kind::string: {
-        const tep_format_field* field = piece.string_field;
-        if (field->offset < 0 || field->offset + 4 > record.size) {
-          out.resize(start);
-          return false;
-        }
-        const auto* data = static_cast<const char*>(record.data);
-        uint32_t location;
-        std::memcpy(&location, data + field->offset, 4);
-        uint32_t offset = location & 0xffff, length = location >> 16;
-        auto size = static_cast<uint32_t>(record.size);
-        if (offset > size || offset + length > size || length == 0) break;  // libtraceevent prints nothing
-        size_t text_length = strnlen(data + offset, size - offset);
-        if (text_length == size - offset) {  // no NUL inside the record: leave it to the full path
-          out.resize(start);
-          return false;
-        }
-        out.append(data + offset, text_length);
+      case Piece::Kind::string:
+        printed = values_.append(piece.value, record, out);
         break;
-      }
+      case Piece::Kind::pointer:
+        printed = values_.evaluate(piece.value, record, value);
+        if (printed && value == 0) out += "(nil)";
+        else if (printed) append_hex(value, out);
+        break;
+      case Piece::Kind::function:
+        printed = values_.evaluate(piece.value, record, value);
+        if (printed) append_function(tep_, value, piece.with_offset, out);
+        break;
+      case Piece::Kind::call_site:
+        printed = read_number(piece.field, record, value);
+        if (printed) {
+          if (const char* name = tep_find_function(tep_, value)) {
+            out += '(';
+            out += name;
+            out += "+0x";
+            Number offset;
+            offset.conversion = 'x';
+            append_number(offset, value - tep_find_function_address(tep_, value), out);
+            out += ") ";
+          }
+        }
+        break;
+      case Piece::Kind::sched_switch:
+      case Piece::Kind::sched_wakeup:
+        printed = print_sched(piece, record, out);
+        break;
+    }
+    if (!printed) {
+      out.resize(start);
+      return false;
     }
   }
   return true;

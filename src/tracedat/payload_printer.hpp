@@ -1,17 +1,21 @@
 #pragma once
 // A faster path to an event's payload for the print formats most events have: literal text,
-// integer conversions (%d %u %x %o with flags, width, precision and h/l/ll) of fields and of
-// casts of fields, and %s of __get_str(). It prints exactly what libtraceevent's pretty_print
-// prints for them, without its printf per argument. Events with a plugin handler, pointers
-// (%p), symbolic or flag tables, arrays or anything else are not compiled; their payloads go
-// through tep_print_event as before.
+// integer conversions (%d %u %x %o with flags, width, precision and h/l/ll/z), %p, %pS/%ps
+// and %s, of the arguments payload_values evaluates (fields, casts, operators, ?:, __get_str,
+// __print_flags, __print_symbolic), and the output of the plugins trace-cmd loads for the
+// common events (sched_switch, sched_wakeup, the kmem call sites). It prints exactly what
+// libtraceevent prints for them, without its printf per argument. Anything else (other
+// plugins, arrays, %pM/%pI..., helper functions) is not compiled; those payloads go through
+// tep_print_event.
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "tracedat/payload_values.hpp"
+
 struct tep_event;
+struct tep_handle;
 struct tep_record;
-struct tep_print_arg;
 struct tep_format_field;
 
 namespace sonde::tracedat {
@@ -23,6 +27,8 @@ class PayloadPrinter {
   // Appends the payload; false (with nothing appended) when this record needs the full path,
   // e.g. a field lies outside the record.
   bool print(const tep_record& record, std::string& out) const;
+  // Whether its pieces look up kernel symbols (%pS and the like).
+  bool needs_kallsyms() const { return needs_kallsyms_; }
 
   struct Number {
     bool left = false, zero = false, alternate = false;
@@ -31,15 +37,30 @@ class PayloadPrinter {
     char conversion = 'd';
   };
   struct Piece {
-    enum class Kind { text, number, string } kind = Kind::text;
+    enum class Kind { text, number, string, pointer, function, call_site, sched_switch, sched_wakeup } kind = Kind::text;
     std::string text;
     Number number;
-    const tep_print_arg* arg = nullptr;
-    const tep_format_field* string_field = nullptr;
+    int value = -1;  // the argument's node in values_
+    const tep_format_field* field = nullptr;  // call_site
+    bool with_offset = false;  // function: %pS/%pF
   };
 
  private:
+  // The fields the sched_switch plugin prints (sched_wakeup's in the next_ ones).
+  struct SchedFields {
+    const tep_format_field *prev_pid = nullptr, *prev_comm = nullptr, *prev_prio = nullptr, *prev_state = nullptr;
+    const tep_format_field *next_pid = nullptr, *next_comm = nullptr, *next_prio = nullptr;
+    const tep_format_field *success = nullptr, *target_cpu = nullptr;
+  };
+  static std::unique_ptr<PayloadPrinter> compile_sched_switch(tep_event* event, std::unique_ptr<PayloadPrinter> printer);
+  static std::unique_ptr<PayloadPrinter> compile_sched_wakeup(tep_event* event, std::unique_ptr<PayloadPrinter> printer);
+  bool print_sched(const Piece& piece, const tep_record& record, std::string& out) const;
+
+  tep_handle* tep_ = nullptr;
+  SchedFields sched_;
+  PayloadValues values_;
   std::vector<Piece> pieces_;
+  bool needs_kallsyms_ = false;
 };
 
 }  // namespace sonde::tracedat

@@ -196,8 +196,7 @@ class TraceDatParser {
   Result<void> kallsyms(ByteReader& in) {
     auto text = sized_block<uint32_t>(in, "kallsyms");
     if (!text) return tl::unexpected(text.error());
-    r_.contents_.kallsyms = std::string(as_text(*text));
-    register_kallsyms(r_.tep_, r_.contents_.kallsyms);
+    r_.contents_.kallsyms = std::string(as_text(*text));  // registered when first needed
     return {};
   }
 
@@ -636,6 +635,12 @@ bool TraceDatReader::load_event(int id) const {
   unparsed_.erase(found);
   tep_parse_event(tep_, text.data(), text.size(), system.c_str());
   return tep_find_event(tep_, id) != nullptr;
+}
+
+void TraceDatReader::register_kallsyms_once() const {
+  if (kallsyms_registered_) return;
+  kallsyms_registered_ = true;
+  register_kallsyms(tep_, contents_.kallsyms);
 }
 
 void TraceDatReader::load_all_events() const {

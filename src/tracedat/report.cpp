@@ -129,7 +129,10 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
   tep_handle* tep = reader.tep();
 
   RecordFilter filter(tep);
-  if (!options.filters.empty()) reader.load_all_events();
+  if (!options.filters.empty()) {
+    reader.load_all_events();
+    reader.register_kallsyms_once();
+  }
   for (const auto& text : options.filters)
     if (auto r = filter.add(text); !r) return r;
 
@@ -149,6 +152,7 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
     format.nanoseconds = options.nanoseconds;
     format.clock_in_ns = reader.clock_in_ns();
     format.line_prefix = prefix;
+    format.need_kallsyms = [&reader] { reader.register_kallsyms_once(); };
     formatters.push_back(std::make_unique<EventFormatter>(tep, format));
   }
 
@@ -157,9 +161,17 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
   std::string text = fmt::format("cpus={}\n", reader.cpu_count());
   text.reserve(kFlushAt + 4096);
   size_t buffer = 0;
+  std::vector<char> seen;  // by event id
   while (const tep_record* record = merger.next(buffer)) {
-    auto* mutable_record = const_cast<tep_record*>(record);  // libtraceevent reads only
-    if (!tep_find_event_by_record(tep, mutable_record)) reader.load_event(tep_data_type(tep, mutable_record));
+    // Formats are parsed as their events first appear.
+    int id = tep_data_type(tep, const_cast<tep_record*>(record));  // libtraceevent reads only
+    if (id >= 0 && id <= 0xffff) {
+      if (seen.size() <= static_cast<size_t>(id)) seen.resize(static_cast<size_t>(id) + 1, 0);
+      if (!seen[static_cast<size_t>(id)]) {
+        reader.load_event(id);
+        seen[static_cast<size_t>(id)] = 1;
+      }
+    }
     if (!options.cpus.empty() &&
         std::find(options.cpus.begin(), options.cpus.end(), record->cpu) == options.cpus.end())
       continue;

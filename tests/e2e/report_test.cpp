@@ -182,11 +182,12 @@ TEST_F(ReportFiles, TraceSortKeyMatchesPerf) {
   expect_same("perf_fp", "-s comm,trace --no-children");
 }
 
-// perf adds DWARF's name for every unwound frame whose ELF symbol is named otherwise, as an
-// "(inlined)" frame (libc's __libc_start_main is __libc_start_main_impl); sonde does not yet,
-// so these keep to the leaf side of the chains (--max-stack 4: hot_leaf, work, run, main).
+// perf shows each frame of a DWARF unwind as its inline chain, named by DWARF: "(inlined)"
+// frames, and libc's __libc_start_main as "__libc_start_main_impl (inlined)".
 TEST_F(ReportFiles, DwarfRecordingsMatchPerf) {
-  for (const char* options : {"--no-children --max-stack 4", "-g callee --max-stack 4", "-g none --max-stack 4"}) {
+  for (const char* options : {"", "--no-children", "-g caller --no-children", "-g callee", "-g none",
+                              "-g caller,0.01 --no-children", "--percent-limit 0.01 -g callee,0.01",
+                              "--no-children --max-stack 4"}) {
     expect_same("perf_dwarf", options);
     expect_same("sonde_dwarf", options);
   }

@@ -28,7 +28,14 @@ constexpr const char* kFields =
 
 class TracedatPayloads : public ::testing::Test {
  protected:
-  void SetUp() override { tep_ = tep_alloc(); }
+  void SetUp() override {
+    tep_ = tep_alloc();
+    tep_set_long_size(tep_, 8);
+    // Two kernel functions for %pS and %ps.
+    char first[] = "first_function", second[] = "second_function";
+    tep_register_function(tep_, first, 0xffffffff81000000ull, nullptr);
+    tep_register_function(tep_, second, 0xffffffff81000100ull, nullptr);
+  }
   void TearDown() override { tep_free(tep_); }
 
   tep_event* parse(int id, const std::string& print_fmt) {
@@ -70,13 +77,17 @@ class TracedatPayloads : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(TracedatPayloads, IntegersAndStringsPrintAsLibtraceeventPrintsThem) {
+TEST_F(TracedatPayloads, CompiledFormatsPrintAsLibtraceeventPrintsThem) {
   const char* formats[] = {
       R"("i=%d l=%lu s=%d c=%u name=%s", REC->i, REC->l, REC->s, REC->c, __get_str(name))",
       R"("%5d|%-5d|%05d|%.3d|%x|%#x|%08lx|%#010lx|%X|%o|%#o", REC->i, REC->i, REC->i, REC->i, REC->i, REC->i, REC->l, REC->l, REC->i, REC->i, REC->i)",
       R"("fd: 0x%08lx, count: 0x%08lx\n", ((unsigned long)(REC->i)), ((unsigned long)(REC->l)))",
       R"("%hd %hx %hhd %hhx %lld %llx %u", REC->i, REC->i, REC->i, REC->i, REC->l, REC->l, (unsigned int)REC->s)",
       R"("%d%% done, %s\t[%lu]", (int)REC->c, __get_str(name), (u32)REC->l)",
+      R"("ptr=%p call=%pS fn=%ps", (void *)REC->l, (void *)REC->l, (void *)REC->l)",
+      R"("state=%s flags=%s", __print_symbolic(REC->c, { 0, "R" }, { 1, "S" }, { 7, "X" }), __print_flags(REC->l, "|", { 1, "A" }, { 2, "B" }, { 0xc, "CD" }))",
+      R"("x=%d y=%u z=%lx w=%d", REC->i + 1, REC->c ? REC->i : REC->s, (REC->l >> 4) & 0xff, REC->i < 5 && REC->s != 0)",
+      R"("%s %s", REC->c ? "yes" : "no", (REC->l) ? __print_flags(REC->l, ",", { 1, "ONE" }) : "none")",
   };
   struct Values {
     int32_t i;
@@ -85,7 +96,8 @@ TEST_F(TracedatPayloads, IntegersAndStringsPrintAsLibtraceeventPrintsThem) {
     uint8_t c;
     std::string name;
   };
-  const Values values[] = {{0, 0, 0, 0, ""},        {1, 1, 1, 1, "a"},
+  const Values values[] = {{0, 0, 0, 0, ""},        {1, 1, 1, 1, "a"}, {7, 0xffffffff81000010ull, 2, 7, "k"},
+                           {3, 0xffffffff81000200ull, 5, 2, "z"},
                            {-1, ~0ull, -1, 255, "worker"}, {123456, 0x123456789abcdefull, -32768, 7, "x y"},
                            {-2147483647 - 1, 1ull << 63, 32767, 128, "long name with spaces"}};
   int id = 100;
@@ -109,10 +121,11 @@ TEST_F(TracedatPayloads, IntegersAndStringsPrintAsLibtraceeventPrintsThem) {
 
 TEST_F(TracedatPayloads, OtherFormatsAreLeftToLibtraceevent) {
   const char* formats[] = {
-      R"("ptr=%p", (void *)REC->l)",
-      R"("state=%s", __print_symbolic(REC->i, { 0, "R" }, { 1, "S" }))",
+      R"("mac=%pM", REC->l)",
       R"("w=%*d", REC->c, REC->i)",
-      R"("x=%d", REC->i + 1)",
+      R"("x=%d", REC->i + some_symbol)",
+      R"("s=%s", __print_symbolic(REC->i, { SOME_NAME, "R" }))",
+      R"("h=%s", __print_hex(__get_dynamic_array(name), 4))",
   };
   int id = 200;
   for (const char* print_fmt : formats) {
