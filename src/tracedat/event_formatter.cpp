@@ -105,15 +105,18 @@ EventFormatter::EventEntry* EventFormatter::entry_for(int id, tep_event* event) 
     entry.name_column += ": ";
     size_t name_length = std::strlen(event->name);
     if (name_length < kEventNameColumns) entry.name_column.append(kEventNameColumns - name_length, ' ');
-    entry.payload = PayloadPrinter::compile(event);
-    if (entry.payload && entry.payload->needs_kallsyms()) kallsyms_needed();
+    entry.payload = PayloadPrinter::compile(event, options_.symbol_address);
+    if (entry.payload && entry.payload->needs_kallsyms()) {
+      kallsyms_needed();
+      entry.payload->use_functions(functions_);
+    }
   }
   return &entry;
 }
 
 void EventFormatter::kallsyms_needed() {
   if (!options_.need_kallsyms) return;
-  options_.need_kallsyms();
+  functions_ = options_.need_kallsyms();
   options_.need_kallsyms = nullptr;
 }
 
@@ -174,7 +177,8 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
       // libtraceevent rewrites symbol names in a print format as numbers once it has looked
       // them up (e.g. vmemmap_base); such formats compile after their first record.
       entry->recompiled = true;
-      entry->payload = PayloadPrinter::compile(entry->event);
+      entry->payload = PayloadPrinter::compile(entry->event, options_.symbol_address);
+      if (entry->payload) entry->payload->use_functions(functions_);
     }
     // trace-cmd prints the line with "%.*s": a NUL in the payload ends it.
     out.append(seq_->buffer, strnlen(seq_->buffer, seq_->len));

@@ -15,9 +15,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "tracedat/kallsyms.hpp"
 #include "tracedat/payload_printer.hpp"
 
 struct tep_handle;
@@ -32,8 +34,12 @@ struct FormatOptions {
   bool clock_in_ns = true;        // false for counter/x86-tsc clocks: raw counts, as trace-cmd
   std::string line_prefix;        // e.g. trace-cmd's "instance: " before each record of a buffer
   // Called once before the first payload that may need kernel symbols (libtraceevent's path,
-  // or a fast one with %pS): lets a reader register kallsyms only when a report uses them.
-  std::function<void()> need_kallsyms;
+  // or a fast one with %pS): lets a reader load kallsyms only when a report uses them. What it
+  // returns (may be nullptr: the tep_handle's own functions then) is what fast payloads use.
+  std::function<const KernelFunctions*()> need_kallsyms;
+  // Where set, the address of a kernel symbol a print format names (0 if none), as
+  // libtraceevent's lookup by name would give it: such formats then compile at once.
+  std::function<unsigned long long(std::string_view)> symbol_address;
 };
 
 class EventFormatter {
@@ -62,6 +68,7 @@ class EventFormatter {
 
   tep_handle* tep_;
   FormatOptions options_;
+  const KernelFunctions* functions_ = nullptr;
   trace_seq* seq_;  // reused for every payload: no allocation per event once it has grown
   std::vector<EventEntry> events_;  // by event id (16 bits)
   // "%16s-%-5d" per pid whose comm is registered: a registered comm never changes (libtraceevent

@@ -30,24 +30,40 @@ void append_number(const Number& n, unsigned long long value, std::string& out) 
   } else {
     magnitude = value;
   }
-  unsigned base = n.conversion == 'x' || n.conversion == 'X' ? 16 : n.conversion == 'o' ? 8 : 10;
-  const char* symbols = n.conversion == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+  // Digits backwards from the end of `digits`; none for zero (the precision supplies it).
   char digits[32];
-  int count = 0;
-  for (unsigned long long v = magnitude; v; v /= base) digits[count++] = symbols[v % base];
+  char* end = digits + sizeof(digits);
+  char* first = end;
+  unsigned base = 10;
+  if (n.conversion == 'x' || n.conversion == 'X') {
+    base = 16;
+    const char* symbols = n.conversion == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+    for (unsigned long long v = magnitude; v; v >>= 4) *--first = symbols[v & 15];
+  } else if (n.conversion == 'o') {
+    base = 8;
+    for (unsigned long long v = magnitude; v; v >>= 3) *--first = static_cast<char>('0' + (v & 7));
+  } else {
+    for (unsigned long long v = magnitude; v; v /= 10) *--first = static_cast<char>('0' + v % 10);
+  }
+  int count = static_cast<int>(end - first);
   int precision = n.precision;
   if (precision < 0) precision = 1;
   int zeros = precision > count ? precision - count : 0;
   std::string_view prefix = negative ? "-" : "";
   if (n.alternate && magnitude != 0 && base == 16) prefix = n.conversion == 'X' ? "0X" : "0x";
-  if (n.alternate && base == 8 && zeros == 0 && (count == 0 || digits[count - 1] != '0')) zeros = 1;
+  if (n.alternate && base == 8 && zeros == 0 && (count == 0 || *first != '0')) zeros = 1;
   int length = static_cast<int>(prefix.size()) + zeros + count;
+  if (n.width <= length && zeros == 0) {  // the common case: no padding at all
+    out.append(prefix);
+    out.append(first, static_cast<size_t>(count));
+    return;
+  }
   int pad = n.width > length ? n.width - length : 0;
   if (!n.left && !(n.zero && n.precision < 0)) out.append(static_cast<size_t>(pad), ' ');
   out.append(prefix);
   if (!n.left && n.zero && n.precision < 0) out.append(static_cast<size_t>(pad), '0');
   out.append(static_cast<size_t>(zeros), '0');
-  while (count) out.push_back(digits[--count]);
+  out.append(first, static_cast<size_t>(count));
   if (n.left) out.append(static_cast<size_t>(pad), ' ');
 }
 
@@ -76,21 +92,6 @@ size_t parse_spec(const char* format, Number& n, char& conversion) {
   conversion = format[i];
   if (n.length < -2 || n.length > 2 || n.width > 4096 || n.precision > 4096) return 0;
   return i + 1;
-}
-
-// libtraceevent's %pS/%ps: the function holding the address (+0x offset for S and F), or
-// the address itself.
-void append_function(tep_handle* tep, unsigned long long address, bool with_offset, std::string& out) {
-  const char* name = tep_find_function(tep, address);
-  if (!name) {
-    append_hex(address, out);
-    return;
-  }
-  out += name;
-  if (with_offset) {
-    out += '+';
-    append_hex(address - tep_find_function_address(tep, address), out);
-  }
 }
 
 bool read_number(const tep_format_field* field, const tep_record& record, unsigned long long& value) {
@@ -138,10 +139,11 @@ bool sched_event(const tep_event* event, const char* name) {
 
 }  // namespace
 
-std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event) {
+std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event, const SymbolAddress& symbol_address) {
   if (!event || (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW))) return nullptr;
   auto printer = std::unique_ptr<PayloadPrinter>(new PayloadPrinter());
   printer->tep_ = event->tep;
+  printer->values_.set_symbol_address(symbol_address);
   if (event->handler && !(event->flags & TEP_EVENT_FL_NOHANDLE)) {
     // The handlers of the plugins trace-cmd loads, for the events most traces have.
     if (sched_event(event, "sched_switch")) return compile_sched_switch(event, std::move(printer));
@@ -329,6 +331,29 @@ bool PayloadPrinter::print_sched(const Piece& piece, const tep_record& record, s
   return true;
 }
 
+bool PayloadPrinter::append_symbol(unsigned long long address, Offset offset_as, std::string& out) const {
+  unsigned long long start;
+  if (functions_) {
+    const KernelFunctions::Function* function = functions_->find(address);
+    if (!function) return false;
+    out += functions_->name(*function);
+    start = function->address;
+  } else {
+    const char* name = tep_find_function(tep_, address);
+    if (!name) return false;
+    out += name;
+    start = tep_find_function_address(tep_, address);
+  }
+  if (offset_as != Offset::none) {
+    out += "+0x";
+    Number offset;
+    offset.conversion = 'x';
+    offset.length = offset_as == Offset::long_long ? 2 : 0;
+    append_number(offset, address - start, out);
+  }
+  return true;
+}
+
 bool PayloadPrinter::print(const tep_record& record, std::string& out) const {
   size_t start = out.size();
   for (const auto& piece : pieces_) {
@@ -351,23 +376,23 @@ bool PayloadPrinter::print(const tep_record& record, std::string& out) const {
         else if (printed) append_hex(value, out);
         break;
       case Piece::Kind::function:
+        // libtraceevent's %pS/%ps: the function (+0x offset for S and F), or the address.
         printed = values_.evaluate(piece.value, record, value);
-        if (printed) append_function(tep_, value, piece.with_offset, out);
+        if (printed && !append_symbol(value, piece.with_offset ? Offset::long_long : Offset::none, out)) append_hex(value, out);
         break;
-      case Piece::Kind::call_site:
+      case Piece::Kind::call_site: {
+        // The kmem plugin: "(func+0xoff) " when the call site is known; the offset as "%x"
+        // of an int.
         printed = read_number(piece.field, record, value);
-        if (printed) {
-          if (const char* name = tep_find_function(tep_, value)) {
-            out += '(';
-            out += name;
-            out += "+0x";
-            Number offset;
-            offset.conversion = 'x';
-            append_number(offset, value - tep_find_function_address(tep_, value), out);
-            out += ") ";
-          }
+        size_t before = out.size();
+        out += '(';
+        if (printed && append_symbol(value, Offset::int_value, out)) {
+          out += ") ";
+        } else {
+          out.resize(before);
         }
         break;
+      }
       case Piece::Kind::sched_switch:
       case Piece::Kind::sched_wakeup:
         printed = print_sched(piece, record, out);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tracedat/kallsyms.hpp"
 #include "tracedat/payload_values.hpp"
 
 struct tep_event;
@@ -23,12 +24,15 @@ namespace sonde::tracedat {
 class PayloadPrinter {
  public:
   // nullptr when the event's print format needs more than this printer does.
-  static std::unique_ptr<PayloadPrinter> compile(tep_event* event);
+  // `symbol_address`, where given, resolves atoms naming kernel symbols (see PayloadValues).
+  static std::unique_ptr<PayloadPrinter> compile(tep_event* event, const SymbolAddress& symbol_address = {});
   // Appends the payload; false (with nothing appended) when this record needs the full path,
   // e.g. a field lies outside the record.
   bool print(const tep_record& record, std::string& out) const;
   // Whether its pieces look up kernel symbols (%pS and the like).
   bool needs_kallsyms() const { return needs_kallsyms_; }
+  // Where to look them up; without it, through the tep_handle (tep_find_function).
+  void use_functions(const KernelFunctions* functions) { functions_ = functions; }
 
   struct Number {
     bool left = false, zero = false, alternate = false;
@@ -56,7 +60,13 @@ class PayloadPrinter {
   static std::unique_ptr<PayloadPrinter> compile_sched_wakeup(tep_event* event, std::unique_ptr<PayloadPrinter> printer);
   bool print_sched(const Piece& piece, const tep_record& record, std::string& out) const;
 
+  // The symbol of an address: "name" or "name+0xoff" (offset as printf's %llx or %x of an
+  // int), or false when none holds it.
+  enum class Offset { none, long_long, int_value };
+  bool append_symbol(unsigned long long address, Offset offset_as, std::string& out) const;
+
   tep_handle* tep_ = nullptr;
+  const KernelFunctions* functions_ = nullptr;
   SchedFields sched_;
   PayloadValues values_;
   std::vector<Piece> pieces_;

@@ -1,6 +1,7 @@
 #include "tracedat/payload_values.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -80,7 +81,19 @@ int PayloadValues::compile_number(tep_event* event, tep_print_arg* arg) {
     case TEP_PRINT_ATOM:
       // Atoms that name a kernel symbol are looked up by libtraceevent (which then rewrites
       // them as numbers); only numeric ones are taken here.
-      if (!starts_with_digit(arg->atom.atom)) return -1;
+      if (!arg->atom.atom) return -1;
+      if (!starts_with_digit(arg->atom.atom)) {
+        if (!symbol_address_) return -1;
+        node.constant = symbol_address_(arg->atom.atom);
+        // What libtraceevent's test_for_symbol does after its lookup (the atom is its malloc'd
+        // string): from now on the atom is that number.
+        char* number = static_cast<char*>(std::malloc(32));
+        if (!number) return -1;
+        std::snprintf(number, 32, "%lld", static_cast<long long>(node.constant));
+        std::free(arg->atom.atom);
+        arg->atom.atom = number;
+        break;
+      }
       node.constant = std::strtoull(arg->atom.atom, nullptr, 0);
       break;
     case TEP_PRINT_FIELD:

@@ -6,7 +6,9 @@
 // tree into nodes with their constants decoded, then evaluated per record; evaluation fails
 // (false) where a field lies outside the record, so the caller can leave that record to
 // libtraceevent.
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,9 @@ struct tep_record;
 
 namespace sonde::tracedat {
 
+// The address of a kernel symbol by name, 0 when there is none.
+using SymbolAddress = std::function<unsigned long long(std::string_view)>;
+
 // "0x%llx".
 void append_hex(unsigned long long value, std::string& out);
 // A numeric field (1, 2, 4 or 8 bytes) of the record; false if it lies outside it.
@@ -24,6 +29,12 @@ bool read_field(const tep_format_field* field, const tep_record& record, unsigne
 
 class PayloadValues {
  public:
+  // Without it, atoms naming a symbol are not compiled: libtraceevent looks them up when it
+  // first evaluates them and then rewrites them as numbers. With it they are looked up here
+  // and rewritten the same way, so libtraceevent (whose own function list may be empty when
+  // a resolver serves it) prints the same value for them.
+  void set_symbol_address(SymbolAddress symbol_address) { symbol_address_ = std::move(symbol_address); }
+
   // Node indexes, or -1 where the argument needs more than this code does.
   int compile_number(tep_event* event, tep_print_arg* arg);
   int compile_string(tep_event* event, tep_print_arg* arg);
@@ -51,6 +62,7 @@ class PayloadValues {
   };
   bool evaluate_operation(const NumberNode& node, const tep_record& record, unsigned long long& value) const;
 
+  SymbolAddress symbol_address_;
   std::vector<NumberNode> numbers_;
   std::vector<StringNode> strings_;
 };

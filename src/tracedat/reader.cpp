@@ -15,7 +15,6 @@
 #include "perfdata/bytes.hpp"
 #include "tracedat/blktrace_event.hpp"
 #include "tracedat/format.hpp"
-#include "tracedat/kallsyms.hpp"
 
 namespace sonde::tracedat {
 
@@ -637,10 +636,12 @@ bool TraceDatReader::load_event(int id) const {
   return tep_find_event(tep_, id) != nullptr;
 }
 
-void TraceDatReader::register_kallsyms_once() const {
-  if (kallsyms_registered_) return;
-  kallsyms_registered_ = true;
-  register_kallsyms(tep_, contents_.kallsyms);
+const KernelFunctions& TraceDatReader::kernel_functions() const {
+  if (!kernel_functions_) {
+    kernel_functions_ = std::make_unique<KernelFunctions>(contents_.kallsyms);
+    kernel_functions_->install(tep_);
+  }
+  return *kernel_functions_;
 }
 
 void TraceDatReader::load_all_events() const {

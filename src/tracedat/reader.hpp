@@ -14,6 +14,7 @@
 
 #include "base/error.hpp"
 #include "perfdata/mapped_file.hpp"
+#include "tracedat/kallsyms.hpp"
 #include "tracedat/writer.hpp"
 
 struct tep_handle;
@@ -61,10 +62,10 @@ class TraceDatReader {
   bool load_event(int id) const;
   // Parses every remaining format (filters name events, so they need them all).
   void load_all_events() const;
-  // Gives tep() the file's kallsyms. Parsing and registering them costs more than printing
-  // most traces, and only symbolic payloads (%pS, function events, plugins) use them, so this
-  // is left to the first payload that may need them.
-  void register_kallsyms_once() const;
+  // The file's kallsyms, built on first use and installed as tep()'s function resolver. Only
+  // symbolic payloads (%pS, function events, plugins, formats naming a symbol) use them, so
+  // this is left to the first payload that may need them.
+  const KernelFunctions& kernel_functions() const;
 
   // The file's metadata in the writer's form (CPU data not included), for rewriting it.
   const TraceDatContents& contents() const { return contents_; }
@@ -89,7 +90,7 @@ class TraceDatReader {
   std::vector<std::vector<uint8_t>> decompressed_;
   // Formats not parsed yet, by event id: (system index, format index) in contents_.
   mutable std::unordered_map<int, std::pair<size_t, size_t>> unparsed_;
-  mutable bool kallsyms_registered_ = false;  // backing store of compressed CPU data
+  mutable std::unique_ptr<KernelFunctions> kernel_functions_;  // backing store of compressed CPU data
 
   friend class TraceDatParser;
 };

@@ -131,7 +131,7 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
   RecordFilter filter(tep);
   if (!options.filters.empty()) {
     reader.load_all_events();
-    reader.register_kallsyms_once();
+    reader.kernel_functions();
   }
   for (const auto& text : options.filters)
     if (auto r = filter.add(text); !r) return r;
@@ -152,7 +152,8 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
     format.nanoseconds = options.nanoseconds;
     format.clock_in_ns = reader.clock_in_ns();
     format.line_prefix = prefix;
-    format.need_kallsyms = [&reader] { reader.register_kallsyms_once(); };
+    format.need_kallsyms = [&reader] { return &reader.kernel_functions(); };
+    format.symbol_address = [&reader](std::string_view name) { return reader.kernel_functions().address_of(name); };
     formatters.push_back(std::make_unique<EventFormatter>(tep, format));
   }
 
