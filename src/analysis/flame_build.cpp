@@ -9,36 +9,25 @@ namespace sonde::analysis {
 
 namespace {
 
-// Returns the error that stopped a perf.data file's replay, or "".
+// Calls `each(sample)` for every stack sample of perf script text or a perf.data file; returns
+// the error that stopped a perf.data file's replay, or "".
 template <typename Each>
-std::string collapse_script(const TextInput& input, const FlameBuildOptions& options, StackCollapser& collapser,
-                     const NoteSink& note, Each&& each) {
+std::string for_each_sample(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note,
+                            Each&& each) {
   EventFilter filter(options.event_filter);
   if (input.kind() == InputKind::perf_data) {
     // A perf.data file: its samples straight from the session, named as perf script names them.
-    auto replayed = for_each_session_stack(
-        input.name(), options.symbols, filter,
-        [&](const StackSample& sample) {
-          collapser.add(sample);
-          each(sample);
-        },
-        note);
+    auto replayed = for_each_session_stack(input.name(), options.symbols, filter, each, note);
     return replayed ? std::string() : replayed.error().message;
   }
-  parse_script_text(
-      input.text(), {.srcline = options.srcline}, filter,
-      [&](const StackSample& sample) {
-        collapser.add(sample);
-        each(sample);
-      },
-      note);
+  parse_script_text(input.text(), {.srcline = options.srcline}, filter, each, note);
   return {};
 }
 
 }  // namespace
 
 FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
-                                  bool flamechart, const NoteSink& note) {
+                                  const NoteSink& note) {
   FlameBuildStats stats;
   if (input.kind() == InputKind::folded) {
     stats.invalid_lines = for_each_folded_line(input.text(), [&](const FoldedLine& line) {
@@ -53,16 +42,11 @@ FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOption
   }
   DwarfInlineExpander expander;
   StackCollapser collapser(options.collapse, &expander);
-  std::vector<std::string_view> names;
-  stats.error = collapse_script(input, options, collapser, note, [&](const StackSample& sample) {
-    if (!flamechart) return;
-    collapser.last_stack_names(names);
-    tree.add(names, static_cast<double>(sample.period));
+  // Each sample straight into the tree (a flame chart's time order, or merged): the tree sums
+  // stacks as the collapser would, without keeping each distinct stack a second time.
+  stats.error = for_each_sample(input, options, note, [&](const StackSample& sample) {
+    tree.add(collapser.fold(sample), collapser.names(), static_cast<double>(sample.period));
   });
-  if (!flamechart)
-    collapser.for_each_stack([&](const std::vector<std::string_view>& stack, uint64_t count) {
-      tree.add(stack, static_cast<double>(count));
-    });
   return stats;
 }
 
@@ -70,7 +54,7 @@ Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptio
   if (input.kind() == InputKind::folded) return std::string(input.text());
   DwarfInlineExpander expander;
   StackCollapser collapser(options.collapse, &expander);
-  std::string error = collapse_script(input, options, collapser, note, [](const StackSample&) {});
+  std::string error = for_each_sample(input, options, note, [&](const StackSample& sample) { collapser.add(sample); });
   if (!error.empty()) return fail(error);
   return collapser.folded_text();
 }

@@ -25,7 +25,7 @@ struct FlameBuildStats {
 
 // Adds every stack of `input` (folded, perf script text or perf.data) to `tree`.
 FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
-                                  bool flamechart, const NoteSink& note);
+                                  const NoteSink& note);
 // Folded text of `input`: as is when folded, collapsed when perf script text.
 Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note);
 // Adds difffolded output ("stack before after" lines) to `tree`: widths from the second

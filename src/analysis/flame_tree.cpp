@@ -34,7 +34,6 @@ void FlameTree::grow_child_slots() {
 FlameTree::FlameTree(FlameTreeOptions options) : options_(options) {
   intern("");
   nodes_.push_back(FlameNode{});
-  links_.push_back({});
   child_slots_.resize(1 << 10);
 }
 
@@ -53,10 +52,10 @@ uint32_t FlameTree::new_node(uint32_t parent, uint32_t name) {
   node.name = name;
   node.parent = parent;
   node.depth = nodes_[parent].depth + 1;
+  node.next_sibling = nodes_[parent].first_child;
   nodes_.push_back(node);
-  links_.push_back({name, 0, links_[parent].first_child, 0});
-  links_[parent].first_child = id;
-  ++links_[parent].child_count;
+  nodes_[parent].first_child = id;
+  ++nodes_[parent].child_count;
   return id;
 }
 
@@ -70,10 +69,10 @@ void FlameTree::index_child(uint32_t parent, uint32_t name, uint32_t node) {
 }
 
 uint32_t FlameTree::child(uint32_t parent, uint32_t name) {
-  uint32_t siblings = links_[parent].child_count;
+  uint32_t siblings = nodes_[parent].child_count;
   if (siblings <= kListedChildren) {
-    for (uint32_t at = links_[parent].first_child; at != 0; at = links_[at].next_sibling)
-      if (links_[at].name == name) return at;
+    for (uint32_t at = nodes_[parent].first_child; at != 0; at = nodes_[at].next_sibling)
+      if (nodes_[at].name == name) return at;
   } else {
     uint64_t key = (uint64_t{parent} << 32) | name;
     size_t mask = child_slots_.size() - 1;
@@ -82,8 +81,8 @@ uint32_t FlameTree::child(uint32_t parent, uint32_t name) {
   }
   uint32_t id = new_node(parent, name);
   if (siblings == kListedChildren) {  // the list grew too long to walk: index all of it
-    for (uint32_t at = links_[parent].first_child; at != 0; at = links_[at].next_sibling)
-      index_child(parent, links_[at].name, at);
+    for (uint32_t at = nodes_[parent].first_child; at != 0; at = nodes_[at].next_sibling)
+      index_child(parent, nodes_[at].name, at);
   } else if (siblings > kListedChildren) {
     index_child(parent, name, id);
   }
@@ -123,16 +122,50 @@ void FlameTree::add(std::span<const std::string_view> frames, double value, cons
       name = intern(frame);
     }
     if (options_.chain && frame == "--") waker = true;
-    // A flame chart merges only with the previous stack, which the prefix above already did.
-    node = options_.flamechart ? new_node(node, name) : child(node, name);
-    path_.push_back(node);
-    nodes_[node].value += value;
+    node = extend(node, name, value);
   }
   if (delta) {
     differential_ = true;
-    nodes_[node].delta += *delta;
+    if (deltas_.size() < nodes_.size()) deltas_.resize(nodes_.size() + nodes_.size() / 2);
+    deltas_[node] += *delta;
     max_delta_ = std::max(max_delta_, std::fabs(*delta));
   }
+}
+
+uint32_t FlameTree::extend(uint32_t node, uint32_t name, double value) {
+  // A flame chart merges only with the previous stack, which the shared prefix already did.
+  node = options_.flamechart ? new_node(node, name) : child(node, name);
+  path_.push_back(node);
+  nodes_[node].value += value;
+  return node;
+}
+
+void FlameTree::add(std::span<const uint32_t> ids, const std::vector<std::string>& names, double value) {
+  if (options_.chain) {  // names depend on the frames before them: the string path renames
+    scratch_.clear();
+    for (uint32_t id : ids) scratch_.push_back(names[id]);
+    return add(scratch_, value);
+  }
+  constexpr uint32_t kNotYet = UINT32_MAX;
+  if (from_producer_.size() < names.size()) from_producer_.resize(names.size(), kNotYet);
+  auto ours = [&](uint32_t id) {
+    uint32_t& mapped = from_producer_[id];
+    if (mapped == kNotYet) mapped = intern(names[id]);
+    return mapped;
+  };
+  nodes_[0].value += value;
+  size_t count = ids.size();
+  auto id_at = [&](size_t i) { return options_.reverse ? ids[count - 1 - i] : ids[i]; };
+  uint32_t node = 0;
+  size_t depth = 0;
+  for (size_t shared = std::min(count, path_.size()); depth < shared; ++depth) {
+    uint32_t next = path_[depth];
+    if (nodes_[next].name != ours(id_at(depth))) break;
+    node = next;
+    nodes_[node].value += value;
+  }
+  path_.resize(depth);
+  for (; depth < count; ++depth) node = extend(node, ours(id_at(depth)), value);
 }
 
 void FlameTree::add_folded(std::string_view stack, double value, const double* delta) {
@@ -150,27 +183,28 @@ void FlameTree::add_folded(std::string_view stack, double value, const double* d
 }
 
 void FlameTree::finish() {
-  // Children grouped by parent in one array (a counting sort), each group in node order, which
-  // is input order.
-  size_t count = nodes_.size();
-  child_begin_.assign(count + 1, 0);
-  for (size_t id = 1; id < count; ++id) ++child_begin_[nodes_[id].parent];
-  for (size_t id = 1; id < count; ++id) child_begin_[id] += child_begin_[id - 1];
-  child_begin_[count] = static_cast<uint32_t>(count - 1);
-  child_ids_.resize(count - 1);
-  for (size_t id = count; id-- > 1;) child_ids_[--child_begin_[nodes_[id].parent]] = static_cast<uint32_t>(id);
-  if (options_.flamechart) return;
-  // By name: names ranked once, then each group sorted by rank.
   std::vector<uint32_t> by_name(names_.size());
   std::iota(by_name.begin(), by_name.end(), 0);
   std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return names_[a] < names_[b]; });
-  std::vector<uint32_t> rank(names_.size());
-  for (size_t i = 0; i < by_name.size(); ++i) rank[by_name[i]] = static_cast<uint32_t>(i);
-  for (size_t id = 0; id < count; ++id) {
-    auto first = child_ids_.begin() + child_begin_[id], last = child_ids_.begin() + child_begin_[id + 1];
-    if (last - first > 1)
-      std::sort(first, last, [&](uint32_t a, uint32_t b) { return rank[nodes_[a].name] < rank[nodes_[b].name]; });
+  name_rank_.resize(names_.size());
+  for (size_t i = 0; i < by_name.size(); ++i) name_rank_[by_name[i]] = static_cast<uint32_t>(i);
+}
+
+void FlameTree::children(uint32_t node, std::vector<uint32_t>& out) const {
+  out.clear();
+  for (uint32_t at = nodes_[node].first_child; at != 0; at = nodes_[at].next_sibling) out.push_back(at);
+  if (options_.flamechart) {
+    std::reverse(out.begin(), out.end());  // the list runs latest first
+  } else {
+    std::sort(out.begin(), out.end(),
+              [&](uint32_t a, uint32_t b) { return name_rank_[nodes_[a].name] < name_rank_[nodes_[b].name]; });
   }
+}
+
+std::vector<uint32_t> FlameTree::children(uint32_t node) const {
+  std::vector<uint32_t> out;
+  children(node, out);
+  return out;
 }
 
 }  // namespace sonde::analysis

@@ -1,12 +1,13 @@
 #pragma once
 // The merged call tree a flame graph draws: one node per distinct path from the root, its value
-// the sum of the stacks through it. Built from folded lines or straight from the collapser.
-// Flame charts (time order) merge a stack only with the one before it, as flamegraph.pl does.
+// the sum of the stacks through it. Built from folded lines, or sample by sample from the
+// collapser. Flame charts (time order) merge a stack only with the one before it, as
+// flamegraph.pl does.
 //
-// Nodes live in one array without per-node child vectors: while stacks are added a child is
-// found in its parent's short sibling list, or, for parents with many children, through a hash
-// of (parent, name id); finish() lays out all children at once (grouped by parent, ordered by
-// name). Big profiles cost no allocation per node, and deep narrow paths no hash traffic.
+// Nodes live in one array of small fixed records, no per-node child vectors: each node links
+// its children as a list (latest first); a parent with many children also finds them through a
+// hash of (parent, name id). Children are ordered by name only when asked for, so a big profile
+// costs no allocation per node and no layout pass over nodes the graph never draws.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -21,8 +22,10 @@ struct FlameNode {
   uint32_t name = 0;  // index into FlameTree::names(); 0 is the root's ""
   uint32_t parent = 0;
   uint32_t depth = 0;
-  double value = 0;   // samples through this frame (for differential input: the "after" profile)
-  double delta = 0;   // differential input: after - before of the stacks ending here
+  uint32_t child_count = 0;
+  uint32_t first_child = 0;   // the child added last; 0: none (the root is nobody's child)
+  uint32_t next_sibling = 0;  // the parent's child added before this one; 0: none
+  double value = 0;  // samples through this frame (for differential input: the "after" profile)
 };
 
 struct FlameTreeOptions {
@@ -37,19 +40,22 @@ class FlameTree {
 
   // One stack, root first. `delta` is only given for differential input.
   void add(std::span<const std::string_view> frames, double value, const double* delta = nullptr);
+  // One stack as ids into `names`, a producer's interned names (the same vector every call,
+  // only ever appended to), root first: each name is interned here once, not per stack.
+  void add(std::span<const uint32_t> ids, const std::vector<std::string>& names, double value);
   // A folded stack "a;b;c".
   void add_folded(std::string_view stack, double value, const double* delta = nullptr);
-  // Lays out the children: by name, or in input order for flame charts. Call once after the
-  // last add, before children().
+  // Ranks the names for ordering children. Call once after the last add, before children().
   void finish();
 
   const std::vector<FlameNode>& nodes() const { return nodes_; }
   const std::vector<std::string>& names() const { return names_; }
-  // A node's children (after finish()).
-  std::span<const uint32_t> children(uint32_t node) const {
-    return {child_ids_.data() + child_begin_[node], child_ids_.data() + child_begin_[node + 1]};
-  }
+  // A node's children in drawing order (by name; input order for flame charts), into `out`.
+  void children(uint32_t node, std::vector<uint32_t>& out) const;
+  std::vector<uint32_t> children(uint32_t node) const;
   double total() const { return nodes_[0].value; }
+  // Differential input: after - before of the stacks ending at `node`.
+  double delta(uint32_t node) const { return node < deltas_.size() ? deltas_[node] : 0; }
   bool differential() const { return differential_; }
   double max_delta() const { return max_delta_; }
 
@@ -58,20 +64,16 @@ class FlameTree {
   uint32_t child(uint32_t parent, uint32_t name);
   uint32_t new_node(uint32_t parent, uint32_t name);
   void index_child(uint32_t parent, uint32_t name, uint32_t node);
+  // One frame below `node` on the stack being added: its node, now on path_, with the value.
+  uint32_t extend(uint32_t node, uint32_t name, double value);
 
   FlameTreeOptions options_;
   std::vector<FlameNode> nodes_;
+  std::vector<double> deltas_;  // by node, once the input is differential
   std::vector<std::string> names_;
   std::unordered_map<std::string_view, uint32_t> name_ids_;  // views into names_ strings' copies
   std::vector<std::unique_ptr<std::string>> name_storage_;
-  // Building links per node (node 0, the root, never being a child, ends a list).
-  struct Links {
-    uint32_t name = 0;
-    uint32_t first_child = 0;
-    uint32_t next_sibling = 0;
-    uint32_t child_count = 0;
-  };
-  std::vector<Links> links_;
+  std::vector<uint32_t> name_rank_;  // after finish(): name id -> position in byte order
   // Parents with more children than this find them through child_slots_ instead of a walk.
   static constexpr uint32_t kListedChildren = 8;
   // (parent << 32 | name) -> node for those parents' children, open addressing with linear
@@ -84,13 +86,11 @@ class FlameTree {
   size_t child_count_ = 0;
   void grow_child_slots();
   // The node path of the previous stack (path_[d] at depth d + 1): sorted input shares long
-  // prefixes with the stack before it, which then cost a string compare per frame, no lookup.
-  // For flame charts this is the merge rule itself.
+  // prefixes with the stack before it, which then cost a compare per frame, no lookup. For
+  // flame charts this is the merge rule itself.
   std::vector<uint32_t> path_;
-  // After finish(): the children of node n are child_ids_[child_begin_[n] .. child_begin_[n + 1]).
-  std::vector<uint32_t> child_begin_;
-  std::vector<uint32_t> child_ids_;
   std::vector<std::string_view> scratch_;
+  std::vector<uint32_t> from_producer_;  // add(ids, names): producer's name id -> ours (or none yet)
   std::string chain_scratch_;
   bool differential_ = false;
   double max_delta_ = 1;  // flamegraph.pl starts its maximum at 1

@@ -11,6 +11,64 @@ namespace sonde::analysis {
 
 namespace {
 
+// (DSO key, address) -> the range of a location's frames in StackSampleMaker::known_frames_:
+// open addressing with linear probing, since every frame of every sample looks up here.
+class LocationFrames {
+ public:
+  struct Range {
+    uint32_t first = 0;
+    uint32_t count = 0;  // 0: an empty slot (every location has at least one frame)
+  };
+
+  LocationFrames() : slots_(1 << 12) {}
+
+  // The range of (dso_key, address), and whether it was just added (empty, to be filled).
+  std::pair<Range*, bool> find_or_add(uint64_t dso_key, uint64_t address) {
+    size_t mask = slots_.size() - 1;
+    size_t at = slot_of(dso_key, address) & mask;
+    for (; slots_[at].range.count != 0; at = (at + 1) & mask)
+      if (slots_[at].dso_key == dso_key && slots_[at].address == address) return {&slots_[at].range, false};
+    if ((used_ + 1) * 2 > slots_.size()) {
+      grow();
+      return find_or_add(dso_key, address);
+    }
+    ++used_;
+    slots_[at].dso_key = dso_key;
+    slots_[at].address = address;
+    return {&slots_[at].range, true};
+  }
+
+ private:
+  struct Slot {
+    uint64_t dso_key = 0;
+    uint64_t address = 0;
+    Range range;
+  };
+
+  static size_t slot_of(uint64_t dso_key, uint64_t address) {
+    uint64_t key = address ^ (dso_key * 0x9e3779b97f4a7c15ull);
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    return static_cast<size_t>(key);
+  }
+
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_t mask = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.range.count == 0) continue;
+      size_t at = slot_of(slot.dso_key, slot.address) & mask;
+      while (slots_[at].range.count != 0) at = (at + 1) & mask;
+      slots_[at] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
+
 class StackSampleMaker : public session::SessionVisitor {
  public:
   StackSampleMaker(symbols::Symbolizer& symbolizer, EventFilter& filter, const StackSampleSink& sink,
@@ -38,9 +96,7 @@ class StackSampleMaker : public session::SessionVisitor {
         for (size_t i = 0; i < sample.callchain.size(); ++i) chain_entries += sample.callchain[i] < PERF_CONTEXT_MAX;
         chain_end = std::min(chain_entries, event.callchain.size());
       }
-      for (size_t i = 0; i < event.callchain.size(); ++i) {
-        if (i < chain_end || !append_unwound(event.callchain[i])) frames_.push_back(frame(event.callchain[i]));
-      }
+      for (size_t i = 0; i < event.callchain.size(); ++i) append_frames(event.callchain[i], i >= chain_end);
     }
     StackSample out;
     out.comm = event.thread.comm;
@@ -69,8 +125,26 @@ class StackSampleMaker : public session::SessionVisitor {
     return f;
   }
 
-  // Appends an unwound frame's inline chain; false when it has none (no symbol or no DWARF).
-  bool append_unwound(const session::Location& location) {
+  // Appends the frames of one callchain entry: one, or an unwound frame's inline chain. Each
+  // (DSO, address) is symbolized and named once; its frames are kept with their ids.
+  void append_frames(const session::Location& location, bool unwound) {
+    uint64_t dso_key = location.dso != nullptr ? uint64_t{location.dso->id} + 1 : 0;
+    uint64_t address = location.dso != nullptr || location.map != nullptr ? location.dso_address : location.ip;
+    auto [range, fresh] = known_.find_or_add(dso_key << 1 | unwound, address);
+    if (fresh) {
+      size_t first = known_frames_.size();
+      if (!unwound || !append_unwound(location, known_frames_)) known_frames_.push_back(frame(location));
+      for (size_t i = first; i < known_frames_.size(); ++i) known_frames_[i].id = static_cast<uint32_t>(i + 1);
+      range->first = static_cast<uint32_t>(first);
+      range->count = static_cast<uint32_t>(known_frames_.size() - first);
+    }
+    frames_.insert(frames_.end(), known_frames_.begin() + range->first,
+                   known_frames_.begin() + range->first + range->count);
+  }
+
+  // Appends an unwound frame's inline chain to `out`; false when it has none (no symbol or no
+  // DWARF).
+  bool append_unwound(const session::Location& location, std::vector<StackFrame>& out) {
     if (location.dso == nullptr) return false;
     auto [it, fresh] = unwound_[location.dso->id].try_emplace(location.dso_address);
     if (fresh) it->second = symbols::unwound_frames(symbolizer_, *location.dso, location.dso_address);
@@ -80,12 +154,16 @@ class StackSampleMaker : public session::SessionVisitor {
       StackFrame f = holder;
       f.symbol = unwound.function;
       if (unwound.inlined) f.dso = "inlined";  // perf script's " (inlined)" stands where the DSO would
-      frames_.push_back(f);
+      out.push_back(f);
     }
     return true;
   }
 
   symbols::Symbolizer& symbolizer_;
+  // Their views point into the symbolizer's tables, the session's Dsos and unwound_, all kept
+  // for the whole replay.
+  std::vector<StackFrame> known_frames_;
+  LocationFrames known_;
   std::unordered_map<uint32_t, std::unordered_map<uint64_t, std::vector<symbols::UnwoundFrame>>> unwound_;
   EventFilter& filter_;
   const StackSampleSink& sink_;

@@ -13,6 +13,7 @@ namespace sonde::analysis {
 namespace {
 
 constexpr uint32_t kNoName = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kNotNamedYet = kNoName - 1;
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
@@ -185,7 +186,7 @@ std::string StackCollapser::inline_chain(const StackFrame& frame) {
   return chain;
 }
 
-void StackCollapser::append_frame(const StackSample&, const StackFrame& frame, bool java) {
+uint32_t StackCollapser::frame_name_id(const StackFrame& frame, bool java) {
   key_.assign(frame.symbol);
   key_ += '\0';
   key_ += frame.dso;
@@ -196,17 +197,37 @@ void StackCollapser::append_frame(const StackSample&, const StackFrame& frame, b
     key_ += '\0';
     key_ += ip_text_of(frame);
   }
-  if (auto found = frame_cache_.find(key_); found != frame_cache_.end()) {
-    if (found->second != kNoName) scratch_.push_back(found->second);
-    return;
-  }
+  if (auto found = frame_cache_.find(key_); found != frame_cache_.end()) return found->second;
   std::string key = key_;
   uint32_t id = intern(frame_name(frame, java));
   frame_cache_.emplace(std::move(key), id);
-  scratch_.push_back(id);
+  return id;
+}
+
+void StackCollapser::append_frame(const StackSample&, const StackFrame& frame, bool java) {
+  uint32_t id;
+  if (frame.id != 0) {  // the producer's identity: named once, then found by index
+    auto& by_id = names_by_frame_id_[java];
+    if (frame.id >= by_id.size()) by_id.resize(frame.id + 1 + by_id.size() / 2, kNotNamedYet);
+    if (by_id[frame.id] == kNotNamedYet) by_id[frame.id] = frame_name_id(frame, java);
+    id = by_id[frame.id];
+  } else {
+    id = frame_name_id(frame, java);
+  }
+  if (id != kNoName) scratch_.push_back(id);
 }
 
 void StackCollapser::add(const StackSample& sample) {
+  fold(sample);
+  auto found = stacks_.find(scratch_);
+  if (found != stacks_.end()) {
+    found->second += sample.period;
+  } else {
+    stacks_.emplace(scratch_, sample.period);
+  }
+}
+
+std::span<const uint32_t> StackCollapser::fold(const StackSample& sample) {
   scratch_.clear();
   scratch_.push_back(process_name_id(sample));
   bool java = sample.comm.starts_with("java");
@@ -225,12 +246,7 @@ void StackCollapser::add(const StackSample& sample) {
     }
     append_frame(sample, frame, java);
   }
-  auto found = stacks_.find(scratch_);
-  if (found != stacks_.end()) {
-    found->second += sample.period;
-  } else {
-    stacks_.emplace(scratch_, sample.period);
-  }
+  return scratch_;
 }
 
 std::string StackCollapser::folded_text() const {

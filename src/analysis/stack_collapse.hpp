@@ -5,6 +5,7 @@
 // stack is one hash-map entry of frame ids.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -54,6 +55,10 @@ class StackCollapser {
   ~StackCollapser();
 
   void add(const StackSample& sample);
+  // Names one sample's stack without counting it: ids into names(), root first, the process
+  // name included; valid until the next call.
+  std::span<const uint32_t> fold(const StackSample& sample);
+  const std::vector<std::string>& names() const { return names_; }
   // All folded lines, sorted bytewise as perl's sort does, each "stack count\n".
   std::string folded_text() const;
   // Visits each distinct stack (frame names root first, the process name included) and its
@@ -68,12 +73,6 @@ class StackCollapser {
     }
   }
   size_t stack_count() const { return stacks_.size(); }
-  // The names of the stack the last add() folded, root first (for flame charts, which keep
-  // samples in time order instead of summing them).
-  void last_stack_names(std::vector<std::string_view>& names) const {
-    names.clear();
-    for (uint32_t id : scratch_) names.push_back(names_[id]);
-  }
 
  private:
   struct IdsHash {
@@ -89,6 +88,8 @@ class StackCollapser {
   uint32_t process_name_id(const StackSample& sample);
   // Appends the ids of one frame's names (usually one; none for frames perl skips).
   void append_frame(const StackSample& sample, const StackFrame& frame, bool java);
+  // The name id of a frame (kNoName: it adds none), found through its fields.
+  uint32_t frame_name_id(const StackFrame& frame, bool java);
   std::string frame_name(const StackFrame& frame, bool java) const;
   std::string inline_chain(const StackFrame& frame);
 
@@ -97,6 +98,7 @@ class StackCollapser {
   std::vector<std::string> names_;  // id -> name
   NameIndex name_ids_;
   NameIndex frame_cache_;    // frame key -> name id (UINT32_MAX: the frame adds no name)
+  std::vector<uint32_t> names_by_frame_id_[2];  // [java][StackFrame::id] -> name id
   NameIndex process_cache_;  // comm/pid/tid key -> name id
   std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> inline_cache_;
   std::unordered_map<std::vector<uint32_t>, uint64_t, IdsHash> stacks_;

@@ -32,6 +32,10 @@ struct StackFrame {
   std::string_view srcline;
   bool has_srcline = false;  // a srcline line was present (it may still be empty)
   bool inlined = false;      // an inline frame inside the function of the next (caller) frame
+  // A producer's dense identity of the frame, or 0: frames with the same id have the same
+  // fields, so consumers may compute what they need from a frame once per id (the perf.data
+  // producer gives one per (DSO, address); the text parser none).
+  uint32_t id = 0;
 };
 
 struct StackSample {

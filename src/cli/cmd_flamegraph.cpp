@@ -121,7 +121,7 @@ int cmd_flamegraph(int argc, char** argv) {
   } else {
     auto input = open_text(inputs.empty() ? "-" : inputs[0]);
     if (!input) return fail_with(input.error().message);
-    stats = analysis::add_to_flame_tree(*input, build, tree, style.flamechart, note);
+    stats = analysis::add_to_flame_tree(*input, build, tree, note);
     if (!stats.error.empty()) return fail_with(stats.error);
   }
   if (stats.invalid_lines)

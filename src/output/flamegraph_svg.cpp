@@ -1,5 +1,6 @@
 #include "output/flamegraph_svg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <vector>
@@ -175,25 +176,28 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
       style.minwidth_percent ? timemax * style.minwidth / 100 : style.minwidth / width_per_time;
 
   // Start times, depth-first; frames narrower than minwidth (and so all below them) are dropped.
-  std::vector<double> start(nodes.size(), 0);
-  std::vector<uint32_t> kept;
-  kept.reserve(nodes.size());
+  struct Placed {
+    uint32_t id;
+    double start;
+  };
+  std::vector<Placed> kept, stack{{0, 0}};
+  std::vector<uint32_t> children;
   uint32_t depth_max = 0;
-  std::vector<uint32_t> stack{0};
   while (!stack.empty()) {
-    uint32_t id = stack.back();
+    Placed placed = stack.back();
     stack.pop_back();
-    const auto& node = nodes[id];
-    if (id != 0 && node.value < minwidth_time) continue;
-    kept.push_back(id);
+    const auto& node = nodes[placed.id];
+    if (placed.id != 0 && node.value < minwidth_time) continue;
+    kept.push_back(placed);
     depth_max = std::max(depth_max, node.depth);
-    double at = start[id];
-    auto children = tree.children(id);
+    tree.children(placed.id, children);
+    double at = placed.start;
+    size_t first = stack.size();
     for (uint32_t child : children) {
-      start[child] = at;
+      stack.push_back({child, at});
       at += nodes[child].value;
     }
-    for (size_t i = children.size(); i-- > 0;) stack.push_back(children[i]);
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
   }
 
   double ypad1 = style.fontsize * 3, ypad2 = style.fontsize * 2 + 10, ypad3 = style.fontsize * 2;
@@ -219,10 +223,11 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
   // A frame's colour depends on its name alone, except in a differential graph: computed once
   // per name.
   std::vector<std::string> name_colors(tree.differential() ? 0 : names.size());
-  for (uint32_t id : kept) {
+  for (const Placed& placed : kept) {
+    uint32_t id = placed.id;
     const auto& node = nodes[id];
     std::string_view name = names[node.name];
-    double stime = start[id], etime = stime + node.value;
+    double stime = placed.start, etime = stime + node.value;
     double x1 = kXpad + stime * width_per_time, x2 = kXpad + etime * width_per_time;
     double y1, y2;
     if (!style.inverted) {
@@ -252,7 +257,7 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
       append_fixed(out, 100 * samples / total_scaled, 2);
       out += '%';
       if (tree.differential()) {
-        double delta = style.negate ? -node.delta : node.delta;
+        double delta = style.negate ? -tree.delta(id) : tree.delta(id);
         out += "; ";
         if (delta > 0) out += '+';
         append_fixed(out, 100 * delta / total_scaled, 2);
@@ -269,7 +274,7 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
       } else if (name == "-") {
         color = {200, 200, 200};
       } else if (tree.differential()) {
-        color = delta_color(node.delta, tree.max_delta(), style.negate);
+        color = delta_color(tree.delta(id), tree.max_delta(), style.negate);
       } else {
         color = frame_color(style.colors, name, style.hash);
       }
