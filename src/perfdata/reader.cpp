@@ -233,6 +233,13 @@ void PerfDataReader::absorb_user_record(const RecordView& record) {
   }
 }
 
+bool PerfDataReader::maps(const RecordView& record) const {
+  if (!state_->file) return false;
+  Bytes all = state_->file->bytes();
+  return !record.bytes.empty() && record.bytes.data() >= all.data() &&
+         record.bytes.data() + record.bytes.size() <= all.data() + all.size();
+}
+
 void PerfDataReader::release_before(uint64_t offset) {
   if (state_->file) state_->file->release_before(static_cast<size_t>(offset));
 }

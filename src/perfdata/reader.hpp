@@ -77,6 +77,10 @@ class PerfDataReader {
   // File mode: the mapped bytes before file offset `offset` may leave memory (they are read
   // again from the file if touched). A no-op for pipes.
   void release_before(uint64_t offset);
+  // True when the record's bytes are the file's own mapping, valid as long as the reader (a
+  // released page is read again from the file), not a buffer the reader reuses (pipes,
+  // COMPRESSED records): such a record can be kept without a copy.
+  bool maps(const RecordView& record) const;
 
  private:
   struct State;

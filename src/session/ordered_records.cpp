@@ -27,9 +27,9 @@ uint32_t OrderedRecords::copy_in(const perfdata::RecordView& record, perfdata::R
   return index;
 }
 
-void OrderedRecords::push(const perfdata::RecordView& record, uint64_t time) {
-  Entry entry{time, seq_++, 0, {}};
-  entry.chunk = copy_in(record, entry.view);
+void OrderedRecords::push(const perfdata::RecordView& record, uint64_t time, bool copy) {
+  Entry entry{time, seq_++, kNoChunk, record};
+  if (copy) entry.chunk = copy_in(record, entry.view);
   queue_.push_back(entry);
   max_time_ = std::max(max_time_, time);
 }
@@ -40,6 +40,7 @@ void OrderedRecords::flush_up_to(uint64_t limit, const Deliver& deliver) {
   std::sort(queue_.begin(), ready_end, by_time);
   for (auto it = queue_.begin(); it != ready_end; ++it) {
     deliver(it->view);
+    if (it->chunk == kNoChunk) continue;
     Chunk& chunk = chunks_[it->chunk];
     // The chunk being filled stays; an older one goes when its last record is delivered.
     if (--chunk.live == 0 && it->chunk + 1 != chunks_.size()) chunk.bytes.reset();

@@ -2,8 +2,9 @@
 // perf's ordered-events queue: records are delivered in timestamp order, which the ring
 // buffers of different CPUs do not give in file order. Like perf, a FINISHED_ROUND flushes
 // every queued record up to the highest timestamp seen before the previous round ended, so
-// memory holds about two rounds; the end of the file flushes the rest. Records are copied in,
-// since a record's bytes may live in a buffer the reader reuses (pipes, COMPRESSED records).
+// memory holds about two rounds; the end of the file flushes the rest. Records whose bytes may
+// live in a buffer the reader reuses (pipes, COMPRESSED records) are copied in; those of a
+// mapped file are kept as views.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,7 +18,8 @@ class OrderedRecords {
  public:
   using Deliver = std::function<void(const perfdata::RecordView&)>;
 
-  void push(const perfdata::RecordView& record, uint64_t time);
+  // `copy`: the record's bytes will not outlive this call (a reused buffer).
+  void push(const perfdata::RecordView& record, uint64_t time, bool copy = true);
   // A FINISHED_ROUND: delivers what is safe to deliver.
   void finished_round(const Deliver& deliver);
   // The end of the input: delivers everything left.
@@ -33,12 +35,13 @@ class OrderedRecords {
   struct Entry {
     uint64_t time;
     uint64_t seq;  // file order among equal timestamps
-    uint32_t chunk;
+    uint32_t chunk;  // kNoChunk: a view of the file mapping
     perfdata::RecordView view;
   };
   void flush_up_to(uint64_t limit, const Deliver& deliver);
   uint32_t copy_in(const perfdata::RecordView& record, perfdata::RecordView& copy);
 
+  static constexpr uint32_t kNoChunk = UINT32_MAX;
   std::vector<Entry> queue_;
   std::vector<Chunk> chunks_;  // index = Entry::chunk; freed chunks keep their slot
   uint64_t seq_ = 0;

@@ -189,7 +189,7 @@ Result<void> Session::process(SessionVisitor& visitor) {
     }
     // perf delivers a record stamped 0 (a synthesized one) or all-ones at once, unqueued.
     if (auto time = s.timestamp(record); time && *time != 0 && *time != UINT64_MAX) {
-      ordered.push(record, *time);
+      ordered.push(record, *time, !s.reader.maps(record));
     } else {
       deliver(record);
     }

@@ -140,7 +140,8 @@ std::vector<RawSymbol> ElfImage::symbols(bool dynamic) const {
   for (size_t i = 0; i < count; ++i) {
     GElf_Sym sym;
     if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
-    if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF) continue;
+    // perf 6.1 skips absolute symbols too (libgcc_s's version names, GCC_4.7.0 at 0).
+    if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS) continue;
     int type = GELF_ST_TYPE(sym.st_info);
     bool function = type == STT_FUNC || type == STT_GNU_IFUNC;
     int visibility = GELF_ST_VISIBILITY(sym.st_other);
