@@ -66,6 +66,11 @@ Result<HeatMap> HeatMapBinner::bin(const HeatMapOptions& options) const {
   map.max_lat = options.max_lat.value_or(largest);
   map.step_sec = options.step_sec;
   map.step_lat = options.step_lat.value_or(std::trunc((map.max_lat - map.min_lat) / options.rows));
+  if (!options.step_lat && map.step_lat <= 0 && options.fractional_rows && map.max_lat > map.min_lat) {
+    double quotient = (map.max_lat - map.min_lat) / options.rows;
+    double scale = std::pow(10, std::floor(std::log10(quotient)) - 1);
+    map.step_lat = std::round(quotient / scale) * scale;
+  }
   if (map.step_lat <= 0)
     return failf("row resolution too high: latencies {}..{} in {} rows; use fewer --rows or a --steplat",
                  map.min_lat, map.max_lat, options.rows);
@@ -154,6 +159,11 @@ size_t read_offset_timestamps(std::string_view text, HeatMapBinner& binner) {
 void add_offset_timestamp(HeatMapBinner& binner, double seconds) {
   double second = std::floor(seconds);
   binner.add(second, (seconds - second) * kOffsetAxisMicros);
+}
+
+void add_latency_pairs(HeatMapBinner& binner, const std::vector<LatencyPair>& pairs, double latency_unit_ns) {
+  for (const LatencyPair& pair : pairs)
+    binner.add(static_cast<double>(pair.start_ns) / 1e9, static_cast<double>(pair.latency_ns) / latency_unit_ns);
 }
 
 }  // namespace sonde::analysis

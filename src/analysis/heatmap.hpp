@@ -2,14 +2,15 @@
 // Heat map binning as trace2heatmap.pl does it: events given as (time, latency) pairs land in
 // columns of --stepsec seconds and rows of equal latency ranges; the colour of a cell is its count.
 // Inputs: trace2heatmap's two-column text, a list of timestamps for the sub-second offset map
-// (x: seconds, y: offset within the second), or pairs fed directly (the perf.data event-pair
-// matcher, later: block_rq_issue -> block_rq_complete, sys_enter -> sys_exit).
+// (x: seconds, y: offset within the second), or the latency pairs of a perf.data file's
+// events (event_pairs_file: block_rq_issue -> block_rq_complete, sys_enter -> sys_exit, ...).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analysis/event_pairs.hpp"
 #include "base/error.hpp"
 
 namespace sonde::analysis {
@@ -23,6 +24,10 @@ struct HeatMapOptions {
   int rows = 50;
   std::optional<long> max_col;
   long column_limit = 10000;  // trace2heatmap's refusal point
+  // Where the truncated default is 0 (all latencies below `rows` units), use that quotient to two
+  // significant digits instead of refusing as trace2heatmap does; for perf.data pairs, whose
+  // unit the user did not choose for the data.
+  bool fractional_rows = false;
 };
 
 struct HeatMap {
@@ -56,6 +61,9 @@ size_t read_latency_pairs(std::string_view text, HeatMapBinner& binner);
 // "TIME:" of each sample header), as (whole second, microseconds into it) pairs, as
 // offsets-perf.pl prints them. `skip_comm` drops samples of that process (e.g. "swapper").
 size_t read_offset_timestamps(std::string_view text, HeatMapBinner& binner);
+
+// Matched event pairs: time in seconds, latency in units of `latency_unit_ns` nanoseconds.
+void add_latency_pairs(HeatMapBinner& binner, const std::vector<LatencyPair>& pairs, double latency_unit_ns);
 
 // One timestamp (seconds) as the offset map bins it: its whole second, its microseconds into it.
 void add_offset_timestamp(HeatMapBinner& binner, double seconds);

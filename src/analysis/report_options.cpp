@@ -19,7 +19,8 @@ Result<void> parse_call_graph(const std::string& spec, ReportRequest& request, b
     if (token == "graph") request.callchain.mode = CallchainMode::graph;
     else if (token == "fractal") request.callchain.mode = CallchainMode::fractal;
     else if (token == "flat") request.callchain.mode = CallchainMode::flat;
-    else if (token == "folded") request.callchain.mode = CallchainMode::folded;
+    else if (token == "folded") request.collapsed_stacks = true;
+    else if (token == "folded-perf") request.callchain.mode = CallchainMode::folded;
     else if (token == "none") request.callchain_none = true;
     else if (token == "caller") {
       request.options.order = CallchainOrder::caller;
@@ -40,7 +41,7 @@ Result<void> parse_call_graph(const std::string& spec, ReportRequest& request, b
       char* end = nullptr;
       double value = std::strtod(text.c_str(), &end);
       if (end == text.c_str() || *end != '\0' || value < 0)
-        return failf("invalid -g/--call-graph part '{}': expected graph, flat, fractal, folded, none, caller, "
+        return failf("invalid -g/--call-graph part '{}': expected graph, flat, fractal, folded, folded-perf, none, caller, "
                      "callee, percent, period, count or a number",
                      token);
       if (numbers == 0) request.callchain.min_percent = value;

@@ -24,6 +24,7 @@ struct ReportRequest {
   bool callchain_none = false;   // -g none
   bool order_set = false;        // -g caller/callee given
   CallchainParams callchain;
+  bool collapsed_stacks = false;  // -g folded: stackcollapse-perf.pl's lines (-g folded-perf: perf's)
   double percent_limit = 0;
   ReportFilters filters;
   std::string symfs, kallsyms, vmlinux;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "analysis/collapse_file.hpp"
 #include "analysis/report_options.hpp"
 #include "analysis/report_run.hpp"
 #include "cli/command.hpp"
@@ -14,6 +15,29 @@
 #include "output/report_output.hpp"
 
 namespace sonde::cli {
+
+namespace {
+
+// -g folded: the whole file folded as `sonde collapse FILE` folds it, not perf's per-entry layout.
+int print_collapsed_stacks(const analysis::ReportRequest& request) {
+  if (request.filters.any())
+    return report_error({"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
+                         "-d and -S filter -g folded-perf (perf's per-entry layout)",
+                         129});
+  symbols::SymbolizerOptions symbols;
+  symbols.symfs = request.symfs;
+  if (!request.kallsyms.empty()) symbols.kallsyms = request.kallsyms;
+  symbols.vmlinux = request.vmlinux;
+  symbols.demangle = request.demangle;
+  auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
+  auto folded = analysis::collapse_perf_data(request.input, {}, symbols, {}, note);
+  if (!folded) return report_error(folded.error().with_context("sonde report"));
+  std::fwrite(folded->data(), 1, folded->size(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
 
 int cmd_report(int argc, char** argv) {
   analysis::ReportRequest request;
@@ -30,7 +54,9 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("--children", children, "accumulate callchains of children into the parent entries");
   app.add_flag("--no-children", no_children, "do not accumulate callchains of children");
   app.add_option("-g,--call-graph", call_graph,
-                 "graph|flat|fractal|folded|none,min_percent,caller|callee,function|address,percent|period|count");
+                 "graph|flat|fractal|folded|folded-perf|none,min_percent,caller|callee,function|address,percent|period|"
+                 "count; folded prints sonde collapse's (stackcollapse-perf.pl's) lines, folded-perf perf's per-entry "
+                 "folded layout");
   app.add_flag("-G,--inverted", inverted, "caller-based call graph (same as -g caller)");
   app.add_option("--max-stack", request.options.max_stack, "callchain entries to use at most (default 127)");
   app.add_option("--percent-limit", request.percent_limit, "hide entries (and call-graph parts) below this percent");
@@ -66,6 +92,8 @@ int cmd_report(int argc, char** argv) {
     return report_error(parsed.error().with_context("sonde report"));
   if (auto parsed = analysis::parse_filters(request.filters, comms, dsos, symbols, pids, tids); !parsed)
     return report_error(parsed.error().with_context("sonde report"));
+
+  if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
   auto report = analysis::run_report(request);
   if (!report) return report_error(report.error().with_context("sonde report"));

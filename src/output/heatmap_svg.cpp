@@ -26,7 +26,11 @@ std::string escaped(std::string_view text) {
   return out;
 }
 
-std::string number(double value) { return fmt::format("{}", value); }
+// Whole numbers as they are; fractions (fractional rows, sub-second steps) to 9 significant
+// digits, so 3 * 0.61 prints as 1.83.
+std::string number(double value) {
+  return value == std::trunc(value) ? fmt::format("{}", value) : fmt::format("{:.9g}", value);
+}
 
 // trace2heatmap's "linear" scale: white for nothing, to red at the largest count.
 std::string linear_color(double ratio) {

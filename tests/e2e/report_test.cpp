@@ -70,7 +70,10 @@ class ReportFiles : public ::testing::Test {
   void expect_same(const std::string& name, const std::string& options) {
     std::string path = file(name);
     auto ours = run(sonde_bin() + " report -i " + path + " " + options);
-    auto theirs = run("perf report --stdio -i " + path + " " + options);
+    // sonde's -g folded-perf is perf's own -g folded (sonde's -g folded is stackcollapse-perf.pl's).
+    std::string perf_options = options;
+    if (auto at = perf_options.find("folded-perf"); at != std::string::npos) perf_options.replace(at, 11, "folded");
+    auto theirs = run("perf report --stdio -i " + path + " " + perf_options);
     ASSERT_EQ(ours.exit_code, 0) << ours.err;
     ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
     EXPECT_EQ(without_tip(ours.out), without_tip(theirs.out)) << "file " << name << ", options '" << options << "'";
@@ -88,7 +91,7 @@ const char* const kOptionSets[] = {
     "-g callee",                 // callee-based trees under children
     "-g fractal",                // relative percentages and [...] remainders
     "-g flat --no-children",     //
-    "-g folded --no-children",   //
+    "-g folded-perf --no-children",  // perf's per-entry folded layout
     "-g none",                   // no call graph
     "-n --show-total-period",    // Samples and Period columns
     "-s comm,dso",               //
@@ -109,6 +112,23 @@ TEST_F(ReportFiles, PerfFramePointerRecordingMatchesPerf) {
 
 TEST_F(ReportFiles, SondeFramePointerRecordingMatchesPerf) {
   for (const char* options : kOptionSets) expect_same("sonde_fp", options);
+}
+
+// -g folded prints stackcollapse-perf.pl's lines, as sonde collapse does, not perf's layout.
+TEST_F(ReportFiles, FoldedIsWhatCollapsePrints) {
+  for (const char* name : {"perf_fp", "sonde_fp", "perf_dwarf", "sonde_dwarf"}) {
+    std::string path = file(name);
+    auto folded = run(sonde_bin() + " report -g folded -i " + path);
+    auto collapsed = run(sonde_bin() + " collapse " + path);
+    ASSERT_EQ(folded.exit_code, 0) << folded.err;
+    ASSERT_EQ(collapsed.exit_code, 0) << collapsed.err;
+    EXPECT_FALSE(collapsed.out.empty());
+    EXPECT_EQ(folded.out, collapsed.out) << name;
+    EXPECT_EQ(lines(folded.out)[0].rfind("demo;", 0), 0u) << folded.out;  // comm;caller;...;leaf count
+  }
+  auto filtered = run(sonde_bin() + " report -g folded --comm demo -i " + file("sonde_fp"));
+  EXPECT_NE(filtered.exit_code, 0);
+  EXPECT_EQ(lines(filtered.err).size(), 1u) << filtered.err;
 }
 
 // Where two threads' chains tie exactly, perf orders the siblings by the addresses of its DSO

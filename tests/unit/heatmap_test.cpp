@@ -7,6 +7,7 @@
 #include "analysis/heatmap.hpp"
 #include "flamegraph_svg_check.hpp"
 #include "output/heatmap_svg.hpp"
+#include "output/latency_pairs_text.hpp"
 
 namespace sonde::analysis {
 namespace {
@@ -53,6 +54,37 @@ TEST(HeatmapBinning, OffsetsWithinTheSecond) {
   EXPECT_EQ(map->at(0, 1), 1u);  // 0.25 s into second 100
   EXPECT_EQ(map->at(1, 3), 1u);  // 0.75 s
   EXPECT_EQ(map->at(2, 2), 1u);  // 0.5 s
+}
+
+TEST(HeatmapBinning, FractionalRowsForLatenciesBelowTheRowCount) {
+  HeatMapBinner binner;
+  add_latency_pairs(binner, {{1000000000, 24000}, {1500000000, 44000}, {2200000000, 3000}}, 1000);  // us
+  auto refused = binner.bin({.rows = 50});  // trace2heatmap's rule: a row height of int(44 / 50)
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message.find("row resolution too high"), 0u);
+  auto map = binner.bin({.rows = 50, .fractional_rows = true});
+  ASSERT_TRUE(map) << map.error().message;
+  EXPECT_DOUBLE_EQ(map->step_lat, 0.88);  // 44 / 50, to two significant digits
+  EXPECT_EQ(map->columns, 2u);            // seconds 1 and 2 after the first
+  EXPECT_EQ(map->at(0, 27), 1u);          // 24 us at second 0
+  EXPECT_EQ(map->at(1, 3), 1u);           // 3 us at second 1
+  std::string svg = output::render_heatmap_svg(*map, {.units_lat = "us"});
+  EXPECT_NE(svg.find("|2.64-3.52us|"), std::string::npos);  // not 2.6400000000000001
+}
+
+TEST(LatencyPairsText, TraceToHeatmapInputInTheChosenUnit) {
+  std::vector<LatencyPair> pairs{{12000000001, 1500}, {12500000000, 2000000}};
+  EXPECT_EQ(output::latency_pairs_text(pairs, *output::find_latency_unit("us")),
+            "TIME(s) LATENCY(us)\n12.000000001 1.500\n12.500000000 2000.000\n");
+  EXPECT_EQ(output::latency_pairs_text(pairs, *output::find_latency_unit("ns")),
+            "TIME(s) LATENCY(ns)\n12.000000001 1500\n12.500000000 2000000\n");
+  EXPECT_EQ(output::latency_pairs_text(pairs, *output::find_latency_unit("s")),
+            "TIME(s) LATENCY(s)\n12.000000001 0.000001500\n12.500000000 0.002000000\n");
+  EXPECT_EQ(output::find_latency_unit("weeks"), nullptr);
+  // The dump reads back as trace2heatmap input.
+  HeatMapBinner binner;
+  EXPECT_EQ(read_latency_pairs(output::latency_pairs_text(pairs, *output::find_latency_unit("ms")), binner), 0u);
+  EXPECT_EQ(binner.size(), 2u);
 }
 
 TEST(HeatmapSvg, WellFormedWithOneBoxPerCell) {

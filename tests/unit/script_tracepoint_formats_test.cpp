@@ -5,15 +5,12 @@
 #include <string>
 
 #include "session/tracepoint_formats.hpp"
+#include "tracing_data_blob.hpp"
 
 using namespace sonde;
+using sonde::test::bytes_of;
 
 namespace {
-
-template <typename T>
-void put(std::string& out, T value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
 
 const char* kFormat =
     "name: demo_event\n"
@@ -29,32 +26,7 @@ const char* kFormat =
     "\n"
     "print fmt: \"value=%d name=%s\", REC->value, REC->name\n";
 
-std::string blob(bool cut_after_events) {
-  std::string out = "\x17\x08\x44tracing";
-  out += std::string("0.6") + '\0';
-  out += '\0';  // little endian
-  out += static_cast<char>(8);
-  put<uint32_t>(out, 4096);
-  out += std::string("header_page") + '\0';
-  put<uint64_t>(out, 0);
-  out += std::string("header_event") + '\0';
-  put<uint64_t>(out, 0);
-  put<uint32_t>(out, 0);  // no ftrace formats
-  put<uint32_t>(out, 1);  // one system
-  out += std::string("demo") + '\0';
-  put<uint32_t>(out, 1);
-  put<uint64_t>(out, std::strlen(kFormat));
-  out += kFormat;
-  if (cut_after_events) return out;
-  put<uint32_t>(out, 0);  // kallsyms
-  put<uint32_t>(out, 0);  // printk
-  put<uint64_t>(out, 0);  // cmdlines
-  return out;
-}
-
-perfdata::Bytes bytes_of(const std::string& text) {
-  return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
-}
+std::string blob(bool cut_after_events) { return test::tracing_data_blob("demo", kFormat, cut_after_events); }
 
 }  // namespace
 
