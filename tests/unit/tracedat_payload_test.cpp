@@ -148,3 +148,27 @@ TEST_F(TracedatPayloads, AFieldOutsideTheRecordGoesTheFullWay) {
   EXPECT_FALSE(printer->print(record, out));
   EXPECT_EQ(out, "kept");
 }
+
+TEST_F(TracedatPayloads, AtomsNamingSymbolsCompileWithALookupAndPrintLibtraceeventsValue) {
+  const char* print_fmt = R"("x=%lx y=%lx", REC->l + second_function, REC->l - no_such_symbol)";
+  tep_event* event = parse(400, print_fmt);
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(PayloadPrinter::compile(event), nullptr);  // without a lookup: left to libtraceevent
+  // libtraceevent's own answer, from a handle that has not been compiled against.
+  auto bytes = data(400, 1, 0x1000, 3, 4, "");
+  std::string theirs = libtraceevent(bytes);
+  EXPECT_EQ(theirs, "x=ffffffff81001100 y=1000");
+  event = parse(401, print_fmt);
+  auto printer = PayloadPrinter::compile(event, [](std::string_view name) {
+    return name == "second_function" ? 0xffffffff81000100ull : 0ull;
+  });
+  ASSERT_NE(printer, nullptr);
+  bytes = data(401, 1, 0x1000, 3, 4, "");
+  tep_record record{};
+  record.data = bytes.data();
+  record.size = static_cast<int>(bytes.size());
+  std::string ours;
+  ASSERT_TRUE(printer->print(record, ours));
+  EXPECT_EQ(ours, theirs);
+  EXPECT_EQ(libtraceevent(bytes), theirs);  // the atoms rewritten as numbers, as libtraceevent does
+}
