@@ -71,10 +71,15 @@ class SleepingChild {
       ::execl("/bin/sleep", "sleep", "30", static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    // Wait for the exec: until then /proc shows the test binary's name and maps.
-    for (int i = 0; i < 2000; ++i) {
-      auto comm = read_file("/proc/" + std::to_string(pid_) + "/comm");
-      if (comm && *comm == "sleep\n") break;
+    // Wait for sleep to be asleep: the comm changes at exec, before ld.so has mapped libc, so
+    // the maps settle only once it sleeps with libc mapped (a loaded machine stretches that).
+    std::string proc = "/proc/" + std::to_string(pid_);
+    for (int i = 0; i < 5000; ++i) {
+      auto comm = read_file(proc + "/comm");
+      auto maps = read_file(proc + "/maps");
+      auto stat = read_file(proc + "/stat");
+      bool asleep = stat && stat->find(") S ") != std::string::npos;
+      if (comm && *comm == "sleep\n" && maps && maps->find("libc.so") != std::string::npos && asleep) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
