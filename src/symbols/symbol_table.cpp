@@ -34,8 +34,19 @@ uint64_t page_round_up(uint64_t value) { return (value + 4095) & ~uint64_t{4095}
 }  // namespace
 
 SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
-  std::stable_sort(raw.begin(), raw.end(),
-                   [](const RawSymbol& a, const RawSymbol& b) { return a.start < b.start; });
+  // perf inserts the symbols into its tree in table order; keep that order for the replay.
+  std::vector<size_t> table_order(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) table_order[i] = i;
+  std::stable_sort(table_order.begin(), table_order.end(),
+                   [&](size_t a, size_t b) { return raw[a].start < raw[b].start; });
+  std::vector<size_t> sorted_position(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) sorted_position[table_order[i]] = i;
+  {
+    std::vector<RawSymbol> sorted;
+    sorted.reserve(raw.size());
+    for (size_t index : table_order) sorted.push_back(std::move(raw[index]));
+    raw = std::move(sorted);
+  }
   // perf's symbols__fixup_end runs before symbols__fixup_duplicate: a zero-size symbol ends at
   // the next symbol's start, even when that one shares its address.
   std::vector<uint64_t> ends(raw.size());
@@ -56,6 +67,28 @@ SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
   // perf compares the fixed-up lengths: of zero-size aliases, the last one reaches the next
   // symbol and so counts as sized.
   for (size_t i = 0; i < raw.size(); ++i) raw[i].size = ends[i] - raw[i].start;
+  if (!kallsyms) {
+    // The tree: inserts in table order, then perf's symbols__fixup_duplicate walking it in order
+    // and erasing the loser of each pair with one start.
+    for (size_t position : sorted_position) table.tree_.insert(raw[position].start, ends[position], static_cast<uint32_t>(position));
+    uint32_t node = table.tree_.first();
+    while (node != PerfSymbolTree::kNil) {
+      uint32_t next = table.tree_.next(node);
+      while (next != PerfSymbolTree::kNil && table.tree_.start(next) == table.tree_.start(node)) {
+        size_t a = table.tree_.payload(node), b = table.tree_.payload(next);
+        if (better_symbol(raw[a], ends[a] - raw[a].start, raw[b], ends[b] - raw[b].start)) {
+          table.tree_.erase(next);
+          next = table.tree_.next(node);
+        } else {
+          table.tree_.erase(node);
+          node = next;
+          next = table.tree_.next(node);
+        }
+      }
+      node = next;
+    }
+    table.has_tree_ = true;
+  }
   for (size_t i = 0; i < raw.size();) {
     size_t best = i;
     size_t j = i + 1;
@@ -83,6 +116,7 @@ SymbolTable SymbolTable::from_clean(std::vector<Symbol> symbols) {
 
 void SymbolTable::add_unchecked(std::vector<RawSymbol> extra) {
   for (RawSymbol& symbol : extra) {
+    if (has_tree_) tree_.insert(symbol.start, symbol.start + symbol.size, 0);
     symbols_.push_back(Symbol{symbol.start, symbol.size, std::move(symbol.name)});
     ends_.push_back(symbol.start + std::max<uint64_t>(symbol.size, 1));
   }
@@ -117,7 +151,19 @@ const Symbol* SymbolTable::find(uint64_t addr) const {
   const Symbol* found = nullptr;
   for (size_t i = static_cast<size_t>(it - starts_.begin()); i-- > 0;) {
     if (max_end_[i] <= addr) break;  // nothing at or before i reaches addr
-    if (addr < ends_[i]) found = &symbols_[i];
+    if (addr < ends_[i]) {
+      if (found != nullptr && has_tree_) {
+        // Several cover it: perf names the one its tree's search meets first.
+        auto start = tree_.find_start(addr);
+        if (!start) return found;
+        for (size_t j = static_cast<size_t>(it - starts_.begin()); j-- > 0;) {
+          if (starts_[j] < *start) break;
+          if (starts_[j] == *start && addr < ends_[j]) return &symbols_[j];
+        }
+        return found;
+      }
+      found = &symbols_[i];
+    }
   }
   return found;
 }

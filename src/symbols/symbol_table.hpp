@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "symbols/perf_symbol_tree.hpp"
 #include "symbols/symbolizer.hpp"
 
 namespace sonde::symbols {
@@ -30,8 +31,9 @@ class SymbolTable {
   // Adds symbols that perf inserts after its clean-ups (PLT entries): kept as they are.
   void add_unchecked(std::vector<RawSymbol> symbols);
 
-  // The symbol covering `addr`, or nullptr. Where symbols overlap, the one starting first wins:
-  // perf 6.1 gives samples in .plt to a zero-size _init stretched over it, not to "f@plt".
+  // The symbol covering `addr`, or nullptr. Where symbols overlap (a zero-size _init stretched
+  // over .plt and the "f@plt" entries), the one perf's symbol tree finds first; the one starting
+  // first in tables built without that tree.
   const Symbol* find(uint64_t addr) const;
   const std::vector<Symbol>& symbols() const { return symbols_; }
   bool empty() const { return symbols_.empty(); }
@@ -44,6 +46,9 @@ class SymbolTable {
   std::vector<uint64_t> ends_;   // exclusive end of each symbol after the fix-ups
   // max_end_[i]: the largest end among symbols_[0..i], to stop the backward scan of overlaps.
   std::vector<uint64_t> max_end_;
+  // perf's tree of the same symbols, replayed for ELF tables (not kallsyms): it settles overlaps.
+  PerfSymbolTree tree_;
+  bool has_tree_ = false;
 };
 
 }  // namespace sonde::symbols
