@@ -52,14 +52,9 @@ class HistogramFiller : public session::SessionVisitor {
     }
 
     if (!sample.callchain.empty()) {  // placed by the session (DWARF unwinding)
-      // The entries past the kernel's chain are the unwound user frames.
-      const perfdata::U64Array& raw = sample.sample.callchain;
-      size_t chain_entries = 0;
-      for (size_t i = 0; i < raw.size(); ++i) chain_entries += raw[i] < PERF_CONTEXT_MAX;
-      bool unwound = sample.sample.has(PERF_SAMPLE_STACK_USER) && sample.sample.regs_user.abi != 0;
       locations_.clear();
       for (size_t i = 0; i < sample.callchain.size(); ++i)
-        locations_.push_back(tables.locations.intern(sample.callchain[i], unwound && i >= chain_entries));
+        locations_.push_back(tables.locations.intern(sample.callchain[i], i >= sample.unwound_from));
       histogram.add(context, locations_, period);
       return;
     }

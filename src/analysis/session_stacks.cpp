@@ -88,15 +88,9 @@ class StackSampleMaker : public session::SessionVisitor {
     const perfdata::Sample& sample = event.sample;
     bool has_stack = sample.has(PERF_SAMPLE_CALLCHAIN) || sample.has(PERF_SAMPLE_STACK_USER);
     if (has_stack) {
-      // The frames after the kernel's chain come from the DWARF unwind: perf names those by
-      // their inline chains (perf script prints one line per inline frame).
-      size_t chain_end = event.callchain.size();
-      if (sample.has(PERF_SAMPLE_STACK_USER) && sample.regs_user.abi != 0) {
-        size_t chain_entries = 0;
-        for (size_t i = 0; i < sample.callchain.size(); ++i) chain_entries += sample.callchain[i] < PERF_CONTEXT_MAX;
-        chain_end = std::min(chain_entries, event.callchain.size());
-      }
-      for (size_t i = 0; i < event.callchain.size(); ++i) append_frames(event.callchain[i], i >= chain_end);
+      // perf names the frames of a DWARF unwind by their inline chains (perf script prints one
+      // line per inline frame).
+      for (size_t i = 0; i < event.callchain.size(); ++i) append_frames(event.callchain[i], i >= event.unwound_from);
     }
     StackSample out;
     out.comm = event.thread.comm;

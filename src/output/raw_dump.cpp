@@ -110,8 +110,12 @@ void RawDumpPrinter::append_head(const perfdata::RecordView& record, const Stamp
   const auto& events = session_.reader().attrs().events();
   size_t known = events.size();
   if (record.type() == perfdata::PERF_RECORD_HEADER_ATTR && known > 0) --known;
-  uint64_t combined = 0;
-  for (size_t i = 0; i < known; ++i) combined |= events[i].attr.sample_type;
+  if (known != combined_count_) {  // the events change only as a pipe's headers arrive
+    combined_ = 0;
+    for (size_t i = 0; i < known; ++i) combined_ |= events[i].attr.sample_type;
+    combined_count_ = known;
+  }
+  uint64_t combined = combined_;
   bool sample_id_all = known > 0 && events.front().attr.sample_id_all;
 
   // perf counts a pipe's offsets from the end of its header.

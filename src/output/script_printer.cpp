@@ -182,11 +182,11 @@ void ScriptPrinter::append_frames(const session::SampleEvent& sample, uint64_t f
       return;
     }
   }
-  bool unwound = s.has(PERF_SAMPLE_STACK_USER) && s.regs_user.abi != 0;
+  bool unwound = sample.unwound_from < sample.callchain.size();
   // A chain of markers only, and nothing unwound: perf prints no frames (the session stands
   // the sampled ip in for them).
   if (chain_entries == 0 && !unwound) return;
-  size_t chain_end = std::min(chain_entries, sample.callchain.size());
+  size_t chain_end = sample.unwound_from;
   for (size_t i = 0; i < std::min(shown_entries, chain_end); ++i) append_frame(sample.callchain[i], fields, false);
   if (unwound)
     for (size_t i = chain_end; i < sample.callchain.size(); ++i) append_frame(sample.callchain[i], fields, true);

@@ -26,6 +26,7 @@ struct Session::State {
   UserStackUnwinder* unwinder = nullptr;
   bool locate_callchains = true;
   std::vector<Location> callchain;  // reused for every sample
+  size_t unwound_from = 0;          // of `callchain`
   bool build_ids_applied = false;
 
   explicit State(perfdata::PerfDataReader r) : reader(std::move(r)) {}
@@ -61,10 +62,11 @@ struct Session::State {
       }
     }
     bool has_user_stack = sample.has(PERF_SAMPLE_REGS_USER) && sample.has(PERF_SAMPLE_STACK_USER);
-    if (unwinder != nullptr && has_user_stack && sample.regs_user.abi != 0) {
-      unwinder->unwind(machine, thread, sample, callchain);
-    }
+    bool unwinding = unwinder != nullptr && has_user_stack && sample.regs_user.abi != 0;
+    unwound_from = callchain.size();
+    if (unwinding) unwinder->unwind(machine, thread, sample, callchain);
     if (callchain.empty()) callchain.push_back(machine.locate(thread, sample_cpumode, sample.ip));
+    if (!unwinding) unwound_from = callchain.size();
   }
 
   void deliver_sample(const perfdata::RecordView& record, SessionVisitor& visitor) {
@@ -88,9 +90,10 @@ struct Session::State {
       }
     } else {
       callchain.clear();
+      unwound_from = 0;
     }
     size_t index = static_cast<size_t>(attr - reader.attrs().events().data());
-    SampleEvent event{record, *sample, *attr, index, thread, cpumode, callchain};
+    SampleEvent event{record, *sample, *attr, index, thread, cpumode, callchain, unwound_from};
     visitor.on_sample(event);
   }
 

@@ -30,6 +30,9 @@ struct SampleEvent {
   // removed, each entry placed with the cpumode its marker gave), followed by the user frames
   // of a DWARF unwind when an unwinder is set. Without a callchain, just the sampled ip.
   std::span<const Location> callchain;
+  // Where the frames of the DWARF unwind start in `callchain` (perf names those by their inline
+  // chains); callchain.size() when nothing was unwound.
+  size_t unwound_from = 0;
 };
 
 // Fills in the user part of a `--call-graph dwarf` sample from its registers and stack copy.
