@@ -149,6 +149,13 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
   // Entries. `stamp` marks the entries a stack has already counted (children mode counts a
   // stack once per distinct entry, as perf's he_cache does per sample).
   std::vector<uint32_t> stamp;
+  // Per location, the caller entry it last led to and under which context key: stacks mostly
+  // share their context key, so the entry index is asked about once per location, not per frame.
+  struct CallerEntry {
+    uint32_t context_key = kNoId;
+    uint32_t entry = kNoId;
+  };
+  std::vector<CallerEntry> caller_entry(options.children ? locations.location_count() : 0);
   std::vector<uint32_t> entry_at;  // per chain position of every stack, kNoId for duplicates
   std::vector<uint64_t> entry_at_offset(stack_count + 1, 0);
   bool keep_starts = options.callchains;
@@ -178,14 +185,27 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     if (keep_starts) entry_at.push_back(self);  // the self entry's chain: the whole stack
     if (!options.children) continue;
 
+    bool caller = options.order == CallchainOrder::caller;
+    // perf reuses one addr_location along the chain: an address outside every map keeps the
+    // level of the frame before it (or the sample's). Only a new entry needs it.
+    auto level_at = [&](uint32_t i) {
+      for (uint32_t j = i + 1; j-- > 0;) {
+        const FrameLocation& where = locations.location(locs[caller ? length - 1 - j : j]);
+        if (where.dso) return where.dso->is_kernel() ? 'k' : '.';
+      }
+      return level;
+    };
     for (uint32_t i = 0; i < length; ++i) {
-      uint32_t index = options.order == CallchainOrder::caller ? length - 1 - i : i;
-      uint32_t location = locs[index];
-      // perf reuses one addr_location along the chain: an address outside every map keeps the
-      // level of the frame before it.
-      const FrameLocation& where = locations.location(location);
-      if (where.dso) level = where.dso->is_kernel() ? 'k' : '.';
-      uint32_t id = entry_for(context_key, frame_key(tables, location, true), context, location, s, level, where.ip);
+      uint32_t location = locs[caller ? length - 1 - i : i];
+      CallerEntry& cached = caller_entry[location];
+      if (cached.context_key != context_key) {
+        uint32_t key = frame_key(tables, location, true);
+        size_t before = entries_.size();
+        uint32_t found = entry_for(context_key, key, context, location, s, '.', locations.location(location).ip);
+        if (entries_.size() != before) entries_[found].level = level_at(i);
+        cached = {context_key, found};
+      }
+      uint32_t id = cached.entry;
       if (stamp.size() < entries_.size()) stamp.resize(entries_.size() * 2, kNoId);
       if (stamp[id] == s) {
         if (keep_starts) entry_at.push_back(kNoId);

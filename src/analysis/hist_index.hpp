@@ -3,6 +3,7 @@
 // interns every sampled address, context and stack through these. Open addressing, linear
 // probing, power-of-two capacity; ids are handed out 0, 1, 2... in first-seen order.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -70,10 +71,11 @@ class KeyIndex {
       if (a[i] != b[i]) return false;
     return true;
   }
+  // One multiply per word, then the high bits folded down: the table indexes by the low bits.
   static uint64_t hash(const Key& key) {
     uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (uint64_t word : key) h = mix_hash(h ^ word);
-    return h;
+    for (uint64_t word : key) h = (std::rotl(h, 5) ^ word) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 32) ^ (h >> 47);
   }
   void grow() {
     std::vector<uint32_t> slots(slots_.size() * 2, kNone);
@@ -90,17 +92,45 @@ class KeyIndex {
   std::vector<Key> keys_;
 };
 
-// Sequences of u32 (a context id followed by a stack's location ids) -> dense id. The
-// sequences live back to back in one pool.
-class SequenceIndex {
+// A sequence's bytes hashed in four independent lanes of one multiply per 8 bytes (stacks are
+// long: the lanes keep the multiplier busy instead of waiting on one chain), then mixed.
+inline uint32_t hash_sequence_bytes(const void* data, size_t size) {
+  constexpr uint64_t k = 0x9e3779b97f4a7c15ull;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  auto word = [&](size_t at) {
+    uint64_t w;
+    std::memcpy(&w, bytes + at, sizeof w);
+    return w;
+  };
+  uint64_t a = k ^ size, b = 0x243f6a8885a308d3ull, c = 0x13198a2e03707344ull, d = 0xa4093822299f31d0ull;
+  size_t i = 0;
+  for (; i + 32 <= size; i += 32) {
+    a = (std::rotl(a, 5) ^ word(i)) * k;
+    b = (std::rotl(b, 5) ^ word(i + 8)) * k;
+    c = (std::rotl(c, 5) ^ word(i + 16)) * k;
+    d = (std::rotl(d, 5) ^ word(i + 24)) * k;
+  }
+  for (; i + 8 <= size; i += 8) a = (std::rotl(a, 5) ^ word(i)) * k;
+  if (i + 4 <= size) {
+    uint32_t w;
+    std::memcpy(&w, bytes + i, sizeof w);
+    a = (std::rotl(a, 5) ^ w) * k;
+  }
+  return static_cast<uint32_t>(mix_hash(a ^ std::rotl(b, 17) ^ std::rotl(c, 31) ^ std::rotl(d, 47)));
+}
+
+// Sequences of words (u32: a context id followed by a stack's location ids; u64: a raw
+// callchain) -> dense id. The sequences live back to back in one pool.
+template <typename Word>
+class SequenceIndexOf {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
 
-  SequenceIndex() { slots_.assign(1024, Slot{0, kNone}); }
+  SequenceIndexOf() { slots_.assign(1024, Slot{0, kNone}); }
 
-  uint32_t intern(std::span<const uint32_t> sequence, bool& inserted) {
+  uint32_t intern(std::span<const Word> sequence, bool& inserted) {
     if ((offsets_.size() + 1) * 2 > slots_.size()) grow();
-    uint64_t h = hash(sequence);
+    uint32_t h = hash_sequence_bytes(sequence.data(), sequence.size_bytes());
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
@@ -118,28 +148,22 @@ class SequenceIndex {
       }
     }
   }
-  std::span<const uint32_t> sequence(uint32_t id) const {
+  std::span<const Word> sequence(uint32_t id) const {
     return {pool_.data() + offsets_[id], lengths_[id]};
   }
   size_t size() const { return offsets_.size(); }
   size_t pool_words() const { return pool_.size(); }
 
  private:
+  // The hash's 32 bits: enough to place a slot again when the table grows (below 2^32 slots)
+  // and to skip most unequal sequences without reading them.
   struct Slot {
-    uint64_t hash;
+    uint32_t hash;
     uint32_t id;
   };
-  static uint64_t hash(std::span<const uint32_t> sequence) {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ sequence.size();
-    size_t i = 0;
-    for (; i + 2 <= sequence.size(); i += 2)
-      h = mix_hash(h ^ (uint64_t(sequence[i]) | uint64_t(sequence[i + 1]) << 32));
-    if (i < sequence.size()) h = mix_hash(h ^ sequence[i]);
-    return h;
-  }
-  bool equal(uint32_t id, std::span<const uint32_t> sequence) const {
+  bool equal(uint32_t id, std::span<const Word> sequence) const {
     return lengths_[id] == sequence.size() &&
-           std::memcmp(pool_.data() + offsets_[id], sequence.data(), sequence.size() * sizeof(uint32_t)) == 0;
+           std::memcmp(pool_.data() + offsets_[id], sequence.data(), sequence.size_bytes()) == 0;
   }
   void grow() {
     std::vector<Slot> slots(slots_.size() * 2, Slot{0, kNone});
@@ -154,9 +178,11 @@ class SequenceIndex {
   }
 
   std::vector<Slot> slots_;
-  std::vector<uint32_t> pool_;
+  std::vector<Word> pool_;
   std::vector<uint64_t> offsets_;
   std::vector<uint32_t> lengths_;
 };
+
+using SequenceIndex = SequenceIndexOf<uint32_t>;
 
 }  // namespace sonde::analysis
