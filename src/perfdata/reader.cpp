@@ -49,6 +49,7 @@ struct PerfDataReader::State {
   Bytes data;  // the data section (file mode) or what follows the pipe header (pipe in a file)
   uint64_t data_offset = 0;
   std::optional<RecordStream> stream;
+  bool absorb_while_reading = true;
 };
 
 PerfDataReader::PerfDataReader(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -165,7 +166,7 @@ bool PerfDataReader::advance(RecordView& out) {
   if (!s.stream || s.error) return false;
   auto status = s.stream->next(out);
   if (status == RecordStream::Status::Record) {
-    if (out.type() >= PERF_RECORD_USER_TYPE_START) absorb_user_record(out);
+    if (out.type() >= PERF_RECORD_USER_TYPE_START && s.absorb_while_reading) absorb_user_record(out);
     return true;
   }
   if (status == RecordStream::Status::Error) {
@@ -231,6 +232,17 @@ void PerfDataReader::absorb_user_record(const RecordView& record) {
     }
     default: return;
   }
+}
+
+void PerfDataReader::set_absorb_while_reading(bool absorb) { state_->absorb_while_reading = absorb; }
+
+void PerfDataReader::absorb(const RecordView& record) {
+  if (!state_->absorb_while_reading && record.type() >= PERF_RECORD_USER_TYPE_START) absorb_user_record(record);
+}
+
+bool PerfDataReader::changes_header(uint32_t type) {
+  return type == PERF_RECORD_HEADER_ATTR || type == PERF_RECORD_HEADER_FEATURE ||
+         type == PERF_RECORD_HEADER_TRACING_DATA || type == PERF_RECORD_HEADER_BUILD_ID;
 }
 
 bool PerfDataReader::maps(const RecordView& record) const {

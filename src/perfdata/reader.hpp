@@ -77,6 +77,14 @@ class PerfDataReader {
   // File mode: the mapped bytes before file offset `offset` may leave memory (they are read
   // again from the file if touched). A no-op for pipes.
   void release_before(uint64_t offset);
+  // Off: records() hands out the pipe-mode header records (HEADER_ATTR, HEADER_FEATURE,
+  // HEADER_TRACING_DATA, HEADER_BUILD_ID) without taking them in; the caller passes each to
+  // absorb() when it gets there. A thread reading ahead then leaves attrs() and features()
+  // as they are for the thread still working behind it.
+  void set_absorb_while_reading(bool absorb);
+  void absorb(const RecordView& record);
+  // The record types absorb() takes in (they change attrs(), features() or tracing_data()).
+  static bool changes_header(uint32_t type);
   // True when the record's bytes are the file's own mapping, valid as long as the reader (a
   // released page is read again from the file), not a buffer the reader reuses (pipes,
   // COMPRESSED records): such a record can be kept without a copy.

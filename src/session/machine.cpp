@@ -44,10 +44,13 @@ void Machine::add_build_id(std::string_view filename, std::string hex) {
 }
 
 Thread& Machine::thread(int32_t pid, int32_t tid) {
+  // Consecutive samples mostly come from one thread.
+  if (last_thread_ != nullptr && last_thread_->tid == tid && (last_thread_->pid != -1 || pid == -1)) return *last_thread_;
   auto it = threads_.find(tid);
   if (it != threads_.end()) {
     Thread& existing = *it->second;
     if (existing.pid == -1 && pid != -1) existing.pid = pid;
+    last_thread_ = &existing;
     return existing;
   }
   auto created = std::make_unique<Thread>();
@@ -62,6 +65,7 @@ Thread& Machine::thread(int32_t pid, int32_t tid) {
   if (!created->maps) created->maps = std::make_shared<AddressSpace>();
   Thread& ref = *created;
   threads_[tid] = std::move(created);
+  last_thread_ = &ref;
   return ref;
 }
 
@@ -87,6 +91,7 @@ void Machine::apply_fork(const perfdata::ForkExitRecord& fork) {
   std::string comm = comm_set ? parent.comm : fmt::format(":{}", tid);
   std::shared_ptr<AddressSpace> parent_maps = parent.maps;
   // A reused tid is a new thread: drop what we knew of the old one.
+  last_thread_ = nullptr;  // the entry below may go or be replaced
   if (tid != ptid) threads_.erase(tid);
   auto child = std::make_unique<Thread>();
   child->pid = pid;

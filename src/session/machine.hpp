@@ -67,6 +67,7 @@ class Machine {
   DsoTable dsos_;
   std::unordered_map<std::string, std::string> build_ids_;  // filename -> hex
   std::unordered_map<int32_t, std::unique_ptr<Thread>> threads_;  // by tid
+  Thread* last_thread_ = nullptr;  // the one thread() returned last, while it is in threads_
   AddressSpace kernel_image_;  // [kernel.kallsyms]
   AddressSpace modules_;       // modules, looked up before the image's open-ended map
 };

@@ -1,12 +1,17 @@
 #include "session/session.hpp"
 
 #include <array>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "capture/build_ids.hpp"
 #include "perfdata/format.hpp"
 #include "perfdata/kernel_records.hpp"
+#include "session/batch_channel.hpp"
 #include "session/ordered_records.hpp"
 
 namespace sonde::session {
@@ -17,6 +22,18 @@ uint8_t cpumode_of(const perfdata::RecordView& record) {
   return static_cast<uint8_t>(record.misc() & PERF_RECORD_MISC_CPUMODE_MASK);
 }
 
+// What reading the file in order gives, in the order the visitor must see it.
+struct ReadStep {
+  enum class Kind : uint8_t {
+    deliver,  // a record, in timestamp order: applied to the machine, then visited
+    as_read,  // perf's own records (FINISHED_ROUND included): visited where they were read
+    release,  // the mapped bytes before record.offset may leave memory
+  };
+  Kind kind;
+  perfdata::RecordView record;
+};
+
+
 }  // namespace
 
 struct Session::State {
@@ -25,6 +42,7 @@ struct Session::State {
   SessionStats stats;
   UserStackUnwinder* unwinder = nullptr;
   bool locate_callchains = true;
+  bool read_ahead_allowed = true;
   std::vector<Location> callchain;  // reused for every sample
   size_t unwound_from = 0;          // of `callchain`
   bool build_ids_applied = false;
@@ -147,6 +165,15 @@ struct Session::State {
     visitor.on_record(record, attr, id);
   }
 
+  // Reads every record in file order and orders them as perf's ordered events do, handing each
+  // step to `emit`. `keep(record, copy)` may swap a record the reader would overwrite for a
+  // lasting copy; `copy` then says whether the ordering queue must still copy it.
+  template <typename Emit, typename Keep>
+  uint64_t read_in_order(Emit&& emit, Keep&& keep);
+  // The same with the reading on a second thread; this one runs the steps.
+  uint64_t read_ahead(SessionVisitor& visitor);
+  void run(const ReadStep& step, SessionVisitor& visitor);
+
   static constexpr uint32_t PROT_EXEC_BIT = 4;  // PROT_EXEC: MMAP records only announce executable maps
 };
 
@@ -168,38 +195,142 @@ Machine& Session::machine() { return state_->machine; }
 const SessionStats& Session::stats() const { return state_->stats; }
 void Session::set_unwinder(UserStackUnwinder* unwinder) { state_->unwinder = unwinder; }
 void Session::set_locate_callchains(bool locate) { state_->locate_callchains = locate; }
+void Session::set_read_ahead(bool read_ahead) { state_->read_ahead_allowed = read_ahead; }
 
-Result<void> Session::process(SessionVisitor& visitor) {
-  State& s = *state_;
+
+template <typename Emit, typename Keep>
+uint64_t Session::State::read_in_order(Emit&& emit, Keep&& keep) {
+  State& s = *this;
   OrderedRecords ordered;
+  uint64_t records = 0;
   uint64_t previous_round = 0;
-  auto deliver = [&](const perfdata::RecordView& record) { s.deliver(record, visitor); };
-  for (const perfdata::RecordView& record : s.reader.records()) {
-    s.stats.records++;
+  auto deliver = [&](const perfdata::RecordView& record) { emit(ReadStep{ReadStep::Kind::deliver, record}); };
+  for (const perfdata::RecordView& read : s.reader.records()) {
+    records++;
+    bool copy = !s.reader.maps(read);
+    perfdata::RecordView record = keep(read, copy);
     if (record.type() == perfdata::PERF_RECORD_FINISHED_ROUND) {
-      visitor.on_record(record, nullptr, {});  // as read, before the round it closes is delivered
+      emit(ReadStep{ReadStep::Kind::as_read, record});  // before the round it closes is delivered
       ordered.finished_round(deliver);
       // What came before the previous round has been delivered: its pages may go (RSS stays
       // flat over a large file; a record still queued would just be read from the file again).
-      s.reader.release_before(previous_round);
+      perfdata::RecordView mark;
+      mark.offset = previous_round;
+      emit(ReadStep{ReadStep::Kind::release, mark});
       previous_round = record.offset;
       continue;
     }
     if (record.type() >= perfdata::PERF_RECORD_USER_TYPE_START) {
-      s.apply_build_ids();  // pipe mode: the features arrive as records
-      visitor.on_record(record, nullptr, {});
+      emit(ReadStep{ReadStep::Kind::as_read, record});
       continue;
     }
     // perf delivers a record stamped 0 (a synthesized one) or all-ones at once, unqueued.
     if (auto time = s.timestamp(record); time && *time != 0 && *time != UINT64_MAX) {
-      ordered.push(record, *time, !s.reader.maps(record));
+      ordered.push(record, *time, copy);
     } else {
       deliver(record);
     }
   }
   ordered.flush_all(deliver);
+  return records;
+}
+
+void Session::State::run(const ReadStep& step, SessionVisitor& visitor) {
+  switch (step.kind) {
+    case ReadStep::Kind::deliver: deliver(step.record, visitor); return;
+    case ReadStep::Kind::as_read:
+      reader.absorb(step.record);
+      if (step.record.type() != perfdata::PERF_RECORD_FINISHED_ROUND) apply_build_ids();  // pipe mode: features come as records
+      visitor.on_record(step.record, nullptr, {});
+      return;
+    case ReadStep::Kind::release: reader.release_before(step.record.offset); return;
+  }
+}
+
+Result<void> Session::process(SessionVisitor& visitor) {
+  State& s = *state_;
+  // A mapped file is read ahead on a second thread: splitting records out, timestamping and
+  // ordering them overlaps with the visitor's work. Pipes and compressed files, whose records
+  // live in buffers the reader reuses, are read on this thread.
+  bool read_ahead = s.read_ahead_allowed && !s.reader.is_pipe() && !s.reader.has_feature(perfdata::HEADER_COMPRESSED) &&
+                    std::thread::hardware_concurrency() > 1;
+  if (!read_ahead) {
+    auto run_now = [&](const ReadStep& step) { s.run(step, visitor); };
+    auto as_is = [](const perfdata::RecordView& record, bool&) { return record; };
+    s.stats.records += s.read_in_order(run_now, as_is);
+  } else {
+    s.stats.records += s.read_ahead(visitor);
+  }
   if (s.reader.error()) return tl::unexpected(*s.reader.error());
   return {};
+}
+
+uint64_t Session::State::read_ahead(SessionVisitor& visitor) {
+  static constexpr size_t kBatch = 4096;
+  BatchChannel<ReadStep> channel(8);
+  // Records the reader would overwrite (a COMPRESSED record's contents, never expected in a
+  // file without the compression feature) are copied here and live until the end.
+  std::deque<std::unique_ptr<uint8_t[]>> kept;
+  reader.set_absorb_while_reading(false);
+  uint64_t records = 0;
+  std::exception_ptr failure;
+  std::thread reader_thread([&] {
+    try {
+      std::vector<ReadStep> batch;
+      batch.reserve(kBatch);
+      struct Cancelled {};
+      auto emit = [&](const ReadStep& step) {
+        batch.push_back(step);
+        // A record that changes the attrs or features is taken in by the visiting thread
+        // before anything after it is read.
+        bool barrier = step.kind == ReadStep::Kind::as_read && perfdata::PerfDataReader::changes_header(step.record.type());
+        if (batch.size() < kBatch && !barrier) return;
+        if (!channel.put(batch) || (barrier && !channel.wait_for_signal())) throw Cancelled{};
+      };
+      auto keep = [&](const perfdata::RecordView& record, bool& copy) {
+        if (!copy) return record;
+        copy = false;
+        kept.push_back(std::make_unique<uint8_t[]>(record.bytes.size()));
+        std::memcpy(kept.back().get(), record.bytes.data(), record.bytes.size());
+        perfdata::RecordView lasting = record;
+        lasting.bytes = perfdata::Bytes(kept.back().get(), record.bytes.size());
+        return lasting;
+      };
+      try {
+        records = read_in_order(emit, keep);
+        if (!batch.empty()) channel.put(batch);
+      } catch (const Cancelled&) {
+        // The visiting thread has stopped; so does the reading.
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    channel.close();
+  });
+  // The reader stops and is joined however the visitor leaves (an exception included).
+  struct Join {
+    BatchChannel<ReadStep>& channel;
+    std::thread& thread;
+    perfdata::PerfDataReader& reader;
+    ~Join() {
+      channel.cancel();
+      thread.join();
+      reader.set_absorb_while_reading(true);
+    }
+  };
+  {
+    Join join{channel, reader_thread, reader};
+    std::vector<ReadStep> batch;
+    while (channel.take(batch)) {
+      for (const ReadStep& step : batch) {
+        run(step, visitor);
+        if (step.kind == ReadStep::Kind::as_read && perfdata::PerfDataReader::changes_header(step.record.type()))
+          channel.signal();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  return records;
 }
 
 std::string event_name(const perfdata::EventAttr& event) {

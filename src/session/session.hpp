@@ -80,6 +80,9 @@ class Session {
   // Off: samples arrive with an empty callchain (unless an unwinder is set), for visitors that
   // place the raw PERF_SAMPLE_CALLCHAIN themselves, with caches keyed on the raw addresses.
   void set_locate_callchains(bool locate);
+  // Off: the file is read on the calling thread only (the default reads a mapped file ahead on
+  // a second thread when there is a second CPU; both deliver the same records in the same order).
+  void set_read_ahead(bool read_ahead);
   // Replays the whole file once. Stops with the reader's error on a corrupt record.
   Result<void> process(SessionVisitor& visitor);
 
