@@ -37,6 +37,8 @@ class FrameResolver {
   virtual std::vector<UnwoundName> unwound_frames(const session::Dso&, uint64_t) { return {}; }
   // `address` in the DSO's symbol space (Symbol::start's), for perf's "sym+offset" srclines.
   virtual uint64_t symbol_address(const session::Dso&, uint64_t address) { return address; }
+  // Kernel symbols will be asked for: loading them may start now, alongside the caller's work.
+  virtual void prefetch_kernel_symbols() {}
   // What could not be resolved, one note per DSO (for -v).
   virtual std::vector<std::string> notes() const { return {}; }
 };

@@ -1,7 +1,7 @@
 #include "analysis/report_run.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -58,10 +58,10 @@ class HistogramFiller : public session::SessionVisitor {
       histogram.add(context, locations_, period);
       return;
     }
-    // The raw callchain: a stack seen before (same context, same addresses, no side-band
-    // change since) is found by its hash alone; only new stacks are placed frame by frame.
+    // The raw callchain: a stack seen before (same event, context and addresses, no side-band
+    // change since) is found as a whole; only new stacks are placed frame by frame.
     if (sideband_changed_) {
-      raw_stacks_.clear();
+      raw_stacks_ = SequenceIndexOf<uint64_t>();
       raw_stack_ids_.clear();
       frames_.clear();
       frame_ids_.clear();
@@ -73,25 +73,17 @@ class HistogramFiller : public session::SessionVisitor {
       place_and_add(histogram, sample, context, period, has_chain);
       return;
     }
-    uint64_t h1 = mix_hash(0x243f6a8885a308d3ull ^ (uint64_t(sample.event_index) << 40) ^ (uint64_t(context) << 8) ^
-                           sample.cpumode);
-    uint64_t h2 = mix_hash(0x13198a2e03707344ull ^ h1);
-    // Two independent multiplicative hashes, one multiply per word each, finished with a full
-    // mix: 128 bits identify the stack.
-    auto absorb = [&](uint64_t word) {
-      h1 = (std::rotl(h1, 5) ^ word) * 0x9e3779b97f4a7c15ull;
-      h2 = std::rotl((h2 + word) * 0xc2b2ae3d27d4eb4full, 31);
-    };
+    raw_key_.clear();
+    raw_key_.push_back(uint64_t(sample.event_index) << 40 | uint64_t(context) << 8 | sample.cpumode);
     if (has_chain) {
-      for (size_t i = 0; i < raw.size(); ++i) absorb(raw[i]);
-      absorb(raw.size());
+      size_t at = raw_key_.size();
+      raw_key_.resize(at + raw.size());
+      std::memcpy(raw_key_.data() + at, raw.bytes.data(), raw.bytes.size());
     } else {
-      absorb(sample.sample.ip);
+      raw_key_.push_back(sample.sample.ip);
     }
-    h1 = mix_hash(h1);
-    h2 = mix_hash(h2 ^ h1);
     bool inserted;
-    uint32_t raw_id = raw_stacks_.intern({h1, h2}, inserted);
+    uint32_t raw_id = raw_stacks_.intern(raw_key_, inserted);
     if (!inserted) {
       histogram.add_to_stack(raw_stack_ids_[raw_id], period);
       ++raw_hits_;
@@ -102,7 +94,7 @@ class HistogramFiller : public session::SessionVisitor {
     // save (measured on 1M samples of random paths, 12% hits: a quarter less time without).
     if (raw_stack_ids_.size() == kRawCacheProbe && raw_hits_ < kRawCacheProbe / 4) {
       raw_cache_off_ = true;
-      raw_stacks_ = KeyIndex<2>();
+      raw_stacks_ = SequenceIndexOf<uint64_t>();
       std::vector<uint32_t>().swap(raw_stack_ids_);
     }
   }
@@ -181,7 +173,8 @@ class HistogramFiller : public session::SessionVisitor {
   static constexpr size_t kRawCacheProbe = 65536;  // new stacks seen before judging the cache
   bool raw_cache_off_ = false;
   uint64_t raw_hits_ = 0;
-  KeyIndex<2> raw_stacks_;             // (hash, hash) of a raw stack -> index into raw_stack_ids_
+  std::vector<uint64_t> raw_key_;       // the sample's (event, context, mode) word and raw callchain
+  SequenceIndexOf<uint64_t> raw_stacks_;  // raw_key_ -> index into raw_stack_ids_
   std::vector<uint32_t> raw_stack_ids_;  // -> the histogram's stack id
   KeyIndex<2> frames_;                 // (address space, mode; ip) -> index into frame_ids_
   std::vector<uint32_t> frame_ids_;    // -> location id
@@ -214,6 +207,15 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
     report->session.set_unwinder(report->unwinder.get());
   }
 
+  // Kernel symbols load while the file is read, when the events could have sampled the kernel.
+  auto resolver = make_frame_resolver(request);
+  for (const auto& event : report->session.reader().attrs().events()) {
+    if (!event.attr.exclude_kernel) {
+      resolver->prefetch_kernel_symbols();
+      break;
+    }
+  }
+
   report->session.set_locate_callchains(false);
   HistogramFiller filler(*report, request);
   if (auto processed = report->session.process(filler); !processed) return tl::unexpected(processed.error());
@@ -224,7 +226,6 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
     const session::Thread* thread = report->session.machine().find_thread(context.tid);
     tables.final_comms.push_back(thread ? thread->comm : tables.comms[context.comm]);
   }
-  auto resolver = make_frame_resolver(request);
   report->tables.locations.resolve(*resolver);
   bool srclines = std::find(report->keys.begin(), report->keys.end(), SortKey::srcline) != report->keys.end();
   if (srclines) report->tables.locations.resolve_srclines(*resolver);

@@ -28,6 +28,7 @@ class SymbolizerResolver : public FrameResolver {
   uint64_t symbol_address(const session::Dso& dso, uint64_t address) override {
     return symbolizer_.elf_address(dso, address);
   }
+  void prefetch_kernel_symbols() override { symbolizer_.prefetch_kernel_symbols(); }
   std::vector<std::string> notes() const override { return symbolizer_.notes(); }
 
  private:

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <future>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -92,6 +93,8 @@ std::vector<RawSymbol> demangled(std::vector<RawSymbol> symbols, bool demangle_n
 struct KernelState {
   bool tried = false;
   std::optional<KernelSymbols> symbols;
+  std::string prefetched_path;  // what `prefetched` reads, when started
+  std::future<Result<KernelSymbols>> prefetched;
 };
 
 Symbolizer::Symbolizer(SymbolizerOptions options) : options_(std::move(options)) {
@@ -99,6 +102,13 @@ Symbolizer::Symbolizer(SymbolizerOptions options) : options_(std::move(options))
 }
 
 Symbolizer::~Symbolizer() = default;
+
+void Symbolizer::prefetch_kernel_symbols() {
+  if (!kernel_) kernel_ = std::make_unique<KernelState>();
+  if (kernel_->tried || kernel_->prefetched.valid()) return;
+  kernel_->prefetched_path = options_.kallsyms;
+  kernel_->prefetched = std::async(std::launch::async, load_kallsyms, options_.kallsyms);
+}
 
 namespace {
 
@@ -194,7 +204,8 @@ class Loader {
       kernel.tried = true;
       std::string path = kallsyms_path(dso);
       if (!path.empty()) {
-        auto loaded = load_kallsyms(path);
+        bool ready = kernel.prefetched.valid() && kernel.prefetched_path == path;
+        auto loaded = ready ? kernel.prefetched.get() : load_kallsyms(path);
         if (loaded) kernel.symbols = std::move(*loaded);
         else notes_.push_back(loaded.error().message);
       }

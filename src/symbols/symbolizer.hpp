@@ -88,6 +88,10 @@ class Symbolizer {
   // was found), or "".
   std::string debug_path(const session::Dso& dso);
 
+  // Starts reading kallsyms (options().kallsyms) on another thread, for the kernel DSO asked
+  // about later: reading and sorting it takes tens of milliseconds that a caller's own work
+  // (the session's pass over a file) can hide. Unused when the recorded kernel needs another file.
+  void prefetch_kernel_symbols();
   // One note per DSO that could not be resolved (missing, stripped, build-id mismatch), in the
   // order they were found, for -v or a single warning.
   std::vector<std::string> notes() const;
