@@ -2,7 +2,6 @@
 
 #include <elf.h>
 
-#include <cctype>
 
 #include "base/file.hpp"
 
@@ -10,7 +9,13 @@ namespace sonde::symbols {
 
 namespace {
 
-bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+// The digit's value, or -1 (no locale lookups: kallsyms has 100k+ lines).
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 }  // namespace
 
@@ -25,19 +30,17 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
     pos = eol + 1;
     uint64_t address = 0;
     size_t i = 0;
-    for (; i < line.size() && is_hex(line[i]); ++i) {
-      char c = static_cast<char>(std::tolower(static_cast<unsigned char>(line[i])));
-      address = address * 16 + static_cast<uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
-    }
+    for (int digit; i < line.size() && (digit = hex_value(line[i])) >= 0; ++i)
+      address = address * 16 + static_cast<uint64_t>(digit);
     if (i == 0 || i + 3 > line.size() || line[i] != ' ' || line[i + 2] != ' ') continue;
-    char type = static_cast<char>(std::toupper(static_cast<unsigned char>(line[i + 1])));
+    char letter = line[i + 1];
+    bool local = letter >= 'a' && letter <= 'z';
+    char type = local ? static_cast<char>(letter - 'a' + 'A') : letter;
     if (type != 'T' && type != 'W' && type != 'D' && type != 'B') continue;
     std::string_view name = line.substr(i + 3);
     if (name.empty() || name[0] == '$') continue;
     any_address = any_address || address != 0;
-    uint8_t binding = std::islower(static_cast<unsigned char>(line[i + 1])) ? STB_LOCAL
-                      : type == 'W'                                         ? STB_WEAK
-                                                                            : STB_GLOBAL;
+    uint8_t binding = local ? STB_LOCAL : type == 'W' ? STB_WEAK : STB_GLOBAL;
     // The name keeps its "\t[module]" tail until the split below, as perf's clean-up needs it.
     raw.push_back(RawSymbol{address, 0, binding, std::string(name)});
   }
@@ -48,6 +51,8 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
   SymbolTable all = SymbolTable::build(std::move(raw), /*kallsyms=*/true);
   std::vector<Symbol> kernel;
   std::map<std::string, std::vector<Symbol>, std::less<>> modules;
+  std::vector<Symbol>* last_module = nullptr;  // a module's symbols come together
+  std::string_view last_module_name;
   for (const Symbol& symbol : all.symbols()) {
     size_t tab = symbol.name.find('\t');
     if (tab == std::string::npos) {
@@ -58,7 +63,13 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
     if (module.starts_with('[')) module.remove_prefix(1);
     if (size_t close = module.find(']'); close != std::string_view::npos)
       module = module.substr(0, close);
-    modules[std::string(module)].push_back(Symbol{symbol.start, symbol.size, symbol.name.substr(0, tab)});
+    if (last_module == nullptr || module != last_module_name) {
+      auto it = modules.find(module);
+      if (it == modules.end()) it = modules.emplace(std::string(module), std::vector<Symbol>()).first;
+      last_module = &it->second;
+      last_module_name = it->first;
+    }
+    last_module->push_back(Symbol{symbol.start, symbol.size, symbol.name.substr(0, tab)});
   }
   KernelSymbols out;
   out.kernel = SymbolTable::from_clean(std::move(kernel));

@@ -37,11 +37,13 @@ SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
   // perf inserts the symbols into its tree in table order; keep that order for the replay.
   std::vector<size_t> table_order(raw.size());
   for (size_t i = 0; i < raw.size(); ++i) table_order[i] = i;
-  std::stable_sort(table_order.begin(), table_order.end(),
-                   [&](size_t a, size_t b) { return raw[a].start < raw[b].start; });
+  auto by_start = [&](size_t a, size_t b) { return raw[a].start < raw[b].start; };
+  // kallsyms and most symbol tables come sorted already: nothing to move then.
+  bool sorted_already = std::is_sorted(table_order.begin(), table_order.end(), by_start);
+  if (!sorted_already) std::stable_sort(table_order.begin(), table_order.end(), by_start);
   std::vector<size_t> sorted_position(raw.size());
   for (size_t i = 0; i < raw.size(); ++i) sorted_position[table_order[i]] = i;
-  {
+  if (!sorted_already) {
     std::vector<RawSymbol> sorted;
     sorted.reserve(raw.size());
     for (size_t index : table_order) sorted.push_back(std::move(raw[index]));
@@ -124,6 +126,16 @@ void SymbolTable::add_unchecked(std::vector<RawSymbol> extra) {
 }
 
 void SymbolTable::sort_and_index() {
+  auto by_start = [](const Symbol& a, const Symbol& b) { return a.start < b.start; };
+  if (!std::is_sorted(symbols_.begin(), symbols_.end(), by_start)) permute_by_start();
+  starts_.resize(symbols_.size());
+  for (size_t i = 0; i < symbols_.size(); ++i) starts_[i] = symbols_[i].start;
+  max_end_.resize(ends_.size());
+  uint64_t running = 0;
+  for (size_t i = 0; i < ends_.size(); ++i) max_end_[i] = running = std::max(running, ends_[i]);
+}
+
+void SymbolTable::permute_by_start() {
   std::vector<size_t> order(symbols_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -139,11 +151,6 @@ void SymbolTable::sort_and_index() {
   }
   symbols_ = std::move(symbols);
   ends_ = std::move(ends);
-  starts_.resize(symbols_.size());
-  for (size_t i = 0; i < symbols_.size(); ++i) starts_[i] = symbols_[i].start;
-  max_end_.resize(ends_.size());
-  uint64_t running = 0;
-  for (size_t i = 0; i < ends_.size(); ++i) max_end_[i] = running = std::max(running, ends_[i]);
 }
 
 const Symbol* SymbolTable::find(uint64_t addr) const {

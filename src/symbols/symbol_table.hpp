@@ -40,6 +40,7 @@ class SymbolTable {
 
  private:
   void sort_and_index();
+  void permute_by_start();  // symbols_ and ends_ into start order (stable)
 
   std::vector<Symbol> symbols_;  // by start
   std::vector<uint64_t> starts_; // symbols_[i].start, dense for the binary search
