@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -129,22 +130,37 @@ class SequenceIndexOf {
   SequenceIndexOf() { slots_.assign(1024, Slot{0, kNone}); }
 
   uint32_t intern(std::span<const Word> sequence, bool& inserted) {
+    if (sequence.empty()) return intern_split(std::nullopt, nullptr, 0, inserted);
+    return intern_split(sequence[0], sequence.data() + 1, sequence.size() - 1, inserted);
+  }
+  // The sequence `head` (when given) then `tail_words` words at `tail`, which may be unaligned
+  // (a record's own bytes): no copy unless it is new.
+  uint32_t intern_split(std::optional<Word> head, const void* tail, size_t tail_words, bool& inserted) {
     if ((offsets_.size() + 1) * 2 > slots_.size()) grow();
-    uint32_t h = hash_sequence_bytes(sequence.data(), sequence.size_bytes());
+    size_t length = tail_words + (head ? 1 : 0);
+    size_t tail_bytes = tail_words * sizeof(Word);
+    uint32_t h = static_cast<uint32_t>(mix_hash(uint64_t(hash_sequence_bytes(tail, tail_bytes)) << 32 ^
+                                                (head ? uint64_t(*head) : 0) ^ length));
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
       if (slot.id == kNone) {
         slot = Slot{h, static_cast<uint32_t>(offsets_.size())};
         offsets_.push_back(pool_.size());
-        pool_.insert(pool_.end(), sequence.begin(), sequence.end());
-        lengths_.push_back(static_cast<uint32_t>(sequence.size()));
+        if (head) pool_.push_back(*head);
+        size_t at = pool_.size();
+        pool_.resize(at + tail_words);
+        if (tail_bytes) std::memcpy(pool_.data() + at, tail, tail_bytes);
+        lengths_.push_back(static_cast<uint32_t>(length));
         inserted = true;
         return slot.id;
       }
-      if (slot.hash == h && equal(slot.id, sequence)) {
-        inserted = false;
-        return slot.id;
+      if (slot.hash == h && lengths_[slot.id] == length) {
+        const Word* stored = pool_.data() + offsets_[slot.id];
+        if ((!head || stored[0] == *head) && (tail_bytes == 0 || std::memcmp(stored + (head ? 1 : 0), tail, tail_bytes) == 0)) {
+          inserted = false;
+          return slot.id;
+        }
       }
     }
   }
@@ -161,10 +177,6 @@ class SequenceIndexOf {
     uint32_t hash;
     uint32_t id;
   };
-  bool equal(uint32_t id, std::span<const Word> sequence) const {
-    return lengths_[id] == sequence.size() &&
-           std::memcmp(pool_.data() + offsets_[id], sequence.data(), sequence.size_bytes()) == 0;
-  }
   void grow() {
     std::vector<Slot> slots(slots_.size() * 2, Slot{0, kNone});
     size_t mask = slots.size() - 1;

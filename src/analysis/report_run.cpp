@@ -1,7 +1,6 @@
 #include "analysis/report_run.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -73,17 +72,11 @@ class HistogramFiller : public session::SessionVisitor {
       place_and_add(histogram, sample, context, period, has_chain);
       return;
     }
-    raw_key_.clear();
-    raw_key_.push_back(uint64_t(sample.event_index) << 40 | uint64_t(context) << 8 | sample.cpumode);
-    if (has_chain) {
-      size_t at = raw_key_.size();
-      raw_key_.resize(at + raw.size());
-      std::memcpy(raw_key_.data() + at, raw.bytes.data(), raw.bytes.size());
-    } else {
-      raw_key_.push_back(sample.sample.ip);
-    }
+    // Keyed by (event, context, mode) and the raw addresses, read where the record holds them.
+    uint64_t head = uint64_t(sample.event_index) << 40 | uint64_t(context) << 8 | sample.cpumode;
+    const void* addresses = has_chain ? static_cast<const void*>(raw.bytes.data()) : &sample.sample.ip;
     bool inserted;
-    uint32_t raw_id = raw_stacks_.intern(raw_key_, inserted);
+    uint32_t raw_id = raw_stacks_.intern_split(head, addresses, has_chain ? raw.size() : 1, inserted);
     if (!inserted) {
       histogram.add_to_stack(raw_stack_ids_[raw_id], period);
       ++raw_hits_;
@@ -173,8 +166,7 @@ class HistogramFiller : public session::SessionVisitor {
   static constexpr size_t kRawCacheProbe = 65536;  // new stacks seen before judging the cache
   bool raw_cache_off_ = false;
   uint64_t raw_hits_ = 0;
-  std::vector<uint64_t> raw_key_;       // the sample's (event, context, mode) word and raw callchain
-  SequenceIndexOf<uint64_t> raw_stacks_;  // raw_key_ -> index into raw_stack_ids_
+  SequenceIndexOf<uint64_t> raw_stacks_;  // (event, context, mode) word, raw callchain -> index into raw_stack_ids_
   std::vector<uint32_t> raw_stack_ids_;  // -> the histogram's stack id
   KeyIndex<2> frames_;                 // (address space, mode; ip) -> index into frame_ids_
   std::vector<uint32_t> frame_ids_;    // -> location id

@@ -8,51 +8,52 @@ namespace sonde::perfdata {
 
 namespace {
 
-// Walks a record body field by field; the first field that does not fit names itself.
+// Walks a record body field by field. A field that does not fit leaves its target as it was
+// and every read after it does nothing; ok() turns false and error() names that first field
+// (no Result per field: samples are decoded a million at a time).
 class FieldReader {
  public:
   FieldReader(const RecordView& record, Bytes body) : record_(record), in_(body) {}
 
-  Result<uint64_t> u64(const char* field) {
-    auto v = in_.read<uint64_t>();
-    if (!v) return missing(field);
-    return *v;
+  void u64(uint64_t& out, const char* field) {
+    if (missing_) return;
+    if (auto v = in_.read<uint64_t>()) out = *v;
+    else missing_ = field;
   }
-  Result<Bytes> bytes(size_t size, const char* field) {
-    auto v = in_.take(size);
-    if (!v) return missing(field);
-    return *v;
+  void u32(uint32_t& out, const char* field) {
+    if (missing_) return;
+    if (auto v = in_.read<uint32_t>()) out = *v;
+    else missing_ = field;
+  }
+  void bytes(Bytes& out, size_t size, const char* field) {
+    if (missing_) return;
+    if (auto v = in_.take(size)) out = *v;
+    else missing_ = field;
+  }
+  // `count` u64s, refusing counts whose byte size would overflow.
+  void u64s(U64Array& out, uint64_t count, const char* field) {
+    if (missing_) return;
+    if (count > in_.remaining() / sizeof(uint64_t)) missing_ = field;
+    else out = U64Array{*in_.take(count * sizeof(uint64_t))};
   }
   // Bytes read so far: where the next field starts, counted from the end of the header.
   size_t offset() const { return in_.offset(); }
-  // `count` u64s, refusing counts whose byte size would overflow.
-  Result<U64Array> u64s(uint64_t count, const char* field) {
-    if (count > in_.remaining() / sizeof(uint64_t)) return missing(field);
-    return U64Array{*in_.take(count * sizeof(uint64_t))};
+  bool ok() const { return missing_ == nullptr; }
+  tl::unexpected<Error> error() const {
+    return failf("{} record at offset {:#x} ({} bytes) ends before its {} field", record_type_name(record_.type()),
+                 record_.offset, record_.header.size, missing_);
   }
 
  private:
-  tl::unexpected<Error> missing(const char* field) {
-    return failf("{} record at offset {:#x} ({} bytes) ends before its {} field", record_type_name(record_.type()),
-                 record_.offset, record_.header.size, field);
-  }
   const RecordView& record_;
   ByteReader in_;
+  const char* missing_ = nullptr;
 };
 
-#define TRY_FIELD(target, expr)            \
-  do {                                     \
-    auto value_ = (expr);                  \
-    if (!value_) return tl::unexpected(value_.error()); \
-    target = *value_;                      \
-  } while (0)
-
-Result<Regs> read_regs(FieldReader& in, uint64_t mask, const char* field) {
-  Regs regs;
+void read_regs(FieldReader& in, Regs& regs, uint64_t mask, const char* field) {
   regs.mask = mask;
-  TRY_FIELD(regs.abi, in.u64(field));
-  if (regs.abi != PERF_SAMPLE_REGS_ABI_NONE) TRY_FIELD(regs.values, in.u64s(static_cast<uint64_t>(std::popcount(mask)), field));
-  return regs;
+  in.u64(regs.abi, field);
+  if (in.ok() && regs.abi != PERF_SAMPLE_REGS_ABI_NONE) in.u64s(regs.values, static_cast<uint64_t>(std::popcount(mask)), field);
 }
 
 }  // namespace
@@ -90,26 +91,26 @@ Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& at
   s.sample_type = type;
   FieldReader in(record, record.payload());
   if (type & PERF_SAMPLE_IDENTIFIER) {
-    TRY_FIELD(s.identifier, in.u64("IDENTIFIER"));
+    in.u64(s.identifier, "IDENTIFIER");
     s.id = s.identifier;
   }
-  if (type & PERF_SAMPLE_IP) TRY_FIELD(s.ip, in.u64("IP"));
+  if (type & PERF_SAMPLE_IP) in.u64(s.ip, "IP");
   if (type & PERF_SAMPLE_TID) {
     uint64_t both = 0;
-    TRY_FIELD(both, in.u64("TID"));
+    in.u64(both, "TID");
     s.pid = static_cast<uint32_t>(both);
     s.tid = static_cast<uint32_t>(both >> 32);
   }
-  if (type & PERF_SAMPLE_TIME) TRY_FIELD(s.time, in.u64("TIME"));
-  if (type & PERF_SAMPLE_ADDR) TRY_FIELD(s.addr, in.u64("ADDR"));
-  if (type & PERF_SAMPLE_ID) TRY_FIELD(s.id, in.u64("ID"));
-  if (type & PERF_SAMPLE_STREAM_ID) TRY_FIELD(s.stream_id, in.u64("STREAM_ID"));
+  if (type & PERF_SAMPLE_TIME) in.u64(s.time, "TIME");
+  if (type & PERF_SAMPLE_ADDR) in.u64(s.addr, "ADDR");
+  if (type & PERF_SAMPLE_ID) in.u64(s.id, "ID");
+  if (type & PERF_SAMPLE_STREAM_ID) in.u64(s.stream_id, "STREAM_ID");
   if (type & PERF_SAMPLE_CPU) {
     uint64_t both = 0;
-    TRY_FIELD(both, in.u64("CPU"));
+    in.u64(both, "CPU");
     s.cpu = static_cast<uint32_t>(both);  // the upper half is reserved
   }
-  if (type & PERF_SAMPLE_PERIOD) TRY_FIELD(s.period, in.u64("PERIOD"));
+  if (type & PERF_SAMPLE_PERIOD) in.u64(s.period, "PERIOD");
   if (type & PERF_SAMPLE_READ) {
     uint64_t format = attr.read_format;
     s.read.read_format = format;
@@ -117,67 +118,69 @@ Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& at
     // Group: nr, [enabled], [running], values[nr]. Single: value, [enabled], [running], [id], [lost].
     if (format & PERF_FORMAT_GROUP) {
       uint64_t nr = 0;
-      TRY_FIELD(nr, in.u64("READ"));
-      if (format & PERF_FORMAT_TOTAL_TIME_ENABLED) TRY_FIELD(s.read.time_enabled, in.u64("READ"));
-      if (format & PERF_FORMAT_TOTAL_TIME_RUNNING) TRY_FIELD(s.read.time_running, in.u64("READ"));
+      in.u64(nr, "READ");
+      if (format & PERF_FORMAT_TOTAL_TIME_ENABLED) in.u64(s.read.time_enabled, "READ");
+      if (format & PERF_FORMAT_TOTAL_TIME_RUNNING) in.u64(s.read.time_running, "READ");
       if (nr > (uint64_t{1} << 20)) return failf("SAMPLE record at offset {:#x}: READ group of {} values", record.offset, nr);
       U64Array values;
-      TRY_FIELD(values, in.u64s(nr * s.read.stride, "READ"));
+      in.u64s(values, nr * s.read.stride, "READ");
       s.read.group_values = values.bytes;
       s.read.nr = nr;
     } else {
       s.read.nr = 1;
-      TRY_FIELD(s.read.single.value, in.u64("READ"));
-      if (format & PERF_FORMAT_TOTAL_TIME_ENABLED) TRY_FIELD(s.read.time_enabled, in.u64("READ"));
-      if (format & PERF_FORMAT_TOTAL_TIME_RUNNING) TRY_FIELD(s.read.time_running, in.u64("READ"));
-      if (format & PERF_FORMAT_ID) TRY_FIELD(s.read.single.id, in.u64("READ"));
-      if (format & PERF_FORMAT_LOST) TRY_FIELD(s.read.single.lost, in.u64("READ"));
+      in.u64(s.read.single.value, "READ");
+      if (format & PERF_FORMAT_TOTAL_TIME_ENABLED) in.u64(s.read.time_enabled, "READ");
+      if (format & PERF_FORMAT_TOTAL_TIME_RUNNING) in.u64(s.read.time_running, "READ");
+      if (format & PERF_FORMAT_ID) in.u64(s.read.single.id, "READ");
+      if (format & PERF_FORMAT_LOST) in.u64(s.read.single.lost, "READ");
     }
   }
   if (type & PERF_SAMPLE_CALLCHAIN) {
     uint64_t nr = 0;
-    TRY_FIELD(nr, in.u64("CALLCHAIN"));
-    TRY_FIELD(s.callchain, in.u64s(nr, "CALLCHAIN"));
+    in.u64(nr, "CALLCHAIN");
+    in.u64s(s.callchain, nr, "CALLCHAIN");
   }
   if (type & PERF_SAMPLE_RAW) {
     // u32 size then the data; together they keep the record 8-byte aligned.
-    Bytes size_bytes;
-    TRY_FIELD(size_bytes, in.bytes(sizeof(uint32_t), "RAW"));
-    TRY_FIELD(s.raw, in.bytes(load<uint32_t>(size_bytes.data()), "RAW"));
+    uint32_t size = 0;
+    in.u32(size, "RAW");
+    in.bytes(s.raw, size, "RAW");
   }
   if (type & PERF_SAMPLE_BRANCH_STACK) {
-    TRY_FIELD(s.branch_nr, in.u64("BRANCH_STACK"));
+    in.u64(s.branch_nr, "BRANCH_STACK");
     if (attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-      if (auto hw_idx = in.u64("BRANCH_STACK"); !hw_idx) return tl::unexpected(hw_idx.error());
+      uint64_t hw_idx = 0;
+      in.u64(hw_idx, "BRANCH_STACK");
     }
     U64Array entries;  // perf_branch_entry: from, to, flags
     if (s.branch_nr > (uint64_t{1} << 20)) return failf("SAMPLE record at offset {:#x}: BRANCH_STACK of {} entries", record.offset, s.branch_nr);
-    TRY_FIELD(entries, in.u64s(s.branch_nr * 3, "BRANCH_STACK"));
+    in.u64s(entries, s.branch_nr * 3, "BRANCH_STACK");
   }
-  if (type & PERF_SAMPLE_REGS_USER) TRY_FIELD(s.regs_user, read_regs(in, attr.sample_regs_user, "REGS_USER"));
+  if (type & PERF_SAMPLE_REGS_USER) read_regs(in, s.regs_user, attr.sample_regs_user, "REGS_USER");
   if (type & PERF_SAMPLE_STACK_USER) {
     uint64_t size = 0;
     s.stack_user_offset = static_cast<uint32_t>(sizeof(perf_event_header) + in.offset());
-    TRY_FIELD(size, in.u64("STACK_USER"));
+    in.u64(size, "STACK_USER");
     if (size > 0) {
-      TRY_FIELD(s.stack_user, in.bytes(size, "STACK_USER"));
-      TRY_FIELD(s.stack_user_dyn_size, in.u64("STACK_USER"));
+      in.bytes(s.stack_user, size, "STACK_USER");
+      in.u64(s.stack_user_dyn_size, "STACK_USER");
       if (s.stack_user_dyn_size > size) s.stack_user_dyn_size = size;
     }
   }
-  if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) TRY_FIELD(s.weight, in.u64("WEIGHT"));
-  if (type & PERF_SAMPLE_DATA_SRC) TRY_FIELD(s.data_src, in.u64("DATA_SRC"));
-  if (type & PERF_SAMPLE_TRANSACTION) TRY_FIELD(s.transaction, in.u64("TRANSACTION"));
-  if (type & PERF_SAMPLE_REGS_INTR) TRY_FIELD(s.regs_intr, read_regs(in, attr.sample_regs_intr, "REGS_INTR"));
-  if (type & PERF_SAMPLE_PHYS_ADDR) TRY_FIELD(s.phys_addr, in.u64("PHYS_ADDR"));
-  if (type & PERF_SAMPLE_CGROUP) TRY_FIELD(s.cgroup, in.u64("CGROUP"));
-  if (type & PERF_SAMPLE_DATA_PAGE_SIZE) TRY_FIELD(s.data_page_size, in.u64("DATA_PAGE_SIZE"));
-  if (type & PERF_SAMPLE_CODE_PAGE_SIZE) TRY_FIELD(s.code_page_size, in.u64("CODE_PAGE_SIZE"));
+  if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) in.u64(s.weight, "WEIGHT");
+  if (type & PERF_SAMPLE_DATA_SRC) in.u64(s.data_src, "DATA_SRC");
+  if (type & PERF_SAMPLE_TRANSACTION) in.u64(s.transaction, "TRANSACTION");
+  if (type & PERF_SAMPLE_REGS_INTR) read_regs(in, s.regs_intr, attr.sample_regs_intr, "REGS_INTR");
+  if (type & PERF_SAMPLE_PHYS_ADDR) in.u64(s.phys_addr, "PHYS_ADDR");
+  if (type & PERF_SAMPLE_CGROUP) in.u64(s.cgroup, "CGROUP");
+  if (type & PERF_SAMPLE_DATA_PAGE_SIZE) in.u64(s.data_page_size, "DATA_PAGE_SIZE");
+  if (type & PERF_SAMPLE_CODE_PAGE_SIZE) in.u64(s.code_page_size, "CODE_PAGE_SIZE");
   if (type & PERF_SAMPLE_AUX) {
     uint64_t size = 0;
-    TRY_FIELD(size, in.u64("AUX"));
-    TRY_FIELD(s.aux, in.bytes(size, "AUX"));
+    in.u64(size, "AUX");
+    in.bytes(s.aux, size, "AUX");
   }
+  if (!in.ok()) return in.error();
   return s;
 }
 
@@ -201,19 +204,20 @@ Result<SampleId> decode_sample_id(const RecordView& record, const perf_event_att
   id.present = true;
   if (type & PERF_SAMPLE_TID) {
     uint64_t both = 0;
-    TRY_FIELD(both, in.u64("TID"));
+    in.u64(both, "TID");
     id.pid = static_cast<uint32_t>(both);
     id.tid = static_cast<uint32_t>(both >> 32);
   }
-  if (type & PERF_SAMPLE_TIME) TRY_FIELD(id.time, in.u64("TIME"));
-  if (type & PERF_SAMPLE_ID) TRY_FIELD(id.id, in.u64("ID"));
-  if (type & PERF_SAMPLE_STREAM_ID) TRY_FIELD(id.stream_id, in.u64("STREAM_ID"));
+  if (type & PERF_SAMPLE_TIME) in.u64(id.time, "TIME");
+  if (type & PERF_SAMPLE_ID) in.u64(id.id, "ID");
+  if (type & PERF_SAMPLE_STREAM_ID) in.u64(id.stream_id, "STREAM_ID");
   if (type & PERF_SAMPLE_CPU) {
     uint64_t both = 0;
-    TRY_FIELD(both, in.u64("CPU"));
+    in.u64(both, "CPU");
     id.cpu = static_cast<uint32_t>(both);
   }
-  if (type & PERF_SAMPLE_IDENTIFIER) TRY_FIELD(id.id, in.u64("IDENTIFIER"));
+  if (type & PERF_SAMPLE_IDENTIFIER) in.u64(id.id, "IDENTIFIER");
+  if (!in.ok()) return in.error();
   return id;
 }
 
