@@ -28,24 +28,31 @@ uint32_t OrderedRecords::copy_in(const perfdata::RecordView& record, perfdata::R
 }
 
 void OrderedRecords::push(const perfdata::RecordView& record, uint64_t time, bool copy) {
-  Entry entry{time, seq_++, kNoChunk, record};
+  Entry entry{time, kNoChunk, record};
   if (copy) entry.chunk = copy_in(record, entry.view);
   queue_.push_back(entry);
   max_time_ = std::max(max_time_, time);
 }
 
 void OrderedRecords::flush_up_to(uint64_t limit, const Deliver& deliver) {
-  auto by_time = [](const Entry& a, const Entry& b) { return a.time != b.time ? a.time < b.time : a.seq < b.seq; };
-  auto ready_end = std::partition(queue_.begin(), queue_.end(), [limit](const Entry& e) { return e.time <= limit; });
-  std::sort(queue_.begin(), ready_end, by_time);
-  for (auto it = queue_.begin(); it != ready_end; ++it) {
-    deliver(it->view);
-    if (it->chunk == kNoChunk) continue;
-    Chunk& chunk = chunks_[it->chunk];
+  // queue_ stays in push (file) order, so sorting just (time, place) of the ready records
+  // gives perf's order: by time, then file order.
+  ready_.clear();
+  for (uint32_t i = 0; i < queue_.size(); ++i)
+    if (queue_[i].time <= limit) ready_.emplace_back(queue_[i].time, i);
+  std::sort(ready_.begin(), ready_.end());
+  for (auto [time, place] : ready_) {
+    const Entry& entry = queue_[place];
+    deliver(entry.view);
+    if (entry.chunk == kNoChunk) continue;
+    Chunk& chunk = chunks_[entry.chunk];
     // The chunk being filled stays; an older one goes when its last record is delivered.
-    if (--chunk.live == 0 && it->chunk + 1 != chunks_.size()) chunk.bytes.reset();
+    if (--chunk.live == 0 && entry.chunk + 1 != chunks_.size()) chunk.bytes.reset();
   }
-  queue_.erase(queue_.begin(), ready_end);
+  size_t kept = 0;
+  for (size_t i = 0; i < queue_.size(); ++i)
+    if (queue_[i].time > limit) queue_[kept++] = queue_[i];
+  queue_.resize(kept);
 }
 
 void OrderedRecords::finished_round(const Deliver& deliver) {

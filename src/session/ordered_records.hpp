@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "perfdata/record_view.hpp"
@@ -34,7 +35,6 @@ class OrderedRecords {
   };
   struct Entry {
     uint64_t time;
-    uint64_t seq;  // file order among equal timestamps
     uint32_t chunk;  // kNoChunk: a view of the file mapping
     perfdata::RecordView view;
   };
@@ -42,9 +42,9 @@ class OrderedRecords {
   uint32_t copy_in(const perfdata::RecordView& record, perfdata::RecordView& copy);
 
   static constexpr uint32_t kNoChunk = UINT32_MAX;
-  std::vector<Entry> queue_;
+  std::vector<Entry> queue_;  // in push order
+  std::vector<std::pair<uint64_t, uint32_t>> ready_;  // (time, place in queue_) being flushed
   std::vector<Chunk> chunks_;  // index = Entry::chunk; freed chunks keep their slot
-  uint64_t seq_ = 0;
   uint64_t max_time_ = 0;      // highest timestamp pushed so far
   uint64_t next_limit_ = 0;    // flush limit for the next FINISHED_ROUND
   bool have_limit_ = false;
