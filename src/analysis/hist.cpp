@@ -28,8 +28,7 @@ void Histogram::expand_unwound(const LocationTable& locations) {
       else sequence.push_back(original[i]);
     }
     leaves_[s] = original.size() > 1 ? original[1] : kNoId;
-    bool inserted;
-    expanded.intern(sequence, inserted);  // distinct locations expand to distinct locations: ids keep
+    expanded.append(sequence);  // stack ids keep (two stacks may hold the same frames)
   }
   stacks_ = std::move(expanded);
 }

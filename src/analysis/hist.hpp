@@ -112,6 +112,21 @@ class Histogram {
     has_callchain_ |= locations.size() > 1;
     return id;
   }
+  // A sample whose stack is probably new (the caller sees few repeats): kept as a stack of its
+  // own without looking it up. A repeat becomes a second stack with the same frames, which
+  // yields the same entries, periods and call graphs.
+  uint32_t add_unlooked(uint32_t context, std::span<const uint32_t> locations, uint64_t period) {
+    scratch_.clear();
+    scratch_.push_back(context);
+    scratch_.insert(scratch_.end(), locations.begin(), locations.end());
+    uint32_t id = stacks_.append(scratch_);
+    periods_.push_back(period);
+    counts_.push_back(1);
+    total_period_ += period;
+    samples_ += 1;
+    has_callchain_ |= locations.size() > 1;
+    return id;
+  }
   // One more sample of a stack already added.
   void add_to_stack(uint32_t stack, uint64_t period) {
     periods_[stack] += period;

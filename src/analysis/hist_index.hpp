@@ -164,6 +164,14 @@ class SequenceIndexOf {
       }
     }
   }
+  // A new id for `sequence` without looking it up (and without intern() finding it later):
+  // for sequences that are nearly all new, where a lookup is a cache miss that finds nothing.
+  uint32_t append(std::span<const Word> sequence) {
+    offsets_.push_back(pool_.size());
+    pool_.insert(pool_.end(), sequence.begin(), sequence.end());
+    lengths_.push_back(static_cast<uint32_t>(sequence.size()));
+    return static_cast<uint32_t>(offsets_.size() - 1);
+  }
   std::span<const Word> sequence(uint32_t id) const {
     return {pool_.data() + offsets_[id], lengths_[id]};
   }

@@ -1,6 +1,7 @@
 #include "analysis/report_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <unordered_map>
 
@@ -64,6 +65,7 @@ class HistogramFiller : public session::SessionVisitor {
       raw_stack_ids_.clear();
       frames_.clear();
       frame_ids_.clear();
+      recent_frames_.fill(RecentFrame{});
       sideband_changed_ = false;
     }
     const perfdata::U64Array& raw = sample.sample.callchain;
@@ -110,6 +112,8 @@ class HistogramFiller : public session::SessionVisitor {
       }
     }
     if (locations_.empty()) locations_.push_back(frame(thread, sample.cpumode, sample.sample.ip));
+    // Stacks that rarely repeat are not looked up again after the raw ones stopped being.
+    if (raw_cache_off_) return histogram.add_unlooked(context, locations_, period);
     return histogram.add(context, locations_, period);
   }
 
@@ -143,12 +147,17 @@ class HistogramFiller : public session::SessionVisitor {
     bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
     uint64_t space = kernel ? 0 : reinterpret_cast<uintptr_t>(thread.maps.get());
     bool inserted;
-    uint32_t id = frames_.intern({space ^ (uint64_t(cpumode) << 56), ip}, inserted);
+    uint64_t where_key = space ^ (uint64_t(cpumode) << 56);
+    // Most addresses were placed a moment ago: a small direct-mapped table answers before the index.
+    RecentFrame& recent = recent_frames_[((ip ^ where_key) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentFrameBits)];
+    if (recent.ip == ip && recent.where == where_key && recent.location != kNoId) return recent.location;
+    uint32_t id = frames_.intern({where_key, ip}, inserted);
     if (inserted) {
       session::Location where = report_.session.machine().locate(thread, cpumode, ip);
       if (where.dso) where.dso->hit = true;
       frame_ids_.push_back(report_.tables.locations.intern(where));
     }
+    recent = RecentFrame{where_key, ip, frame_ids_[id]};
     return frame_ids_[id];
   }
 
@@ -168,6 +177,13 @@ class HistogramFiller : public session::SessionVisitor {
   uint64_t raw_hits_ = 0;
   SequenceIndexOf<uint64_t> raw_stacks_;  // (event, context, mode) word, raw callchain -> index into raw_stack_ids_
   std::vector<uint32_t> raw_stack_ids_;  // -> the histogram's stack id
+  struct RecentFrame {
+    uint64_t where = 0;  // address space and mode, as frames_ keys them
+    uint64_t ip = 0;
+    uint32_t location = kNoId;
+  };
+  static constexpr unsigned kRecentFrameBits = 12;
+  std::array<RecentFrame, size_t{1} << kRecentFrameBits> recent_frames_{};
   KeyIndex<2> frames_;                 // (address space, mode; ip) -> index into frame_ids_
   std::vector<uint32_t> frame_ids_;    // -> location id
 };
