@@ -87,6 +87,12 @@ std::optional<uint64_t> sample_time(const RecordView& record, const perf_event_a
 
 Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& attr) {
   Sample s;
+  if (auto decoded = decode_sample_into(record, attr, s); !decoded) return tl::unexpected(decoded.error());
+  return s;
+}
+
+Result<void> decode_sample_into(const RecordView& record, const perf_event_attr& attr, Sample& s) {
+  s = Sample{};
   uint64_t type = attr.sample_type;
   s.sample_type = type;
   FieldReader in(record, record.payload());
@@ -181,7 +187,7 @@ Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& at
     in.bytes(s.aux, size, "AUX");
   }
   if (!in.ok()) return in.error();
-  return s;
+  return {};
 }
 
 size_t sample_id_size(const perf_event_attr& attr) {

@@ -82,6 +82,8 @@ struct Sample {
 // Decodes a PERF_RECORD_SAMPLE by `attr`. A field that runs past the record is an error naming
 // the field and the record's offset.
 Result<Sample> decode_sample(const RecordView& record, const perf_event_attr& attr);
+// The same into `out` (reset first): a caller decoding a million samples reuses one Sample.
+Result<void> decode_sample_into(const RecordView& record, const perf_event_attr& attr, Sample& out);
 
 // PERF_SAMPLE_TIME of a sample, read at its fixed place (after IDENTIFIER, IP and TID) without
 // decoding the rest: what time-ordering needs before the sample is decoded once, at delivery.

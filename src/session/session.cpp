@@ -43,6 +43,7 @@ struct Session::State {
   UserStackUnwinder* unwinder = nullptr;
   bool locate_callchains = true;
   bool read_ahead_allowed = true;
+  perfdata::Sample sample_;         // reused for every sample
   std::vector<Location> callchain;  // reused for every sample
   size_t unwound_from = 0;          // of `callchain`
   bool build_ids_applied = false;
@@ -93,16 +94,15 @@ struct Session::State {
       stats.undecodable_samples++;
       return;
     }
-    auto sample = perfdata::decode_sample(record, attr->attr);
-    if (!sample) {
+    if (!perfdata::decode_sample_into(record, attr->attr, sample_)) {
       stats.undecodable_samples++;
       return;
     }
     stats.samples++;
-    Thread& thread = machine.thread(static_cast<int32_t>(sample->pid), static_cast<int32_t>(sample->tid));
+    Thread& thread = machine.thread(static_cast<int32_t>(sample_.pid), static_cast<int32_t>(sample_.tid));
     uint8_t cpumode = cpumode_of(record);
     if (locate_callchains || unwinder != nullptr) {
-      build_callchain(thread, *sample, cpumode);
+      build_callchain(thread, sample_, cpumode);
       for (Location& loc : callchain) {
         if (loc.dso != nullptr) loc.dso->hit = true;
       }
@@ -111,7 +111,7 @@ struct Session::State {
       unwound_from = 0;
     }
     size_t index = static_cast<size_t>(attr - reader.attrs().events().data());
-    SampleEvent event{record, *sample, *attr, index, thread, cpumode, callchain, unwound_from};
+    SampleEvent event{record, sample_, *attr, index, thread, cpumode, callchain, unwound_from};
     visitor.on_sample(event);
   }
 
