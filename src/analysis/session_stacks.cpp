@@ -3,6 +3,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/progress.hpp"
 #include "session/session.hpp"
 #include "symbols/unwound_frames.hpp"
 #include "unwind/dwarf_unwinder.hpp"
@@ -193,6 +194,7 @@ Result<void> for_each_session_stack(const std::string& path, const symbols::Symb
   unwind::DwarfUnwinder unwinder([&](const session::Dso& dso) { return symbolizer.elf_path(dso); });
   session->set_unwinder(&unwinder);
   StackSampleMaker maker(symbolizer, filter, sink, note);
+  if (!stdout_is_terminal()) session->show_progress("sonde: reading " + path);
   return session->process(maker);
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "analysis/script_filter.hpp"
+#include "base/progress.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "kernel/cpus.hpp"
@@ -124,6 +125,8 @@ int cmd_script(int argc, char** argv) {
 
   auto session = session::Session::open(cli.input);
   if (!session) return report_error(session.error().with_context("sonde script"));
+  // Its lines stream to stdout: progress only when they go elsewhere.
+  if (!stdout_is_terminal()) session->show_progress("sonde script: reading " + cli.input);
   for (const std::string& warning : session->reader().warnings()) fmt::print(stderr, "sonde script: {}\n", warning);
   output::ScriptOutput out(stdout);
   if (cli.header || cli.header_only) {

@@ -4,10 +4,12 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "base/progress.hpp"
 #include "capture/build_ids.hpp"
 #include "perfdata/format.hpp"
 #include "perfdata/kernel_records.hpp"
@@ -43,6 +45,9 @@ struct Session::State {
   UserStackUnwinder* unwinder = nullptr;
   bool locate_callchains = true;
   bool read_ahead_allowed = true;
+  std::string progress_label;  // empty: no progress line
+  std::optional<Progress> progress;  // during process()
+  uint64_t steps_run = 0;
   perfdata::Sample sample_;         // reused for every sample
   std::vector<Location> callchain;  // reused for every sample
   size_t unwound_from = 0;          // of `callchain`
@@ -195,6 +200,7 @@ Machine& Session::machine() { return state_->machine; }
 const SessionStats& Session::stats() const { return state_->stats; }
 void Session::set_unwinder(UserStackUnwinder* unwinder) { state_->unwinder = unwinder; }
 void Session::set_locate_callchains(bool locate) { state_->locate_callchains = locate; }
+void Session::show_progress(std::string label) { state_->progress_label = std::move(label); }
 void Session::set_read_ahead(bool read_ahead) { state_->read_ahead_allowed = read_ahead; }
 
 
@@ -236,6 +242,12 @@ uint64_t Session::State::read_in_order(Emit&& emit, Keep&& keep) {
 }
 
 void Session::State::run(const ReadStep& step, SessionVisitor& visitor) {
+  if (progress && ++steps_run % 4096 == 0) {
+    // How far through the data section (a pipe's size is unknown: the records are counted).
+    const perfdata::FileSection& data = reader.header().data;
+    if (reader.is_pipe() || data.size == 0) progress->update(steps_run, 0);
+    else progress->update(step.record.offset > data.offset ? step.record.offset - data.offset : 0, data.size);
+  }
   switch (step.kind) {
     case ReadStep::Kind::deliver: deliver(step.record, visitor); return;
     case ReadStep::Kind::as_read:
@@ -249,6 +261,12 @@ void Session::State::run(const ReadStep& step, SessionVisitor& visitor) {
 
 Result<void> Session::process(SessionVisitor& visitor) {
   State& s = *state_;
+  if (!s.progress_label.empty()) s.progress.emplace(s.progress_label);
+  s.steps_run = 0;
+  struct EraseProgress {
+    std::optional<Progress>& progress;
+    ~EraseProgress() { progress.reset(); }
+  } erase_progress{s.progress};
   // A mapped file is read ahead on a second thread: splitting records out, timestamping and
   // ordering them overlaps with the visitor's work. Pipes and compressed files, whose records
   // live in buffers the reader reuses, are read on this thread.

@@ -80,6 +80,9 @@ class Session {
   // Off: samples arrive with an empty callchain (unless an unwinder is set), for visitors that
   // place the raw PERF_SAMPLE_CALLCHAIN themselves, with caches keyed on the raw addresses.
   void set_locate_callchains(bool locate);
+  // process() draws a progress line on stderr, led by `label`, when stderr is a terminal and
+  // the pass takes more than a second; it is erased when the pass ends.
+  void show_progress(std::string label);
   // Off: the file is read on the calling thread only (the default reads a mapped file ahead on
   // a second thread when there is a second CPU; both deliver the same records in the same order).
   void set_read_ahead(bool read_ahead);

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "perfdata/writer.hpp"
 #include "session/batch_channel.hpp"
 #include "session/session.hpp"
+#include "pseudo_terminal.hpp"
 #include "temp_dir.hpp"
 
 using namespace sonde;
@@ -186,4 +188,32 @@ TEST(SessionBatchChannel, BatchesArriveInOrderAndCancelStopsTheProducer) {
   cancelled.cancel();
   endless.join();
   EXPECT_TRUE(stopped);
+}
+
+TEST(SessionProgress, APassDrawsItsLineOnAStderrTerminalAndErasesIt) {
+  std::string path = write_recording("progress.data", 6);
+  test::PseudoTerminal pty;
+  ASSERT_NE(pty.terminal, nullptr) << "no pseudo-terminal";
+  ::setenv("SONDE_PROGRESS_DELAY_MS", "0", 1);
+  std::fflush(stderr);
+  int saved = ::dup(STDERR_FILENO);
+  ::dup2(pty.slave, STDERR_FILENO);
+  bool processed = false;
+  {
+    auto session = session::Session::open(path);
+    if (session) {
+      session->show_progress("sonde test: reading progress.data");
+      Log log;
+      processed = session->process(log).has_value();
+    }
+  }
+  std::fflush(stderr);
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  ::unsetenv("SONDE_PROGRESS_DELAY_MS");
+  ASSERT_TRUE(processed);
+  std::string written = pty.read();
+  EXPECT_NE(written.find("\rsonde test: reading progress.data: "), std::string::npos) << written.size();
+  ASSERT_GE(written.size(), 4u);
+  EXPECT_EQ(written.substr(written.size() - 4), "\r\033[K");
 }
