@@ -225,7 +225,7 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   }
 
   report->session.set_locate_callchains(false);
-  report->session.show_progress("sonde report: reading " + (request.input == "-" ? std::string("standard input") : request.input));
+  report->session.show_progress("sonde: reading " + (request.input == "-" ? std::string("standard input") : request.input));
   HistogramFiller filler(*report, request);
   if (auto processed = report->session.process(filler); !processed) return tl::unexpected(processed.error());
   report->lost_samples = report->session.stats().lost_samples;
