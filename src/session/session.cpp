@@ -35,7 +35,6 @@ struct ReadStep {
   perfdata::RecordView record;
 };
 
-
 }  // namespace
 
 struct Session::State {
@@ -202,7 +201,6 @@ void Session::set_unwinder(UserStackUnwinder* unwinder) { state_->unwinder = unw
 void Session::set_locate_callchains(bool locate) { state_->locate_callchains = locate; }
 void Session::show_progress(std::string label) { state_->progress_label = std::move(label); }
 void Session::set_read_ahead(bool read_ahead) { state_->read_ahead_allowed = read_ahead; }
-
 
 template <typename Emit, typename Keep>
 uint64_t Session::State::read_in_order(Emit&& emit, Keep&& keep) {
