@@ -39,15 +39,6 @@ struct Role {
   bool start;
 };
 
-std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
-  std::string out;
-  for (const auto& part : parts) {
-    if (!out.empty()) out += separator;
-    out += part;
-  }
-  return out;
-}
-
 class PairPlan {
  public:
   PairPlan(std::string path, std::vector<std::optional<FileEvent>> events)
@@ -74,7 +65,7 @@ class PairPlan {
   }
 
   std::string description() const {
-    std::string keys = key_names_.empty() ? "thread" : joined(key_names_, ",");
+    std::string keys = key_names_.empty() ? "thread" : join(key_names_, ",");
     if (rules_.size() == 1) return fmt::format("{} -> {} by {}", rules_[0].start, rules_[0].end, keys);
     return fmt::format("syscalls:sys_enter_* -> syscalls:sys_exit_* ({} syscalls) by thread", rules_.size());
   }
@@ -121,9 +112,9 @@ class PairPlan {
         matches.push_back(event->name);
     }
     if (matches.size() == 1) return matches[0];
-    if (matches.size() > 1) return failf("'{}' names several events of {} ({}): give system:name", wanted, path_, joined(matches, ", "));
+    if (matches.size() > 1) return failf("'{}' names several events of {} ({}): give system:name", wanted, path_, join(matches, ", "));
     if (names.empty()) return failf("{} has no tracepoint event '{}' (it holds no tracepoints)", path_, wanted);
-    return failf("{} has no event '{}' (its tracepoints: {})", path_, wanted, joined(names, ", "));
+    return failf("{} has no event '{}' (its tracepoints: {})", path_, wanted, join(names, ", "));
   }
 
   Result<std::vector<KeyPart>> key_parts(const std::string& event_name, const std::vector<std::string>& names) const {
@@ -164,7 +155,7 @@ class PairPlan {
     if (!ends) return tl::unexpected(ends.error());
     rule.start_key = std::move(*starts);
     rule.end_key = std::move(*ends);
-    key_names_ = start_key == end_key || end_key.empty() ? start_key : std::vector{joined(start_key, ",") + "=" + joined(end_key, ",")};
+    key_names_ = start_key == end_key || end_key.empty() ? start_key : std::vector{join(start_key, ",") + "=" + join(end_key, ",")};
     roles_.resize(events_.size());
     for (size_t i = 0; i < events_.size(); ++i) {
       if (!events_[i]) continue;

@@ -155,6 +155,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     uint32_t entry = kNoId;
   };
   std::vector<CallerEntry> caller_entry(options.children ? locations.location_count() : 0);
+  bool caller = options.order == CallchainOrder::caller;
   std::vector<uint32_t> entry_at;  // per chain position of every stack, kNoId for duplicates
   std::vector<uint64_t> entry_at_offset(stack_count + 1, 0);
   bool keep_starts = options.callchains;
@@ -184,7 +185,6 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     if (keep_starts) entry_at.push_back(self);  // the self entry's chain: the whole stack
     if (!options.children) continue;
 
-    bool caller = options.order == CallchainOrder::caller;
     // perf reuses one addr_location along the chain: an address outside every map keeps the
     // level of the frame before it (or the sample's). Only a new entry needs it.
     auto level_at = [&](uint32_t i) {
@@ -237,7 +237,6 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     for (size_t e = 0; e < entries_.size(); ++e) start_offsets_[e + 1] += start_offsets_[e];
     std::vector<uint64_t> fill(start_offsets_.begin(), start_offsets_.end() - 1);
     starts_.resize(start_offsets_.back());
-    bool caller = options.order == CallchainOrder::caller;
     auto start_at = [&](uint32_t s, uint32_t index, uint32_t length) {
       return ChainStart{chain_begin[s] + index, caller ? index + 1 : length - index, s};
     };

@@ -94,37 +94,21 @@ struct ChainStart {
 class Histogram {
  public:
   // One sample: `context` from ReportTables::context, `locations` leaf first.
-  // Returns the stack's id, for add_to_stack.
-  uint32_t add(uint32_t context, std::span<const uint32_t> locations, uint64_t period) {
+  // Returns the stack's id, for add_to_stack. `look_up` off: the caller sees few repeats, so the
+  // stack is kept as one of its own without a lookup; a repeat becomes a second stack with the
+  // same frames, which yields the same entries, periods and call graphs.
+  uint32_t add(uint32_t context, std::span<const uint32_t> locations, uint64_t period, bool look_up = true) {
     scratch_.clear();
     scratch_.push_back(context);
     scratch_.insert(scratch_.end(), locations.begin(), locations.end());
-    bool inserted;
-    uint32_t id = stacks_.intern(scratch_, inserted);
+    bool inserted = true;
+    uint32_t id = look_up ? stacks_.intern(scratch_, inserted) : stacks_.append(scratch_);
     if (inserted) {
       periods_.push_back(0);
       counts_.push_back(0);
     }
-    periods_[id] += period;
-    counts_[id] += 1;
-    total_period_ += period;
-    samples_ += 1;
     has_callchain_ |= locations.size() > 1;
-    return id;
-  }
-  // A sample whose stack is probably new (the caller sees few repeats): kept as a stack of its
-  // own without looking it up. A repeat becomes a second stack with the same frames, which
-  // yields the same entries, periods and call graphs.
-  uint32_t add_unlooked(uint32_t context, std::span<const uint32_t> locations, uint64_t period) {
-    scratch_.clear();
-    scratch_.push_back(context);
-    scratch_.insert(scratch_.end(), locations.begin(), locations.end());
-    uint32_t id = stacks_.append(scratch_);
-    periods_.push_back(period);
-    counts_.push_back(1);
-    total_period_ += period;
-    samples_ += 1;
-    has_callchain_ |= locations.size() > 1;
+    add_to_stack(id, period);
     return id;
   }
   // One more sample of a stack already added.

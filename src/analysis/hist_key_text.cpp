@@ -14,7 +14,7 @@ std::string hist_key_text(const ReportTables& tables, const HistEntry& entry, So
     case SortKey::sym: {
       const Function& function = tables.locations.function(location.function);
       std::string text = fmt::format("[{}] ", entry.level);
-      if (function.resolved) return text + function.name + (function.inlined ? " (inlined)" : "");
+      if (function.resolved) return text + function.shown_name();
       // perf's "%-#.*llx" with 16 digits: no 0x prefix for zero.
       if (entry.address == 0) return text + "0000000000000000";
       return text + fmt::format("0x{:016x}", entry.address);

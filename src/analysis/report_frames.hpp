@@ -70,6 +70,9 @@ struct Function {
   std::string name;    // symbol name; empty when unresolved
   uint32_t rank = 0;   // perf's child order in a callchain: by DSO, then address, descending
   bool inlined = false;  // an inline frame of an unwound address: perf adds " (inlined)"
+
+  // A resolved function's name as perf shows it.
+  std::string shown_name() const { return inlined ? name + " (inlined)" : name; }
 };
 
 class LocationTable {

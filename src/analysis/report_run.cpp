@@ -113,8 +113,7 @@ class HistogramFiller : public session::SessionVisitor {
     }
     if (locations_.empty()) locations_.push_back(frame(thread, sample.cpumode, sample.sample.ip));
     // Stacks that rarely repeat are not looked up again after the raw ones stopped being.
-    if (raw_cache_off_) return histogram.add_unlooked(context, locations_, period);
-    return histogram.add(context, locations_, period);
+    return histogram.add(context, locations_, period, /*look_up=*/!raw_cache_off_);
   }
 
   void on_record(const perfdata::RecordView& record, const perfdata::EventAttr*, const perfdata::SampleId&) override {

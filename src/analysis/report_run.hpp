@@ -10,6 +10,7 @@
 #include "analysis/report_options.hpp"
 #include "base/error.hpp"
 #include "session/session.hpp"
+#include "symbols/symbolizer.hpp"
 #include "unwind/dwarf_unwinder.hpp"
 
 namespace sonde::analysis {
@@ -35,6 +36,8 @@ struct Report {
 
 // Makes the resolver the report uses (the symbols layer).
 std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request);
+// The symbols layer's options the request's --symfs, --kallsyms, --vmlinux and --no-demangle give.
+symbols::SymbolizerOptions symbolizer_options(const ReportRequest& request);
 
 // Request keys left empty take the file's default (Report::keys).
 Result<std::unique_ptr<Report>> run_report(const ReportRequest& request);

@@ -37,13 +37,17 @@ class SymbolizerResolver : public FrameResolver {
 
 }  // namespace
 
-std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request) {
+symbols::SymbolizerOptions symbolizer_options(const ReportRequest& request) {
   symbols::SymbolizerOptions options;
   options.symfs = request.symfs;
   if (!request.kallsyms.empty()) options.kallsyms = request.kallsyms;
   options.vmlinux = request.vmlinux;
   options.demangle = request.demangle;
-  return std::make_unique<SymbolizerResolver>(std::move(options));
+  return options;
+}
+
+std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request) {
+  return std::make_unique<SymbolizerResolver>(symbolizer_options(request));
 }
 
 }  // namespace sonde::analysis

@@ -24,13 +24,8 @@ int print_collapsed_stacks(const analysis::ReportRequest& request) {
     return report_error({"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
                          "-d and -S filter -g folded-perf (perf's per-entry layout)",
                          129});
-  symbols::SymbolizerOptions symbols;
-  symbols.symfs = request.symfs;
-  if (!request.kallsyms.empty()) symbols.kallsyms = request.kallsyms;
-  symbols.vmlinux = request.vmlinux;
-  symbols.demangle = request.demangle;
   auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
-  auto folded = analysis::collapse_perf_data(request.input, {}, symbols, {}, note);
+  auto folded = analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, note);
   if (!folded) return report_error(folded.error().with_context("sonde report"));
   std::fwrite(folded->data(), 1, folded->size(), stdout);
   std::fflush(stdout);

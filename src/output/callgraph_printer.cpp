@@ -12,7 +12,7 @@ using analysis::CallNode;
 using analysis::CallTree;
 
 std::string callchain_function_name(const analysis::Function& function) {
-  if (function.resolved) return function.inlined ? function.name + " (inlined)" : function.name;
+  if (function.resolved) return function.shown_name();
   return function.ip ? fmt::format("{:#x}", function.ip) : "0";  // printf's %#lx
 }
 

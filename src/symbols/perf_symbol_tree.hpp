@@ -26,9 +26,7 @@ class PerfSymbolTree {
   uint32_t next(uint32_t node) const;
   uint64_t start(uint32_t node) const { return nodes_[node].start; }
   uint32_t payload(uint32_t node) const { return nodes_[node].payload; }
-  void set_payload(uint32_t node, uint32_t payload) { nodes_[node].payload = payload; }
   bool live(uint32_t node) const { return nodes_[node].live; }
-  size_t node_count() const { return nodes_.size(); }
 
  private:
   struct Node {

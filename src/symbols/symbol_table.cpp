@@ -41,8 +41,11 @@ SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
   // kallsyms and most symbol tables come sorted already: nothing to move then.
   bool sorted_already = std::is_sorted(table_order.begin(), table_order.end(), by_start);
   if (!sorted_already) std::stable_sort(table_order.begin(), table_order.end(), by_start);
-  std::vector<size_t> sorted_position(raw.size());
-  for (size_t i = 0; i < raw.size(); ++i) sorted_position[table_order[i]] = i;
+  std::vector<size_t> sorted_position;  // for the tree's replay (not kallsyms)
+  if (!kallsyms) {
+    sorted_position.resize(raw.size());
+    for (size_t i = 0; i < raw.size(); ++i) sorted_position[table_order[i]] = i;
+  }
   if (!sorted_already) {
     std::vector<RawSymbol> sorted;
     sorted.reserve(raw.size());

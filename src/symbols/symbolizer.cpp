@@ -105,7 +105,8 @@ Symbolizer::~Symbolizer() = default;
 
 void Symbolizer::prefetch_kernel_symbols() {
   if (!kernel_) kernel_ = std::make_unique<KernelState>();
-  if (kernel_->tried || kernel_->prefetched.valid()) return;
+  // With a vmlinux, kallsyms is only its fallback.
+  if (kernel_->tried || kernel_->prefetched.valid() || !options_.vmlinux.empty()) return;
   kernel_->prefetched_path = options_.kallsyms;
   kernel_->prefetched = std::async(std::launch::async, load_kallsyms, options_.kallsyms);
 }

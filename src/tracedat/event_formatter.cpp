@@ -94,22 +94,22 @@ void EventFormatter::format_dropped(const tep_record& record, std::string& out) 
     fmt::format_to(std::back_inserter(out), "CPU:{} [EVENTS DROPPED]\n", record.cpu);
 }
 
-EventFormatter::EventEntry* EventFormatter::entry_for(int id, tep_event* event) {
-  if (id < 0 || id > 0xffff) return nullptr;
+EventFormatter::EventEntry* EventFormatter::entry_for(int id) {
+  if (id >= 0 && static_cast<size_t>(id) < events_.size() && events_[static_cast<size_t>(id)].event)
+    return &events_[static_cast<size_t>(id)];
+  tep_event* event = tep_find_event(tep_, id);
+  if (!event || id < 0 || id > 0xffff) return nullptr;
   if (events_.size() <= static_cast<size_t>(id)) events_.resize(static_cast<size_t>(id) + 1);
   EventEntry& entry = events_[static_cast<size_t>(id)];
-  if (!entry.compiled) {
-    entry.compiled = true;
-    entry.event = event;
-    entry.name_column = event->name;
-    entry.name_column += ": ";
-    size_t name_length = std::strlen(event->name);
-    if (name_length < kEventNameColumns) entry.name_column.append(kEventNameColumns - name_length, ' ');
-    entry.payload = PayloadPrinter::compile(event, options_.symbol_address);
-    if (entry.payload && entry.payload->needs_kallsyms()) {
-      kallsyms_needed();
-      entry.payload->use_functions(functions_);
-    }
+  entry.event = event;
+  entry.name_column = event->name;
+  entry.name_column += ": ";
+  size_t name_length = std::strlen(event->name);
+  if (name_length < kEventNameColumns) entry.name_column.append(kEventNameColumns - name_length, ' ');
+  entry.payload = PayloadPrinter::compile(event, options_.symbol_address);
+  if (entry.payload && entry.payload->needs_kallsyms()) {
+    kallsyms_needed();
+    entry.payload->use_functions(functions_);
   }
   return &entry;
 }
@@ -141,13 +141,7 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
   format_dropped(record, out);
 
   int id = tep_data_type(tep_, &record);
-  EventEntry* entry = id >= 0 && static_cast<size_t>(id) < events_.size() && events_[static_cast<size_t>(id)].compiled
-                          ? &events_[static_cast<size_t>(id)]
-                          : nullptr;
-  if (!entry) {
-    tep_event* event = tep_find_event(tep_, id);
-    if (event) entry = entry_for(id, event);
-  }
+  EventEntry* entry = entry_for(id);
   if (!entry) {
     // What tep_print_event writes for each of trace-cmd's four calls on an unknown event.
     out += "[UNKNOWN EVENT][UNKNOWN EVENT] (NULL):               [UNKNOWN EVENT]\n";

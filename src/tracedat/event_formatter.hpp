@@ -56,13 +56,13 @@ class EventFormatter {
 
  private:
   struct EventEntry {
-    tep_event* event = nullptr;
-    bool compiled = false;
+    tep_event* event = nullptr;  // set once the entry is compiled
     bool recompiled = false;  // tried again after libtraceevent printed one record of it
     std::string name_column;  // "name: " padded to trace-cmd's 20 columns
     std::unique_ptr<PayloadPrinter> payload;  // nullptr where libtraceevent prints it
   };
-  EventEntry* entry_for(int id, tep_event* event);
+  // The event's entry, compiled on first use; nullptr for an id libtraceevent does not know.
+  EventEntry* entry_for(int id);
   void append_task(int pid, int cpu, std::string& out);
   void kallsyms_needed();
 

@@ -1,5 +1,7 @@
 #include "tracedat/payload_printer.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 #include <traceevent/event-parse.h>
@@ -99,7 +101,7 @@ bool read_number(const tep_format_field* field, const tep_record& record, unsign
 }
 
 bool readable(const tep_format_field* field) {
-  return !field || field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8;
+  return !field || numeric_size(field->size);
 }
 
 void append_signed(long long value, std::string& out) {
@@ -119,10 +121,6 @@ void append_comm(tep_handle* tep, const tep_format_field* comm, const tep_record
   out.append(text, length);
   tep_register_comm(tep, out.c_str() + start, static_cast<int>(pid));
   out += ':';
-}
-
-bool fits(const tep_format_field* field, const tep_record& record) {
-  return !field || (field->offset >= 0 && field->offset + field->size <= record.size);
 }
 
 // The kmem plugin's events (libtraceevent's plugin_kmem): "(func+0xoff) " before the payload.
@@ -244,6 +242,7 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_switch(tep_event* 
   if (!f.prev_pid || !f.next_pid) return nullptr;  // the plugin prints an error mark
   for (auto* field : {f.prev_pid, f.next_pid, f.prev_prio, f.next_prio, f.prev_state})
     if (!readable(field)) return nullptr;
+  printer->sched_extent_ = f.extent();
   Piece piece;
   piece.kind = Piece::Kind::sched_switch;
   printer->pieces_.push_back(piece);
@@ -261,17 +260,26 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_wakeup(tep_event* 
   if (!f.next_pid) return nullptr;
   for (auto* field : {f.next_pid, f.next_prio, f.success, f.target_cpu})
     if (!readable(field)) return nullptr;
+  printer->sched_extent_ = f.extent();
   Piece piece;
   piece.kind = Piece::Kind::sched_wakeup;
   printer->pieces_.push_back(piece);
   return printer;
 }
 
+int PayloadPrinter::SchedFields::extent() const {
+  int end = 0;
+  for (auto* field : {prev_pid, next_pid, prev_comm, next_comm, prev_prio, next_prio, prev_state, success, target_cpu}) {
+    if (!field) continue;
+    if (field->offset < 0) return INT_MAX;
+    end = std::max(end, field->offset + field->size);
+  }
+  return end;
+}
+
 bool PayloadPrinter::print_sched(const Piece& piece, const tep_record& record, std::string& out) const {
   const auto& f = sched_;
-  for (auto* field : {f.prev_pid, f.next_pid, f.prev_comm, f.next_comm, f.prev_prio, f.next_prio, f.prev_state,
-                      f.success, f.target_cpu})
-    if (!fits(field, record)) return false;
+  if (record.size < sched_extent_) return false;
   unsigned long long value = 0;
   if (piece.kind == Piece::Kind::sched_wakeup) {
     read_number(f.next_pid, record, value);

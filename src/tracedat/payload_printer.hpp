@@ -55,6 +55,9 @@ class PayloadPrinter {
     const tep_format_field *prev_pid = nullptr, *prev_comm = nullptr, *prev_prio = nullptr, *prev_state = nullptr;
     const tep_format_field *next_pid = nullptr, *next_comm = nullptr, *next_prio = nullptr;
     const tep_format_field *success = nullptr, *target_cpu = nullptr;
+    // The record size every field set here fits in (INT_MAX when one has no place): checked
+    // once per record instead of field by field.
+    int extent() const;
   };
   static std::unique_ptr<PayloadPrinter> compile_sched_switch(tep_event* event, std::unique_ptr<PayloadPrinter> printer);
   static std::unique_ptr<PayloadPrinter> compile_sched_wakeup(tep_event* event, std::unique_ptr<PayloadPrinter> printer);
@@ -68,6 +71,7 @@ class PayloadPrinter {
   tep_handle* tep_ = nullptr;
   const KernelFunctions* functions_ = nullptr;
   SchedFields sched_;
+  int sched_extent_ = 0;  // sched_.extent(), once compiled
   PayloadValues values_;
   std::vector<Piece> pieces_;
   bool needs_kallsyms_ = false;

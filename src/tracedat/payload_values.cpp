@@ -30,7 +30,7 @@ unsigned long long cast_mask(const char* type) {
 bool numeric_field(const tep_format_field* field) {
   if (!field) return false;
   if (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) return false;
-  return field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8;
+  return numeric_size(field->size);
 }
 
 bool starts_with_digit(const char* text) { return text && std::isdigit(static_cast<unsigned char>(text[0])); }

@@ -26,6 +26,8 @@ using SymbolAddress = std::function<unsigned long long(std::string_view)>;
 void append_hex(unsigned long long value, std::string& out);
 // A numeric field (1, 2, 4 or 8 bytes) of the record; false if it lies outside it.
 bool read_field(const tep_format_field* field, const tep_record& record, unsigned long long& value);
+// The field sizes read_field reads as numbers: 1, 2, 4 and 8 bytes.
+inline bool numeric_size(int size) { return size == 1 || size == 2 || size == 4 || size == 8; }
 
 class PayloadValues {
  public:

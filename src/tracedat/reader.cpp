@@ -627,13 +627,22 @@ TraceDatReader::~TraceDatReader() {
 }
 
 bool TraceDatReader::load_event(int id) const {
+  // Asked for every record: after the first time, the answer comes from a table by id.
+  bool cacheable = id >= 0 && id <= 0xffff;
+  if (cacheable) {
+    if (event_known_.size() <= static_cast<size_t>(id)) event_known_.resize(static_cast<size_t>(id) + 1, 0);
+    if (char known = event_known_[static_cast<size_t>(id)]) return known == 1;
+  }
   auto found = unparsed_.find(id);
-  if (found == unparsed_.end()) return tep_find_event(tep_, id) != nullptr;
-  const auto& [system, format] = contents_.event_formats[found->second.first];
-  const std::string& text = format[found->second.second];
-  unparsed_.erase(found);
-  tep_parse_event(tep_, text.data(), text.size(), system.c_str());
-  return tep_find_event(tep_, id) != nullptr;
+  if (found != unparsed_.end()) {
+    const auto& [system, format] = contents_.event_formats[found->second.first];
+    const std::string& text = format[found->second.second];
+    tep_parse_event(tep_, text.data(), text.size(), system.c_str());
+    unparsed_.erase(found);
+  }
+  bool loaded = tep_find_event(tep_, id) != nullptr;
+  if (cacheable) event_known_[static_cast<size_t>(id)] = loaded ? 1 : 2;
+  return loaded;
 }
 
 const KernelFunctions& TraceDatReader::kernel_functions() const {

@@ -87,10 +87,11 @@ class TraceDatReader {
   uint32_t tsc_mult_ = 0, tsc_shift_ = 0;
   unsigned long long tsc_offset_ = 0;
   TraceDatContents contents_;
-  std::vector<std::vector<uint8_t>> decompressed_;
+  std::vector<std::vector<uint8_t>> decompressed_;  // backing store of compressed CPU data
   // Formats not parsed yet, by event id: (system index, format index) in contents_.
   mutable std::unordered_map<int, std::pair<size_t, size_t>> unparsed_;
-  mutable std::unique_ptr<KernelFunctions> kernel_functions_;  // backing store of compressed CPU data
+  mutable std::vector<char> event_known_;  // by event id: 0 not asked yet, 1 loaded, 2 unknown
+  mutable std::unique_ptr<KernelFunctions> kernel_functions_;
 
   friend class TraceDatParser;
 };

@@ -162,17 +162,9 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
   std::string text = fmt::format("cpus={}\n", reader.cpu_count());
   text.reserve(kFlushAt + 4096);
   size_t buffer = 0;
-  std::vector<char> seen;  // by event id
   while (const tep_record* record = merger.next(buffer)) {
     // Formats are parsed as their events first appear.
-    int id = tep_data_type(tep, const_cast<tep_record*>(record));  // libtraceevent reads only
-    if (id >= 0 && id <= 0xffff) {
-      if (seen.size() <= static_cast<size_t>(id)) seen.resize(static_cast<size_t>(id) + 1, 0);
-      if (!seen[static_cast<size_t>(id)]) {
-        reader.load_event(id);
-        seen[static_cast<size_t>(id)] = 1;
-      }
-    }
+    reader.load_event(tep_data_type(tep, const_cast<tep_record*>(record)));  // libtraceevent reads only
     if (!options.cpus.empty() &&
         std::find(options.cpus.begin(), options.cpus.end(), record->cpu) == options.cpus.end())
       continue;
