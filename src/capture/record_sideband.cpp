@@ -127,8 +127,8 @@ void DsoCollector::observe_all(std::string_view records) {
   }
 }
 
-std::vector<DsoRef> DsoCollector::dsos() const {
-  std::vector<DsoRef> dsos;
+std::vector<format::DsoRef> DsoCollector::dsos() const {
+  std::vector<format::DsoRef> dsos;
   if (kernel_hit_) dsos.push_back({"[kernel.kallsyms]", true});
   for (const auto& file : files_)
     if (hit_.count(&file)) dsos.push_back({file, false});

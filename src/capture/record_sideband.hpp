@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "capture/build_ids.hpp"
+#include "format/build_ids.hpp"
 #include "capture/sampling_session.hpp"
 
 namespace sonde::capture {
@@ -34,7 +34,7 @@ class DsoCollector {
   // Every whole record in `records` (synthesized side-band).
   void observe_all(std::string_view records);
   // The DSOs hit by samples: files, and the kernel when a sample was in it.
-  std::vector<DsoRef> dsos() const;
+  std::vector<format::DsoRef> dsos() const;
 
  private:
   struct Map {

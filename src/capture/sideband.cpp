@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "base/strings.hpp"
-#include "perfdata/synthesize.hpp"
+#include "format/synthesize.hpp"
 
 namespace sonde::capture {
 

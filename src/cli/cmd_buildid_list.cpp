@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "capture/build_ids.hpp"
+#include "format/build_ids.hpp"
 #include "cli/command.hpp"
 #include "perfdata/reader.hpp"
 #include "session/session.hpp"
@@ -24,7 +24,7 @@ int print_entries(const perfdata::FeatureSet& features, const std::unordered_set
   if (const auto& entries = features.build_ids) {
     for (const auto& entry : *entries) {
       if (hit && !hit->count(entry.filename)) continue;
-      out += fmt::format("{:<40} {}\n", capture::build_id_hex(entry.build_id), entry.filename);
+      out += fmt::format("{:<40} {}\n", format::build_id_hex(entry.build_id), entry.filename);
     }
   }
   std::fputs(out.c_str(), stdout);
@@ -48,12 +48,12 @@ int cmd_buildid_list(int argc, char** argv) {
     return status == 0 ? 0 : 129;
   }
   if (kernel) {
-    auto id = capture::read_kernel_build_id();
+    auto id = format::read_kernel_build_id();
     if (!id) {
       fmt::print(stderr, "sonde buildid-list: the running kernel's build-id: {}\n", id.error().message);
       return 1;
     }
-    fmt::print("{}\n", capture::build_id_hex(*id));
+    fmt::print("{}\n", format::build_id_hex(*id));
     return 0;
   }
   // An ELF file rather than a recording: its own build-id, as perf does.

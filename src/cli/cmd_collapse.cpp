@@ -7,13 +7,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "analysis/flame_input.hpp"
-#include "analysis/script_text.hpp"
-#include "analysis/session_stacks.hpp"
-#include "analysis/stack_collapse.hpp"
-#include "analysis/stack_collapse_inline.hpp"
+#include "analysis/flame/flame_input.hpp"
+#include "analysis/stacks/script_text.hpp"
+#include "analysis/stacks/session_stacks.hpp"
+#include "analysis/stacks/stack_collapse.hpp"
+#include "analysis/stacks/stack_collapse_inline.hpp"
 #include "cli/command.hpp"
-#include "output/svg_file.hpp"
+#include "output/svg/svg_file.hpp"
 
 namespace sonde::cli {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/profile_diff.hpp"
+#include "analysis/diff/profile_diff.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
-#include "output/diff_printer.hpp"
+#include "output/diff/diff_printer.hpp"
 
 namespace sonde::cli {
 

@@ -8,11 +8,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "analysis/flame_build.hpp"
-#include "analysis/folded.hpp"
+#include "analysis/flame/flame_build.hpp"
+#include "analysis/stacks/folded.hpp"
 #include "cli/command.hpp"
-#include "output/flamegraph_svg.hpp"
-#include "output/svg_file.hpp"
+#include "output/flame/flamegraph_svg.hpp"
+#include "output/svg/svg_file.hpp"
 
 namespace sonde::cli {
 

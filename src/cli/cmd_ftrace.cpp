@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "cli/ftrace_commands.hpp"
+#include "cli/ftrace/ftrace_commands.hpp"
 
 namespace sonde::cli {
 

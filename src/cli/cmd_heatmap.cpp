@@ -7,14 +7,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "analysis/event_pairs_file.hpp"
-#include "analysis/flame_input.hpp"
-#include "analysis/heatmap.hpp"
-#include "analysis/session_stacks.hpp"
+#include "analysis/heatmap/event_pairs_file.hpp"
+#include "analysis/flame/flame_input.hpp"
+#include "analysis/heatmap/heatmap.hpp"
+#include "analysis/stacks/session_stacks.hpp"
 #include "cli/command.hpp"
-#include "output/heatmap_svg.hpp"
-#include "output/latency_pairs_text.hpp"
-#include "output/svg_file.hpp"
+#include "output/heatmap/heatmap_svg.hpp"
+#include "output/heatmap/latency_pairs_text.hpp"
+#include "output/svg/svg_file.hpp"
 
 namespace sonde::cli {
 

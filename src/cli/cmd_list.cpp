@@ -11,7 +11,7 @@
 #include "cli/command.hpp"
 #include "events/listing.hpp"
 #include "events/parse_events.hpp"
-#include "output/event_list.hpp"
+#include "output/list/event_list.hpp"
 
 namespace sonde::cli {
 

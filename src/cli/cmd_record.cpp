@@ -18,7 +18,7 @@
 #include "kernel/cpus.hpp"
 #include "perfdata/compressor.hpp"
 #include "perfdata/machine_facts.hpp"
-#include "perfdata/synthesize.hpp"
+#include "format/synthesize.hpp"
 #include "perfdata/tracing_data.hpp"
 #include "perfdata/writer.hpp"
 
@@ -257,7 +257,7 @@ int cmd_record(int argc, char** argv) {
   }
   // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
   auto dso_list = dsos.dsos();
-  features.build_ids = capture::BuildIdCache().entries(dso_list);
+  features.build_ids = format::BuildIdCache().entries(dso_list);
   if (compressor) {
     perfdata::CompressedFeature compressed_feature;
     compressed_feature.level =

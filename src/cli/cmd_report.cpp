@@ -7,12 +7,12 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/collapse_file.hpp"
-#include "analysis/report_options.hpp"
-#include "analysis/report_run.hpp"
+#include "analysis/stacks/collapse_file.hpp"
+#include "analysis/report/report_options.hpp"
+#include "analysis/report/report_run.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
-#include "output/report_output.hpp"
+#include "output/report/report_output.hpp"
 
 namespace sonde::cli {
 

@@ -5,15 +5,15 @@
 #include <cstdio>
 #include <optional>
 
-#include "analysis/script_filter.hpp"
+#include "analysis/script/script_filter.hpp"
 #include "base/progress.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "kernel/cpus.hpp"
 #include "output/perf_header.hpp"
-#include "output/raw_dump.hpp"
-#include "output/script_printer.hpp"
-#include "output/script_symbols.hpp"
+#include "output/script/raw_dump.hpp"
+#include "output/script/script_printer.hpp"
+#include "output/script/script_symbols.hpp"
 #include "session/session.hpp"
 #include "unwind/dwarf_unwinder.hpp"
 

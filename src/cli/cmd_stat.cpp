@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "analysis/stat_table.hpp"
+#include "analysis/stat/stat_table.hpp"
 #include "base/strings.hpp"
 #include "capture/counting_run.hpp"
 #include "capture/signals.hpp"
@@ -16,7 +16,7 @@
 #include "cli/event_options.hpp"
 #include "events/parse_events.hpp"
 #include "kernel/cpus.hpp"
-#include "output/stat_printer.hpp"
+#include "output/stat/stat_printer.hpp"
 
 namespace sonde::cli {
 

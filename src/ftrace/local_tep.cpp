@@ -6,7 +6,7 @@
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
-#include "tracedat/blktrace_event.hpp"
+#include "format/blktrace_event.hpp"
 
 namespace sonde::ftrace {
 

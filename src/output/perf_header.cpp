@@ -6,8 +6,8 @@
 #include <string_view>
 #include <utility>
 
-#include "output/script_records.hpp"
-#include "perfdata/format.hpp"
+#include "output/script/script_records.hpp"
+#include "format/perf_format.hpp"
 
 namespace sonde::output {
 

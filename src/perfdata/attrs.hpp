@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "perfdata/features.hpp"
-#include "perfdata/record_view.hpp"
+#include "format/features.hpp"
+#include "format/record_view.hpp"
 
 namespace sonde::perfdata {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "perfdata/bytes.hpp"
+#include "base/bytes.hpp"
 
 namespace sonde::perfdata {
 

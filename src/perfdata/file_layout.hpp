@@ -8,8 +8,8 @@
 
 #include "base/error.hpp"
 #include "perfdata/attrs.hpp"
-#include "perfdata/bytes.hpp"
-#include "perfdata/format.hpp"
+#include "base/bytes.hpp"
+#include "format/perf_format.hpp"
 
 namespace sonde::perfdata {
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "perfdata/format.hpp"
+#include "format/perf_format.hpp"
 
 namespace sonde::perfdata {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "base/error.hpp"
-#include "perfdata/record_view.hpp"
+#include "format/record_view.hpp"
 
 namespace sonde::perfdata {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "perfdata/features.hpp"
+#include "format/features.hpp"
 
 namespace sonde::perfdata {
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "perfdata/bytes.hpp"
-#include "perfdata/format.hpp"
+#include "base/bytes.hpp"
+#include "format/perf_format.hpp"
 
 namespace sonde::perfdata {
 

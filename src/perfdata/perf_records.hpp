@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "perfdata/record_view.hpp"
+#include "format/record_view.hpp"
 
 namespace sonde::perfdata {
 

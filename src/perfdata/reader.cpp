@@ -5,7 +5,7 @@
 #include <cerrno>
 
 #include "perfdata/file_layout.hpp"
-#include "perfdata/mapped_file.hpp"
+#include "base/mapped_file.hpp"
 #include "perfdata/record_stream.hpp"
 
 namespace sonde::perfdata {

@@ -19,9 +19,9 @@
 
 #include "base/error.hpp"
 #include "perfdata/attrs.hpp"
-#include "perfdata/features.hpp"
-#include "perfdata/format.hpp"
-#include "perfdata/record_view.hpp"
+#include "format/features.hpp"
+#include "format/perf_format.hpp"
+#include "format/record_view.hpp"
 
 namespace sonde::perfdata {
 

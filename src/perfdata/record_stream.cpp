@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "perfdata/format.hpp"
+#include "format/perf_format.hpp"
 
 namespace sonde::perfdata {
 

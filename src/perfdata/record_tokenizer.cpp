@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "perfdata/format.hpp"
+#include "format/perf_format.hpp"
 
 namespace sonde::perfdata {
 

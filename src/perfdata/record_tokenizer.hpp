@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "perfdata/record_view.hpp"
+#include "format/record_view.hpp"
 
 namespace sonde::perfdata {
 

@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-#include "perfdata/output_stream.hpp"
+#include "base/output_stream.hpp"
 
 namespace sonde::perfdata {
 

@@ -22,7 +22,11 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "perfdata/features.hpp"
+#include "format/features.hpp"
+
+namespace sonde {
+class OutputStream;
+}
 
 namespace sonde::perfdata {
 
@@ -33,7 +37,7 @@ struct AttrWithIds {
   std::vector<uint64_t> ids;
 };
 
-class OutputStream;
+
 
 class PerfDataWriter {
  public:

@@ -23,7 +23,7 @@ uint32_t OrderedRecords::copy_in(const perfdata::RecordView& record, perfdata::R
   chunk.used += size;
   chunk.live++;
   copy = record;
-  copy.bytes = perfdata::Bytes(at, size);
+  copy.bytes = sonde::Bytes(at, size);
   return index;
 }
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "perfdata/record_view.hpp"
+#include "format/record_view.hpp"
 
 namespace sonde::session {
 

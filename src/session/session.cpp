@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "base/progress.hpp"
-#include "capture/build_ids.hpp"
-#include "perfdata/format.hpp"
+#include "format/build_ids.hpp"
+#include "format/perf_format.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "session/batch_channel.hpp"
 #include "session/ordered_records.hpp"
@@ -57,7 +57,7 @@ struct Session::State {
   void apply_build_ids() {
     if (build_ids_applied || !reader.features().build_ids) return;
     build_ids_applied = true;
-    for (const auto& entry : *reader.features().build_ids) machine.add_build_id(entry.filename, capture::build_id_hex(entry.build_id));
+    for (const auto& entry : *reader.features().build_ids) machine.add_build_id(entry.filename, format::build_id_hex(entry.build_id));
   }
 
   // The record's timestamp, or nullopt when it has none (delivered at once, as perf does).
@@ -139,7 +139,7 @@ struct Session::State {
       case PERF_RECORD_MMAP2:
         if (auto mmap = perfdata::Mmap2Record::decode(record)) {
           std::string build_id =
-              mmap->has_build_id ? capture::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size)) : std::string();
+              mmap->has_build_id ? format::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size)) : std::string();
           machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr, mmap->len,
                              mmap->pgoff, mmap->filename, mmap->prot, mmap->flags, cpumode_of(record), build_id);
         }
@@ -309,7 +309,7 @@ uint64_t Session::State::read_ahead(SessionVisitor& visitor) {
         kept.push_back(std::make_unique<uint8_t[]>(record.bytes.size()));
         std::memcpy(kept.back().get(), record.bytes.data(), record.bytes.size());
         perfdata::RecordView lasting = record;
-        lasting.bytes = perfdata::Bytes(kept.back().get(), record.bytes.size());
+        lasting.bytes = sonde::Bytes(kept.back().get(), record.bytes.size());
         return lasting;
       };
       try {

@@ -14,7 +14,7 @@
 
 #include "base/error.hpp"
 #include "perfdata/reader.hpp"
-#include "perfdata/sample.hpp"
+#include "format/sample.hpp"
 #include "session/machine.hpp"
 
 namespace sonde::session {

@@ -26,13 +26,13 @@ T swapped(T value) {
 // Reads the blob in the byte order it was written in (its endian byte says which).
 class BlobCursor {
  public:
-  explicit BlobCursor(perfdata::Bytes bytes) : bytes_(bytes) {}
+  explicit BlobCursor(sonde::Bytes bytes) : bytes_(bytes) {}
   void set_swap(bool swap) { swap_ = swap; }
 
   template <typename T>
   Result<T> number(const char* what) {
     if (bytes_.size() - offset_ < sizeof(T)) return failf("the tracing data ends inside {}", what);
-    T value = perfdata::load<T>(bytes_.data() + offset_);
+    T value = sonde::load<T>(bytes_.data() + offset_);
     offset_ += sizeof(T);
     return swap_ ? swapped(value) : value;
   }
@@ -53,7 +53,7 @@ class BlobCursor {
   }
 
  private:
-  perfdata::Bytes bytes_;
+  sonde::Bytes bytes_;
   size_t offset_ = 0;
   bool swap_ = false;
 };
@@ -80,7 +80,7 @@ TracepointFormats::TracepointFormats(TracepointFormats&&) noexcept = default;
 TracepointFormats& TracepointFormats::operator=(TracepointFormats&&) noexcept = default;
 TracepointFormats::~TracepointFormats() = default;
 
-Result<TracepointFormats> TracepointFormats::parse(perfdata::Bytes blob) {
+Result<TracepointFormats> TracepointFormats::parse(sonde::Bytes blob) {
   TracepointFormats formats;
   tep_handle* tep = formats.handle_->tep;
   if (tep == nullptr) return fail("cannot allocate a libtraceevent handle");
@@ -161,7 +161,7 @@ tep_event* TracepointFormats::find(uint64_t id) const {
   return tep_find_event(handle_->tep, static_cast<int>(id));
 }
 
-void TracepointFormats::append_info(int cpu, perfdata::Bytes raw, std::string& out) {
+void TracepointFormats::append_info(int cpu, sonde::Bytes raw, std::string& out) {
   tep_record record{};
   record.cpu = cpu;
   record.size = static_cast<int>(raw.size());

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "base/error.hpp"
-#include "perfdata/bytes.hpp"
+#include "base/bytes.hpp"
 
 struct tep_handle;
 struct tep_event;
@@ -20,7 +20,7 @@ class TracepointFormats {
  public:
   // Parses perf's blob (versions 0.5 and 0.6). An event whose format does not parse is left
   // out (its samples print without payload), as perf does.
-  static Result<TracepointFormats> parse(perfdata::Bytes blob);
+  static Result<TracepointFormats> parse(sonde::Bytes blob);
 
   TracepointFormats(TracepointFormats&&) noexcept;
   TracepointFormats& operator=(TracepointFormats&&) noexcept;
@@ -30,7 +30,7 @@ class TracepointFormats {
   tep_event* find(uint64_t id) const;
   // Appends a tracepoint sample's payload formatted by its event's print fmt (perf's
   // TEP_PRINT_INFO); the event is the one the payload's common_type names.
-  void append_info(int cpu, perfdata::Bytes raw, std::string& out);
+  void append_info(int cpu, sonde::Bytes raw, std::string& out);
   // "system:name" of an event, for event names of files without EVENT_DESC.
   static std::string qualified_name(const tep_event* event);
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <span>
 
-#include "capture/build_ids.hpp"
+#include "format/build_ids.hpp"
 
 namespace sonde::symbols {
 
@@ -19,8 +19,8 @@ void ensure_libelf() {
 std::string notes_build_id(Elf_Data* data, size_t align) {
   if (!data || !data->d_buf) return "";
   std::span<const uint8_t> bytes(static_cast<const uint8_t*>(data->d_buf), data->d_size);
-  auto id = capture::find_gnu_build_id(bytes, align);
-  return id ? capture::build_id_hex(*id) : "";
+  auto id = format::find_gnu_build_id(bytes, align);
+  return id ? format::build_id_hex(*id) : "";
 }
 
 }  // namespace
@@ -221,8 +221,8 @@ std::optional<std::string> ElfImage::debuglink() const {
 }
 
 std::string elf_build_id(const std::string& path) {
-  auto id = capture::read_elf_build_id(path);
-  return id ? capture::build_id_hex(*id) : "";
+  auto id = format::read_elf_build_id(path);
+  return id ? format::build_id_hex(*id) : "";
 }
 
 }  // namespace sonde::symbols

@@ -14,7 +14,7 @@
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
-#include "capture/build_ids.hpp"
+#include "format/build_ids.hpp"
 #include "kernel/kallsyms.hpp"
 #include "symbols/buildid_cache.hpp"
 #include "symbols/demangle.hpp"
@@ -230,8 +230,8 @@ class Loader {
     if (options_.kallsyms != "/proc/kallsyms" || dso.build_id.empty() ||
         dso.kind != session::DsoKind::kernel)
       return options_.kallsyms;
-    auto running = capture::read_kernel_build_id();
-    if (!running || capture::build_id_hex(*running) == dso.build_id) return options_.kallsyms;
+    auto running = format::read_kernel_build_id();
+    if (!running || format::build_id_hex(*running) == dso.build_id) return options_.kallsyms;
     std::string cached = buildid_cache_file(options_.buildid_dir, dso.build_id, "kallsyms");
     if (cached.empty()) {
       notes_.push_back(fmt::format(

@@ -12,14 +12,14 @@
 #include <zstd.h>
 
 #include "base/strings.hpp"
-#include "perfdata/bytes.hpp"
-#include "tracedat/blktrace_event.hpp"
+#include "base/bytes.hpp"
+#include "format/blktrace_event.hpp"
 #include "tracedat/format.hpp"
 
 namespace sonde::tracedat {
 
-using perfdata::ByteReader;
-using perfdata::Bytes;
+using sonde::ByteReader;
+using sonde::Bytes;
 
 namespace {
 
@@ -262,15 +262,15 @@ class TraceDatParser {
         break;
       case kOptionCpuCount:
         if (data.size() >= 4) {
-          cpus_option_ = static_cast<int>(perfdata::load<uint32_t>(data.data()));
+          cpus_option_ = static_cast<int>(sonde::load<uint32_t>(data.data()));
           r_.contents_.nr_cpus = cpus_option_;
         }
         break;
       case kOptionTsc2Nsec:
         if (data.size() >= 16) {
-          r_.tsc_mult_ = perfdata::load<uint32_t>(data.data());
-          r_.tsc_shift_ = perfdata::load<uint32_t>(data.data() + 4);
-          r_.tsc_offset_ = perfdata::load<uint64_t>(data.data() + 8);
+          r_.tsc_mult_ = sonde::load<uint32_t>(data.data());
+          r_.tsc_shift_ = sonde::load<uint32_t>(data.data() + 4);
+          r_.tsc_offset_ = sonde::load<uint64_t>(data.data() + 8);
         }
         break;
       case kOptionHeaderInfo:
@@ -279,7 +279,7 @@ class TraceDatParser {
       case kOptionKallsyms:
       case kOptionPrintk:
       case kOptionCmdlines:
-        if (data.size() >= 8) sections_[id] = perfdata::load<uint64_t>(data.data());
+        if (data.size() >= 8) sections_[id] = sonde::load<uint64_t>(data.data());
         break;
       default:
         break;
@@ -289,7 +289,7 @@ class TraceDatParser {
   void buffer_option(Bytes data) {
     BufferOption buffer;
     if (data.size() < 8) return;
-    buffer.offset = perfdata::load<uint64_t>(data.data());
+    buffer.offset = sonde::load<uint64_t>(data.data());
     size_t position = 8;
     buffer.name = option_string(data, position);
     if (r_.version_ >= 7) {
@@ -478,7 +478,7 @@ class TraceDatParser {
         auto data = sized_block<uint32_t>(options, "an option");
         if (!data) return tl::unexpected(data.error());
         if (*id == kOptionDone) {
-          if (data->size() >= 8) next = perfdata::load<uint64_t>(data->data());
+          if (data->size() >= 8) next = sonde::load<uint64_t>(data->data());
           break;
         }
         option(*id, *data);
@@ -530,7 +530,7 @@ class TraceDatParser {
     // Only the section header matters here: the CPU data is found through the option.
     if (option.offset > file_.size() || file_.size() - option.offset < 16)
       return truncated("buffer '" + option.name + "'");
-    uint16_t flags = perfdata::load<uint16_t>(file_.data() + option.offset + 2);
+    uint16_t flags = sonde::load<uint16_t>(file_.data() + option.offset + 2);
     bool compressed = flags & kSectionCompressed;
     uint64_t page_size = r_.page_size_;
     uint64_t next_offset = page_size;
@@ -613,7 +613,7 @@ class TraceDatParser {
 
 Result<std::unique_ptr<TraceDatReader>> TraceDatReader::open(const std::string& path) {
   std::unique_ptr<TraceDatReader> reader(new TraceDatReader());
-  auto file = perfdata::MappedFile::open(path);
+  auto file = sonde::MappedFile::open(path);
   if (!file) return tl::unexpected(file.error());
   reader->file_.emplace(std::move(*file));
   TraceDatParser parser(*reader, path);

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "perfdata/mapped_file.hpp"
+#include "base/mapped_file.hpp"
 #include "tracedat/kallsyms.hpp"
 #include "tracedat/writer.hpp"
 
@@ -74,7 +74,7 @@ class TraceDatReader {
   TraceDatReader() = default;
   Result<void> parse(const std::string& path);
 
-  std::optional<perfdata::MappedFile> file_;
+  std::optional<sonde::MappedFile> file_;
   tep_handle* tep_ = nullptr;
   tep_plugin_list* plugins_ = nullptr;
   int version_ = 0;

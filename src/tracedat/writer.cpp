@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/unique_fd.hpp"
-#include "perfdata/output_stream.hpp"
+#include "base/output_stream.hpp"
 #include "tracedat/format.hpp"
 
 namespace sonde::tracedat {
@@ -72,7 +72,7 @@ Result<uint64_t> file_size(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-Result<void> copy_file(const std::string& path, uint64_t size, perfdata::OutputStream& out) {
+Result<void> copy_file(const std::string& path, uint64_t size, sonde::OutputStream& out) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) return failf("cannot open {}: {}", path, errno_text(errno));
   std::vector<char> buffer(1 << 20);
@@ -192,7 +192,7 @@ Result<void> write_trace_dat(const std::string& path, const TraceDatContents& co
 
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return failf("cannot create {}: {}", path, errno_text(errno));
-  perfdata::OutputStream out(fd, true, path);
+  sonde::OutputStream out(fd, true, path);
   if (auto r = out.write(head.str().data(), head.size()); !r) return r;
   static const std::vector<char> zeros(1 << 16, 0);
   auto pad_to = [&](uint64_t offset) -> Result<void> {

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "perfdata/bytes.hpp"
+#include "base/bytes.hpp"
 
 namespace sonde::unwind {
 
@@ -36,7 +36,7 @@ struct SampleContext {
   const session::Thread* thread = nullptr;
   const perfdata::Sample* sample = nullptr;
   uint64_t sp = 0;
-  perfdata::Bytes stack;  // the valid part of the stack copy, starting at sp
+  sonde::Bytes stack;  // the valid part of the stack copy, starting at sp
   std::vector<session::Location>* frames = nullptr;
   size_t budget = 0;
 };
@@ -95,7 +95,7 @@ bool memory_read(Dwfl*, Dwarf_Addr addr, Dwarf_Word* result, void* dwfl_arg) {
   auto* process = static_cast<ProcessDwfl*>(dwfl_arg);
   SampleContext& ctx = *process->current;
   if (addr >= ctx.sp && addr - ctx.sp + sizeof(Dwarf_Word) <= ctx.stack.size()) {
-    *result = perfdata::load<Dwarf_Word>(ctx.stack.data() + (addr - ctx.sp));
+    *result = sonde::load<Dwarf_Word>(ctx.stack.data() + (addr - ctx.sp));
     return true;
   }
   // Outside the copied stack: read-only data of a mapped file (perf reads the DSO likewise).

@@ -15,8 +15,8 @@
 #include "base/strings.hpp"
 #include "perfdata/machine_facts.hpp"
 #include "perfdata/reader.hpp"
-#include "perfdata/sample.hpp"
-#include "perfdata/synthesize.hpp"
+#include "format/sample.hpp"
+#include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
 #include "run.hpp"
 

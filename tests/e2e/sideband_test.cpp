@@ -14,11 +14,11 @@
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
-#include "capture/build_ids.hpp"
+#include "format/build_ids.hpp"
 #include "capture/sideband.hpp"
 #include "kernel/kallsyms.hpp"
 #include "perfdata/machine_facts.hpp"
-#include "perfdata/synthesize.hpp"
+#include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
 #include "run.hpp"
 
@@ -131,8 +131,8 @@ std::string write_file(const StoppedDemo& demo, Mode mode, const std::string& na
   features.version = "6.1.sonde";
   features.cmdline = std::vector<std::string>{"/usr/bin/sonde", "record"};
   features.event_desc = std::vector<EventDesc>{{attr, "cpu-clock", {1001}}};
-  BuildIdCache cache;
-  std::vector<DsoRef> dsos = {{"[kernel.kallsyms]", true}, {demo.path(), false}};
+  format::BuildIdCache cache;
+  std::vector<format::DsoRef> dsos = {{"[kernel.kallsyms]", true}, {demo.path(), false}};
   features.build_ids = cache.entries(dsos);
   features.sample_time = SampleTime{1'000'000'000, 1'000'750'000};
 

@@ -28,12 +28,12 @@
 #include <vector>
 
 #include "perfdata/attrs.hpp"
-#include "perfdata/features.hpp"
-#include "perfdata/format.hpp"
+#include "format/features.hpp"
+#include "format/perf_format.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/reader.hpp"
 #include "perfdata/record_stream.hpp"
-#include "perfdata/sample.hpp"
+#include "format/sample.hpp"
 
 using namespace sonde::perfdata;
 

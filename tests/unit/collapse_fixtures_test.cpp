@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/script_text.hpp"
-#include "analysis/stack_collapse.hpp"
-#include "analysis/stack_collapse_inline.hpp"
+#include "analysis/stacks/script_text.hpp"
+#include "analysis/stacks/stack_collapse.hpp"
+#include "analysis/stacks/stack_collapse_inline.hpp"
 
 namespace sonde::analysis {
 namespace {

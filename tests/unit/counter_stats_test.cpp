@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analysis/counter_stats.hpp"
+#include "analysis/stat/counter_stats.hpp"
 
 using namespace sonde;
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analysis/event_pairs.hpp"
+#include "analysis/heatmap/event_pairs.hpp"
 
 using namespace sonde::analysis;
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <string>
 
-#include "analysis/flame_build.hpp"
-#include "analysis/flame_tree.hpp"
-#include "analysis/folded.hpp"
+#include "analysis/flame/flame_build.hpp"
+#include "analysis/flame/flame_tree.hpp"
+#include "analysis/stacks/folded.hpp"
 #include "flamegraph_svg_check.hpp"
-#include "output/flamegraph_colors.hpp"
-#include "output/flamegraph_svg.hpp"
+#include "output/flame/flamegraph_colors.hpp"
+#include "output/flame/flamegraph_svg.hpp"
 
 namespace sonde::analysis {
 namespace {

@@ -4,10 +4,10 @@
 #include <numeric>
 #include <string>
 
-#include "analysis/heatmap.hpp"
+#include "analysis/heatmap/heatmap.hpp"
 #include "flamegraph_svg_check.hpp"
-#include "output/heatmap_svg.hpp"
-#include "output/latency_pairs_text.hpp"
+#include "output/heatmap/heatmap_svg.hpp"
+#include "output/heatmap/latency_pairs_text.hpp"
 
 namespace sonde::analysis {
 namespace {

@@ -5,9 +5,11 @@
 #include <cstring>
 #include <string>
 
-#include "perfdata/bytes.hpp"
+#include "base/bytes.hpp"
+#include "format/perf_format.hpp"
 #include "perfdata/perf_records.hpp"
 
+using namespace sonde;
 using namespace sonde::perfdata;
 
 namespace {

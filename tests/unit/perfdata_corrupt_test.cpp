@@ -8,11 +8,11 @@
 #include <functional>
 #include <random>
 
-#include "perfdata/format.hpp"
+#include "format/perf_format.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/reader.hpp"
-#include "perfdata/sample.hpp"
-#include "perfdata/synthesize.hpp"
+#include "format/sample.hpp"
+#include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
 
 #include "temp_dir.hpp"

@@ -13,8 +13,8 @@
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/reader.hpp"
 #include "perfdata/record_tokenizer.hpp"
-#include "perfdata/sample.hpp"
-#include "perfdata/synthesize.hpp"
+#include "format/sample.hpp"
+#include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
 
 #include "temp_dir.hpp"

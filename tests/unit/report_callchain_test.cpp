@@ -7,9 +7,9 @@
 #include <map>
 #include <string>
 
-#include "analysis/callchain.hpp"
-#include "analysis/hist.hpp"
-#include "output/callgraph_printer.hpp"
+#include "analysis/report/callchain.hpp"
+#include "analysis/report/hist.hpp"
+#include "output/report/callgraph_printer.hpp"
 
 using namespace sonde;
 using namespace sonde::analysis;

@@ -1,8 +1,8 @@
 // perf script's -F grammar and its fit to a file's events.
 #include <gtest/gtest.h>
 
-#include "analysis/script_filter.hpp"
-#include "output/script_fields.hpp"
+#include "analysis/script/script_filter.hpp"
+#include "output/script/script_fields.hpp"
 
 using namespace sonde;
 using namespace sonde::output;

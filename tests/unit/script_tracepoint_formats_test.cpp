@@ -44,7 +44,7 @@ TEST(TracepointFormats, FormatsAPayloadByItsPrintFmt) {
     std::memcpy(raw + 8, &value, 4);
     std::memcpy(raw + 12, "sonde", 6);
     std::string text;
-    formats->append_info(0, perfdata::Bytes(raw, sizeof raw), text);
+    formats->append_info(0, sonde::Bytes(raw, sizeof raw), text);
     EXPECT_EQ(text, "value=-7 name=sonde");
   }
 }

@@ -91,7 +91,7 @@ TEST(SessionOrderedRecords, RoundsFlushUpToThePreviousRoundsMaximum) {
     storage.push_back(std::vector<uint8_t>(16, tag));
     sonde::perfdata::RecordView view;
     view.header.size = 16;
-    view.bytes = sonde::perfdata::Bytes(storage.back().data(), 16);
+    view.bytes = sonde::Bytes(storage.back().data(), 16);
     return view;
   };
   storage.reserve(16);

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "perfdata/synthesize.hpp"
+#include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
 #include "session/batch_channel.hpp"
 #include "session/session.hpp"

@@ -14,7 +14,7 @@
 #include "base/file.hpp"
 #include "capture/sideband.hpp"
 #include "perfdata/kernel_records.hpp"
-#include "perfdata/sample.hpp"
+#include "format/sample.hpp"
 
 using namespace sonde;
 using namespace sonde::capture;

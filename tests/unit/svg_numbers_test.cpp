@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "output/svg_numbers.hpp"
+#include "output/svg/svg_numbers.hpp"
 
 namespace sonde::output {
 namespace {

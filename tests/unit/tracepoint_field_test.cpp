@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "analysis/tracepoint_field.hpp"
+#include "analysis/heatmap/tracepoint_field.hpp"
 #include "session/tracepoint_formats.hpp"
 #include "tracing_data_blob.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "perfdata/bytes.hpp"
+#include "base/bytes.hpp"
 
 namespace sonde::test {
 
@@ -39,7 +39,7 @@ inline std::string tracing_data_blob(const std::string& system, const char* form
   return out;
 }
 
-inline perfdata::Bytes bytes_of(const std::string& text) {
+inline sonde::Bytes bytes_of(const std::string& text) {
   return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
 }
 

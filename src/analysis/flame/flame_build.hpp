@@ -1,0 +1,35 @@
+#pragma once
+// From an input (folded stacks or perf script text) to the flame graph's tree, or to folded text
+// for the differential. The one place that decides how each kind of input is read.
+#include <string>
+
+#include "analysis/flame/flame_input.hpp"
+#include "analysis/flame/flame_tree.hpp"
+#include "analysis/stacks/script_text.hpp"
+#include "analysis/stacks/stack_collapse.hpp"
+#include "symbols/symbolizer.hpp"
+
+namespace sonde::analysis {
+
+struct FlameBuildOptions {
+  CollapseOptions collapse;  // for perf script text
+  std::string event_filter;
+  bool srcline = false;
+  symbols::SymbolizerOptions symbols;  // for perf.data input
+};
+
+struct FlameBuildStats {
+  size_t invalid_lines = 0;  // folded lines without a count
+  std::string error;         // what stopped a perf.data file's replay, or ""
+};
+
+// Adds every stack of `input` (folded, perf script text or perf.data) to `tree`.
+FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
+                                  const NoteSink& note);
+// Folded text of `input`: as is when folded, collapsed when perf script text.
+Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note);
+// Adds difffolded output ("stack before after" lines) to `tree`: widths from the second
+// profile, colours from the change.
+FlameBuildStats add_diff_to_flame_tree(std::string_view diff_text, FlameTree& tree);
+
+}  // namespace sonde::analysis

@@ -1,0 +1,405 @@
+#include "analysis/report/hist.hpp"
+
+#include <regex.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace sonde::analysis {
+
+std::span<const uint32_t> Histogram::chain(uint32_t stack) const {
+  std::span<const uint32_t> sequence = stacks_.sequence(stack).subspan(1);
+  if (stack_limits_.empty()) return sequence;
+  return sequence.subspan(stack_offsets_[stack], stack_limits_[stack]);
+}
+
+void Histogram::expand_unwound(const LocationTable& locations) {
+  if (!locations.has_expansions()) return;
+  SequenceIndex expanded;
+  leaves_.assign(stacks_.size(), kNoId);
+  std::vector<uint32_t> sequence;
+  for (uint32_t s = 0; s < stacks_.size(); ++s) {
+    std::span<const uint32_t> original = stacks_.sequence(s);
+    sequence.assign(1, original[0]);
+    for (size_t i = 1; i < original.size(); ++i) {
+      const std::vector<uint32_t>* chain = locations.expansion(original[i]);
+      if (chain) sequence.insert(sequence.end(), chain->begin(), chain->end());
+      else sequence.push_back(original[i]);
+    }
+    leaves_[s] = original.size() > 1 ? original[1] : kNoId;
+    expanded.append(sequence);  // stack ids keep (two stacks may hold the same frames)
+  }
+  stacks_ = std::move(expanded);
+}
+
+uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location, bool caller) {
+  uint32_t& cached = frame_key_of_location_[caller][location];
+  if (cached != kNoId) return cached;
+  const FrameLocation& where = tables.locations.location(location);
+  KeyIndex<4>::Key key{};
+  const Function& function = tables.locations.function(where.function);
+  bool raw = caller && !function.resolved;
+  // perf compares DSOs by name here (two Dso objects of one file make one entry) and symbols
+  // by their start within that name.
+  uint64_t dso_name = 0;
+  if (where.dso) {
+    auto [it, inserted] = dso_name_ids_.emplace(where.dso->short_name, dso_name_ids_.size() + 1);
+    dso_name = it->second;
+  }
+  for (SortKey k : options_.keys) {
+    if (k == SortKey::dso) key[0] = dso_name;
+    if (k == SortKey::sym) {
+      if (raw) key[1] = where.ip;
+      else if (function.inlined) key[1] = where.function;  // perf tells inline frames apart by name
+      else if (function.resolved) key[1] = function.start;
+      else key[1] = where.address;
+      key[2] |= dso_name << 32;
+      key[3] = raw ? 2 : function.inlined ? 3 : function.resolved ? 1 : 0;
+    }
+    if (k == SortKey::srcline) key[2] |= where.srcline + 1ull;
+  }
+  cached = frame_keys_.intern(key);
+  return cached;
+}
+
+uint32_t Histogram::entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location,
+                              uint32_t stack, char level, uint64_t address) {
+  bool inserted;
+  uint32_t id = entry_index_.intern({uint64_t(context_key) << 32 | frame_key}, inserted);
+  if (inserted) {
+    HistEntry entry;
+    entry.context = context;
+    entry.location = location;
+    entry.first_stack = stack;
+    entry.level = level;
+    entry.address = address;
+    entries_.push_back(entry);
+  }
+  return id;
+}
+
+void Histogram::build(ReportTables& tables, const HistOptions& options) {
+  options_ = options;
+  const LocationTable& locations = tables.locations;
+  frame_key_of_location_[0].assign(locations.location_count(), kNoId);
+  frame_key_of_location_[1].assign(locations.location_count(), kNoId);
+
+  bool want_parent = std::find(options.keys.begin(), options.keys.end(), SortKey::parent) != options.keys.end();
+  std::vector<int8_t> parent_match;  // per function: -1 unknown, 0 no, 1 yes
+  // POSIX extended regular expressions, as perf's regcomp.
+  struct Regex {
+    regex_t compiled{};
+    bool ok = false;
+    ~Regex() {
+      if (ok) regfree(&compiled);
+    }
+  } parent_regex;
+  if (want_parent) {
+    parent_regex.ok = regcomp(&parent_regex.compiled, options.parent_pattern.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
+    parent_match.assign(locations.function_count(), -1);
+  }
+
+  // --max-stack: perf walks the chain in callchain order and stops after N entries.
+  size_t stack_count = stacks_.size();
+  stack_limits_.assign(stack_count, 0);
+  stack_offsets_.assign(stack_count, 0);
+  for (uint32_t s = 0; s < stack_count; ++s) {
+    uint32_t length = static_cast<uint32_t>(stacks_.sequence(s).size() - 1);
+    uint32_t limit = std::min<uint32_t>(length, static_cast<uint32_t>(std::max(options.max_stack, 1)));
+    stack_limits_[s] = limit;
+    stack_offsets_[s] = options.order == CallchainOrder::caller ? length - limit : 0;
+  }
+
+  // Context part of the key, per stack.
+  std::vector<uint32_t> context_key_of_stack(stack_count);
+  std::vector<uint32_t> parent_of_stack(stack_count, kNoId);
+  for (uint32_t s = 0; s < stack_count; ++s) {
+    const SampleContext& context = tables.contexts[stack_context(s)];
+    uint32_t parent = kNoId;
+    if (want_parent) {
+      std::span<const uint32_t> locs = chain(s);
+      for (size_t i = 0; i < locs.size(); ++i) {
+        size_t index = options.order == CallchainOrder::callee ? i : locs.size() - 1 - i;
+        uint32_t function = locations.location(locs[index]).function;
+        const Function& f = locations.function(function);
+        if (!f.resolved) continue;
+        int8_t& match = parent_match[function];
+        if (match < 0)
+          match = parent_regex.ok && regexec(&parent_regex.compiled, f.name.c_str(), 0, nullptr, 0) == 0 ? 1 : 0;
+        if (match) {
+          parent = function;
+          break;
+        }
+      }
+    }
+    parent_of_stack[s] = parent;
+    KeyIndex<3>::Key key{};
+    for (SortKey k : options.keys) {
+      if (k == SortKey::comm) key[0] |= context.comm;
+      if (k == SortKey::trace) key[0] |= uint64_t(context.trace) << 32;
+      if (k == SortKey::pid) key[1] |= uint64_t(uint32_t(context.tid));
+      if (k == SortKey::cpu) key[1] |= uint64_t(uint32_t(context.cpu)) << 32;
+      if (k == SortKey::parent) key[2] = parent + 1ull;
+    }
+    context_key_of_stack[s] = context_keys_.intern(key);
+  }
+
+  // Entries. `stamp` marks the entries a stack has already counted (children mode counts a
+  // stack once per distinct entry, as perf's he_cache does per sample).
+  std::vector<uint32_t> stamp;
+  // Per location, the caller entry it last led to and under which context key: stacks mostly
+  // share their context key, so the entry index is asked about once per location, not per frame.
+  struct CallerEntry {
+    uint32_t context_key = kNoId;
+    uint32_t entry = kNoId;
+  };
+  std::vector<CallerEntry> caller_entry(options.children ? locations.location_count() : 0);
+  bool caller = options.order == CallchainOrder::caller;
+  std::vector<uint32_t> entry_at;  // per chain position of every stack, kNoId for duplicates
+  std::vector<uint64_t> entry_at_offset(stack_count + 1, 0);
+  bool keep_starts = options.callchains;
+  for (uint32_t s = 0; s < stack_count; ++s) {
+    std::span<const uint32_t> locs = chain(s);
+    uint32_t length = static_cast<uint32_t>(locs.size());
+    uint32_t context = stack_context(s);
+    uint32_t context_key = context_key_of_stack[s];
+    uint64_t period = periods_[s];
+    uint32_t count = counts_[s];
+    entry_at_offset[s] = entry_at.size();
+
+    // The sampled address itself, even when --max-stack cut it from the chain (as perf's al).
+    uint32_t leaf = leaves_.empty() ? stacks_.sequence(s)[1] : leaves_[s];
+    char level = locations.location(leaf).level;
+    uint32_t self = entry_for(context_key, frame_key(tables, leaf, false), context, leaf, s, level,
+                              locations.location(leaf).address);
+    if (stamp.size() < entries_.size()) stamp.resize(entries_.size() * 2, kNoId);
+    HistEntry* entry = &entries_[self];
+    entry->parent = parent_of_stack[s];
+    entry->self_period += period;
+    entry->self_samples += count;
+    entry->children_period += period;
+    entry->children_samples += count;
+    entry->max_depth = std::max(entry->max_depth, length);
+    stamp[self] = s;
+    if (keep_starts) entry_at.push_back(self);  // the self entry's chain: the whole stack
+    if (!options.children) continue;
+
+    // perf reuses one addr_location along the chain: an address outside every map keeps the
+    // level of the frame before it (or the sample's). Only a new entry needs it.
+    auto level_at = [&](uint32_t i) {
+      for (uint32_t j = i + 1; j-- > 0;) {
+        const FrameLocation& where = locations.location(locs[caller ? length - 1 - j : j]);
+        if (where.dso) return where.dso->is_kernel() ? 'k' : '.';
+      }
+      return level;
+    };
+    for (uint32_t i = 0; i < length; ++i) {
+      uint32_t location = locs[caller ? length - 1 - i : i];
+      CallerEntry& cached = caller_entry[location];
+      if (cached.context_key != context_key) {
+        uint32_t key = frame_key(tables, location, true);
+        size_t before = entries_.size();
+        uint32_t found = entry_for(context_key, key, context, location, s, '.', locations.location(location).ip);
+        if (entries_.size() != before) entries_[found].level = level_at(i);
+        cached = {context_key, found};
+      }
+      uint32_t id = cached.entry;
+      if (stamp.size() < entries_.size()) stamp.resize(entries_.size() * 2, kNoId);
+      if (stamp[id] == s) {
+        if (keep_starts) entry_at.push_back(kNoId);
+        continue;
+      }
+      stamp[id] = s;
+      HistEntry& e = entries_[id];
+      e.parent = parent_of_stack[s];
+      e.children_period += period;
+      e.children_samples += count;
+      e.max_depth = std::max(e.max_depth, length - i);
+      if (keep_starts) entry_at.push_back(id);
+    }
+  }
+  entry_at_offset[stack_count] = entry_at.size();
+
+  // Group the chain starts by entry (counting sort): entry -> (position, remaining, stack).
+  if (keep_starts) {
+    std::vector<uint32_t> chain_begin(stack_count + 1, 0);
+    for (uint32_t s = 0; s < stack_count; ++s) chain_begin[s + 1] = chain_begin[s] + stack_limits_[s];
+    chain_functions_.resize(chain_begin[stack_count]);
+    for (uint32_t s = 0; s < stack_count; ++s) {
+      std::span<const uint32_t> locs = chain(s);
+      for (size_t i = 0; i < locs.size(); ++i)
+        chain_functions_[chain_begin[s] + i] = locations.location(locs[i]).function;
+    }
+    start_offsets_.assign(entries_.size() + 1, 0);
+    for (uint32_t id : entry_at)
+      if (id != kNoId) ++start_offsets_[id + 1];
+    for (size_t e = 0; e < entries_.size(); ++e) start_offsets_[e + 1] += start_offsets_[e];
+    std::vector<uint64_t> fill(start_offsets_.begin(), start_offsets_.end() - 1);
+    starts_.resize(start_offsets_.back());
+    auto start_at = [&](uint32_t s, uint32_t index, uint32_t length) {
+      return ChainStart{chain_begin[s] + index, caller ? index + 1 : length - index, s};
+    };
+    for (uint32_t s = 0; s < stack_count; ++s) {
+      uint32_t length = stack_limits_[s];
+      uint64_t at = entry_at_offset[s];
+      // First slot: the self entry with the whole chain.
+      starts_[fill[entry_at[at]]++] = start_at(s, caller ? length - 1 : 0, length);
+      if (!options.children) continue;
+      for (uint32_t i = 0; i < length; ++i) {
+        uint32_t id = entry_at[at + 1 + i];
+        if (id == kNoId) continue;
+        uint32_t index = caller ? length - 1 - i : i;
+        starts_[fill[id]++] = start_at(s, index, length);
+      }
+    }
+    std::vector<uint32_t>().swap(entry_at);
+  }
+  order_entries(tables);
+}
+
+namespace {
+
+int compare_strings(const std::string& a, const std::string& b) {
+  int c = a.compare(b);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+template <typename T>
+int compare_values(T a, T b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// perf's (int64_t)(right - left) on addresses: the difference's sign, wrapping as it does.
+int wrapped_compare(uint64_t right, uint64_t left) {
+  int64_t d = static_cast<int64_t>(right - left);
+  return d > 0 ? 1 : d < 0 ? -1 : 0;
+}
+
+}  // namespace
+
+void Histogram::order_entries(const ReportTables& tables) {
+  const LocationTable& locations = tables.locations;
+  auto dso_of = [&](const HistEntry& e) { return locations.location(e.location).dso; };
+  auto function_of = [&](const HistEntry& e) -> const Function& {
+    return locations.function(locations.location(e.location).function);
+  };
+  auto comm_of = [&](const HistEntry& e) -> const std::string& {
+    return tables.comms[tables.contexts[e.context].comm];
+  };
+
+  // The keys perf's entry tree (cmp) and output sort (sort) compare alike; sym and parent differ.
+  auto compare_shared_key = [&](SortKey k, const HistEntry& a, const HistEntry& b) {
+    switch (k) {
+      case SortKey::comm: return compare_strings(comm_of(b), comm_of(a));
+      case SortKey::pid: return compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
+      case SortKey::cpu: return compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
+      case SortKey::dso: {
+        const session::Dso* da = dso_of(a);
+        const session::Dso* db = dso_of(b);
+        if (!da || !db) return (da == db) ? 0 : (!da ? -1 : 1);
+        return compare_strings(db->short_name, da->short_name);
+      }
+      case SortKey::srcline:
+        return compare_strings(locations.srcline(locations.location(b.location).srcline),
+                               locations.srcline(locations.location(a.location).srcline));
+      case SortKey::trace: {
+        // perf compares payloads only within a tracepoint event; other events' are all equal.
+        uint32_t ta = tables.contexts[a.context].trace, tb = tables.contexts[b.context].trace;
+        if (ta == kNoId || tb == kNoId) return 0;
+        return compare_strings(tables.traces[tb], tables.traces[ta]);
+      }
+      case SortKey::sym:
+      case SortKey::parent: break;
+    }
+    return 0;
+  };
+
+  // perf's hist_entry__cmp(a, b) per key: its entry tree puts `a` before `b` when > 0 (perf
+  // compares the entry in the tree with the new one), and that order decides between entries
+  // the output sort finds equal.
+  auto tree_compare = [&](const HistEntry& a, const HistEntry& b) {
+    for (SortKey k : options_.keys) {
+      int c = 0;
+      switch (k) {
+        case SortKey::sym: {
+          const Function& fa = function_of(a);
+          const Function& fb = function_of(b);
+          if (!fa.resolved && !fb.resolved) {
+            c = wrapped_compare(b.address, a.address);
+          } else {
+            const session::Dso* da = dso_of(a);
+            const session::Dso* db = dso_of(b);
+            if (da != db) c = (!da || !db) ? (!da ? -1 : 1) : compare_strings(db->short_name, da->short_name);
+            if (c == 0) {
+              if (!fa.resolved || !fb.resolved) c = !fa.resolved ? -1 : 1;
+              else if (fa.inlined || fb.inlined) c = compare_strings(fa.name, fb.name);  // perf: by name first
+              if (c == 0 && fa.resolved && fb.resolved) c = wrapped_compare(fb.start, fa.start);
+            }
+          }
+          break;
+        }
+        case SortKey::parent: c = compare_values(b.parent, a.parent); break;
+        default: c = compare_shared_key(k, a, b); break;
+      }
+      if (c) return c;
+    }
+    return 0;
+  };
+
+  // perf's output sort: > 0 puts `a` first.
+  bool children = options_.children;
+  bool depth_rule = children && options_.callchains;
+  auto output_compare = [&](const HistEntry& a, const HistEntry& b) {
+    int c = 0;
+    if (children) {
+      c = compare_values(a.children_period, b.children_period);
+      if (c) return c;
+      if (depth_rule && tables.contexts[stack_context(a.first_stack)].tid ==
+                            tables.contexts[stack_context(b.first_stack)].tid) {
+        // perf puts callers above callees when their children periods are equal.
+        int64_t d = int64_t(b.max_depth) - int64_t(a.max_depth);
+        if (options_.order == CallchainOrder::caller) d = -d;
+        if (d) return d > 0 ? 1 : -1;
+      }
+    }
+    c = compare_values(a.self_period, b.self_period);
+    if (c) return c;
+    for (SortKey k : options_.keys) {
+      switch (k) {
+        case SortKey::sym: {
+          const Function& fa = function_of(a);
+          const Function& fb = function_of(b);
+          if (!fa.resolved || !fb.resolved) c = (fa.resolved == fb.resolved) ? 0 : (!fa.resolved ? -1 : 1);
+          else c = compare_strings(fb.name, fa.name);
+          break;
+        }
+        case SortKey::parent: {
+          bool pa = a.parent != kNoId, pb = b.parent != kNoId;
+          if (!pa || !pb) c = (pa == pb) ? 0 : (!pa ? -1 : 1);
+          else c = compare_strings(locations.function(b.parent).name, locations.function(a.parent).name);
+          break;
+        }
+        default: c = compare_shared_key(k, a, b); break;
+      }
+      if (c) return c;
+    }
+    return 0;
+  };
+
+  order_.resize(entries_.size());
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+    int c = tree_compare(entries_[a], entries_[b]);
+    return c != 0 ? c > 0 : a < b;
+  });
+  // perf inserts each entry into a red-black tree, going left when the output sort says > 0.
+  // Its children-mode comparison is not transitive (callers above callees only within one
+  // thread), so the order is the tree's: replay the same insertions into libstdc++'s
+  // red-black tree (the same insert and rebalance cases as the kernel's rbtree).
+  auto before = [&](uint32_t a, uint32_t b) { return output_compare(entries_[a], entries_[b]) > 0; };
+  std::multiset<uint32_t, std::function<bool(uint32_t, uint32_t)>> tree(before);
+  for (uint32_t id : order_) tree.insert(id);
+  order_.assign(tree.begin(), tree.end());
+}
+
+}  // namespace sonde::analysis

@@ -1,0 +1,45 @@
+#pragma once
+// What a `sonde report` run is asked for, in perf report's terms, and the parsers of its
+// compound options (-g's "graph,0.5,caller,...", the filter lists).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/report/callchain.hpp"
+#include "analysis/report/hist.hpp"
+#include "base/error.hpp"
+
+namespace sonde::analysis {
+
+struct ReportFilters {
+  std::vector<std::string> comms, dsos, symbols;
+  std::vector<int32_t> pids, tids;
+  bool any() const { return !comms.empty() || !dsos.empty() || !symbols.empty() || !pids.empty() || !tids.empty(); }
+};
+
+struct ReportRequest {
+  std::string input = "perf.data";
+  HistOptions options;
+  std::optional<bool> children;  // unset: perf's default, children when the file has callchains
+  bool callchain_none = false;   // -g none
+  bool order_set = false;        // -g caller/callee given
+  CallchainParams callchain;
+  bool collapsed_stacks = false;  // -g folded: stackcollapse-perf.pl's lines (-g folded-perf: perf's)
+  double percent_limit = 0;
+  ReportFilters filters;
+  std::string symfs, kallsyms, vmlinux;
+  bool demangle = true;
+  bool header = false, header_only = false, verbose = false, quiet = false;
+  struct {
+    bool show_samples = false;
+    bool show_period = false;
+  } layout;
+};
+
+// Applies -g/--call-graph (and -G) to `request`: mode, threshold, print limit, order, key, value.
+Result<void> parse_call_graph(const std::string& spec, ReportRequest& request, bool inverted);
+Result<void> parse_filters(ReportFilters& filters, const std::optional<std::string>& comms,
+                           const std::optional<std::string>& dsos, const std::optional<std::string>& symbols,
+                           const std::optional<std::string>& pids, const std::optional<std::string>& tids);
+
+}  // namespace sonde::analysis

@@ -1,0 +1,45 @@
+#pragma once
+// One `sonde report` pass over a perf.data file: the session is replayed once, every sample
+// folded into its event's histogram, addresses resolved once each, then the histograms built.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/report/hist.hpp"
+#include "analysis/report/report_frames.hpp"
+#include "analysis/report/report_options.hpp"
+#include "base/error.hpp"
+#include "session/session.hpp"
+#include "symbols/symbolizer.hpp"
+#include "unwind/dwarf_unwinder.hpp"
+
+namespace sonde::analysis {
+
+struct EventReport {
+  std::string name;
+  Histogram histogram;
+};
+
+struct Report {
+  explicit Report(session::Session s) : session(std::move(s)) {}
+  std::unique_ptr<session::UserStackUnwinder> unwinder;  // before the session: it outlives its use
+  session::Session session;
+  ReportTables tables;
+  std::vector<SortKey> keys;        // the request's, or the file's default (perf's: trace when
+                                    // every event is a tracepoint, else comm,dso,sym)
+  std::vector<EventReport> events;  // in the file's event order
+  bool children = false;            // after perf's default (children when there are callchains)
+  bool callchains = false;          // call graphs are shown
+  uint64_t lost_samples = 0;
+  std::vector<std::string> notes;   // -v: what could not be resolved
+};
+
+// Makes the resolver the report uses (the symbols layer).
+std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request);
+// The symbols layer's options the request's --symfs, --kallsyms, --vmlinux and --no-demangle give.
+symbols::SymbolizerOptions symbolizer_options(const ReportRequest& request);
+
+// Request keys left empty take the file's default (Report::keys).
+Result<std::unique_ptr<Report>> run_report(const ReportRequest& request);
+
+}  // namespace sonde::analysis

@@ -1,0 +1,44 @@
+// sonde ftrace report: trace-cmd report's options, wired to the trace.dat reader and report.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "cli/event_options.hpp"
+#include "cli/ftrace/ftrace_commands.hpp"
+#include "kernel/cpus.hpp"
+#include "tracedat/reader.hpp"
+#include "tracedat/report.hpp"
+
+namespace sonde::cli {
+
+int ftrace_report(int argc, char** argv) {
+  CLI::App app{"Print a trace.dat as trace-cmd report does", "sonde ftrace report"};
+  std::string input = "trace.dat";
+  std::vector<std::string> cpu_lists;
+  tracedat::ReportOptions options;
+  app.add_option("-i,--input", input, "trace.dat to read (default trace.dat)");
+  app.add_option("-F,--filter", options.filters, "Show only events matching the filter (trace-cmd syntax)");
+  app.add_option("--cpu", cpu_lists, "Show only these CPUs (list: 0,2-3)");
+  app.add_flag("-t", options.nanoseconds, "Full nanosecond timestamps");
+  app.add_flag("--stat", options.stat, "Show the recorded kernel buffer statistics");
+  if (auto exit = parse_command_line(app, argc, argv, "ftrace report")) return *exit;
+  auto rest = app.remaining();
+  if (rest.size() > 1 || (rest.size() == 1 && !rest[0].empty() && rest[0][0] == '-'))
+    return report_error(Error{fmt::format("sonde ftrace report: unexpected '{}'; see 'sonde ftrace report --help'",
+                                          rest.front()), 129});
+  if (rest.size() == 1) input = rest[0];
+
+  for (const auto& list : cpu_lists) {
+    auto cpus = kernel::parse_cpu_list(list);
+    if (!cpus) return report_error(cpus.error().with_context("sonde ftrace report: --cpu"));
+    options.cpus.insert(options.cpus.end(), cpus->begin(), cpus->end());
+  }
+  auto reader = tracedat::TraceDatReader::open(input);
+  if (!reader) return report_error(reader.error().with_context("sonde ftrace report"));
+  // stdout is written in large blocks by the report itself.
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
+  if (auto r = tracedat::write_report(**reader, options, stdout); !r)
+    return report_error(r.error().with_context("sonde ftrace report"));
+  return 0;
+}
+
+}  // namespace sonde::cli

@@ -1,0 +1,23 @@
+// sonde ftrace show: the machine's tracing state in one screen.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/event_options.hpp"
+#include "cli/ftrace/ftrace_commands.hpp"
+#include "ftrace/machine_state.hpp"
+
+namespace sonde::cli {
+
+int ftrace_show(int argc, char** argv) {
+  CLI::App app{"The machine's tracing state: tracers, events, filters, triggers, buffers, instances",
+               "sonde ftrace show"};
+  if (auto exit_code = parse_command_line(app, argc, argv, "ftrace show")) return *exit_code;
+  if (!app.remaining().empty())
+    return report_error({fmt::format("sonde ftrace show: unexpected '{}'", app.remaining().front()), 129});
+  auto state = ftrace::read_machine_state();
+  if (!state) return report_error(state.error().with_context("sonde ftrace show"));
+  fmt::print("{}", ftrace::format_machine_state(*state));
+  return 0;
+}
+
+}  // namespace sonde::cli

@@ -1,0 +1,71 @@
+#include "output/report/report_output.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "output/perf_header.hpp"
+#include "output/report/report_printer.hpp"
+
+namespace sonde::output {
+
+using analysis::SortKey;
+
+void print_report(std::FILE* out, analysis::Report& report, const analysis::ReportRequest& request) {
+  if (request.header || request.header_only)
+    print_header_info(out, report.session.reader(), request.input);
+  if (request.header_only) return;
+  const analysis::ReportFilters& filters = request.filters;
+  ReportLayout layout;
+  // perf drops a column whose filter admits a single value, and names the value instead.
+  std::vector<std::string> elided;
+  const auto& keys = report.keys;
+  auto elide = [&](SortKey key, const std::vector<std::string>& list, const char* name) {
+    if (list.size() != 1 || std::find(keys.begin(), keys.end(), key) == keys.end()) return false;
+    elided.push_back(fmt::format("# {}: {}\n", name, list[0]));
+    return true;
+  };
+  bool elide_dso = elide(SortKey::dso, filters.dsos, "dso");
+  bool elide_comm = elide(SortKey::comm, filters.comms, "comm");
+  bool elide_sym = elide(SortKey::sym, filters.symbols, "symbol");
+  for (SortKey key : keys) {
+    if ((key == SortKey::dso && elide_dso) || (key == SortKey::comm && elide_comm) ||
+        (key == SortKey::sym && elide_sym))
+      continue;
+    layout.keys.push_back(key);
+  }
+  if (layout.keys.empty()) layout.keys.push_back(keys.front());
+  layout.children = report.children;
+  layout.show_samples = request.layout.show_samples;
+  layout.show_period = request.layout.show_period;
+  layout.percent_limit = request.percent_limit;
+  layout.callchains = report.callchains;
+  layout.callchain = request.callchain;
+  // --percent-limit also limits the call graph, as in perf.
+  if (request.percent_limit > 0) layout.callchain.min_percent = request.percent_limit;
+  layout.graph.mode = layout.callchain.mode;
+  layout.graph.value = layout.callchain.value;
+  layout.graph.print_limit = layout.callchain.print_limit;
+  layout.graph.skip_first_function = keys.front() == SortKey::sym;
+  layout.filters = &filters;
+
+  if (!request.quiet) {
+    if (!request.header)
+      std::fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+    for (const std::string& line : elided) std::fputs(line.c_str(), out);
+    fmt::print(out, "#\n# Total Lost Samples: {}\n#\n", report.lost_samples);
+  }
+  for (analysis::EventReport& event : report.events) {
+    if (event.histogram.samples() == 0) continue;
+    if (!request.quiet) {
+      print_event_header(out, event.histogram.samples(), event.name, event.histogram.total_period());
+      std::fputs("#\n", out);
+    }
+    print_histogram(out, event.histogram, report.tables, layout, event.histogram.total_period(), !request.quiet);
+    std::fputs("\n\n", out);
+  }
+  if (!request.quiet) std::fputs("#\n# (Tip: sonde report -n shows the number of samples of each entry)\n#\n", out);
+  for (const std::string& note : report.notes) fmt::print(stderr, "unresolved: {}\n", note);
+}
+
+}  // namespace sonde::output

@@ -1,0 +1,220 @@
+#include "output/report/report_printer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+#include "analysis/report/hist_key_text.hpp"
+
+namespace sonde::output {
+
+using analysis::HistEntry;
+using analysis::SortKey;
+
+void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name, uint64_t total_period) {
+  // perf's convert_unit: K, M, G by thousands, a space when it did not divide.
+  char unit = ' ';
+  for (char next : {'K', 'M', 'G'}) {
+    if (samples > 1000) {
+      samples /= 1000;
+      unit = next;
+    }
+  }
+  fmt::print(out, "# Samples: {}{} of event '{}'\n", samples, unit, event_name);
+  fmt::print(out, "# Event count (approx.): {}\n", total_period);
+}
+
+namespace {
+
+class EntryText {
+ public:
+  EntryText(const analysis::ReportTables& tables) : tables_(tables) {}
+
+  const analysis::SampleContext& context(const HistEntry& e) const { return tables_.contexts[e.context]; }
+  const analysis::FrameLocation& location(const HistEntry& e) const {
+    return tables_.locations.location(e.location);
+  }
+  const analysis::Function& function(const HistEntry& e) const {
+    return tables_.locations.function(location(e).function);
+  }
+  std::string dso(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::dso); }
+  std::string sym(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::sym); }
+  std::string parent(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::parent); }
+  // The text's own width (what perf's column sizing measures).
+  size_t natural_width(SortKey key, const HistEntry& e) const {
+    switch (key) {
+      case SortKey::comm: return tables_.final_comms[e.context].size();
+      case SortKey::pid: return tables_.final_comms[e.context].size() + 8;
+      case SortKey::dso: return dso(e).size();
+      case SortKey::sym: return function(e).resolved ? function(e).name.size() + 4 : 22;
+      case SortKey::srcline: return tables_.locations.srcline(location(e).srcline).size();
+      case SortKey::parent: return parent(e).size();
+      case SortKey::cpu: return 3;
+      case SortKey::trace: return analysis::hist_key_text(tables_, e, SortKey::trace).size();
+    }
+    return 0;
+  }
+  std::string cell(SortKey key, const HistEntry& e, size_t width, bool last) const {
+    switch (key) {
+      case SortKey::comm: {
+        std::string comm = tables_.comms[context(e).comm];  // perf's "%-*.*s": cut to the width
+        if (comm.size() > width) comm.resize(width);
+        return fmt::format("{:<{}}", comm, width);
+      }
+      case SortKey::pid: {
+        std::string comm = tables_.final_comms[e.context];
+        size_t w = width > 8 ? width - 8 : 0;
+        if (comm.size() > w) comm.resize(w);
+        return fmt::format("{:>7}:{:<{}}", context(e).tid, comm, w);
+      }
+      case SortKey::dso: return fmt::format("{:<{}}", dso(e), width);
+      case SortKey::sym: return last ? sym(e) : fmt::format("{:<{}}", sym(e), width);
+      case SortKey::srcline: {
+        const std::string& line = tables_.locations.srcline(location(e).srcline);
+        return last ? line : fmt::format("{:<{}}", line, width);
+      }
+      case SortKey::parent: return fmt::format("{:<{}}", parent(e), width);
+      case SortKey::cpu: {
+        // perf's "%*.*d": the precision pads with zeros, -1 shows as -001.
+        int cpu = context(e).cpu;
+        std::string digits = fmt::format("{:0{}}", cpu < 0 ? -cpu : cpu, width);
+        return fmt::format("{:>{}}", (cpu < 0 ? "-" : "") + digits, width);
+      }
+      case SortKey::trace: {
+        // perf's "%-.*s" cuts the text to the width; a column before the last is then padded.
+        std::string trace = analysis::hist_key_text(tables_, e, SortKey::trace);
+        if (trace.size() > width) trace.resize(width);
+        return last ? trace : fmt::format("{:<{}}", trace, width);
+      }
+    }
+    return "";
+  }
+
+ private:
+  const analysis::ReportTables& tables_;
+};
+
+// perf formats a payload for the trace key only when its entry is compared on that key (its
+// keys before it equal another sample's), and sizes the column from the payloads formatted by
+// then: an entry alone in its group of earlier keys, with one sample, is printed but not measured
+// (in children mode each callchain entry is compared with the sample's own: all are measured).
+std::vector<bool> trace_measured(const analysis::Histogram& histogram, const analysis::ReportTables& tables) {
+  const auto& keys = histogram.options().keys;
+  const auto& entries = histogram.entries();
+  auto trace_at = std::find(keys.begin(), keys.end(), SortKey::trace);
+  std::vector<bool> measured(entries.size(), true);
+  if (trace_at == keys.end() || histogram.options().children) return measured;
+  std::vector<std::string> group(entries.size());
+  std::unordered_map<std::string, uint64_t> samples;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    for (auto k = keys.begin(); k != trace_at; ++k) group[i] += analysis::hist_key_text(tables, entries[i], *k) + '\0';
+    samples[group[i]] += entries[i].self_samples;
+  }
+  for (size_t i = 0; i < entries.size(); ++i) measured[i] = samples[group[i]] >= 2;
+  return measured;
+}
+
+std::string percent_cell(uint64_t period, uint64_t total) {
+  double percent = total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0;
+  return fmt::format("{:>7.2f}%", percent);
+}
+
+}  // namespace
+
+void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
+                     const ReportLayout& layout, uint64_t total, bool with_header) {
+  EntryText text(tables);
+  const auto& entries = histogram.entries();
+  auto visible = [&](const HistEntry& e) {
+    if (!layout.filters) return true;
+    const auto& dsos = layout.filters->dsos;
+    const auto& symbols = layout.filters->symbols;
+    if (!dsos.empty()) {
+      const session::Dso* dso = text.location(e).dso;
+      if (!dso || (std::find(dsos.begin(), dsos.end(), dso->short_name) == dsos.end() &&
+                   std::find(dsos.begin(), dsos.end(), dso->long_name) == dsos.end()))
+        return false;
+    }
+    if (!symbols.empty()) {
+      const analysis::Function& f = text.function(e);
+      if (!f.resolved || std::find(symbols.begin(), symbols.end(), f.name) == symbols.end()) return false;
+    }
+    return true;
+  };
+
+  // Column widths: at least the header, else the widest value (perf's hists__calc_col_len).
+  std::vector<size_t> widths;
+  bool any_unresolved = false;
+  for (SortKey key : layout.keys) widths.push_back(analysis::sort_key_header(key).size());
+  std::vector<bool> measured = trace_measured(histogram, tables);
+  for (uint32_t id : histogram.order()) {
+    const HistEntry& e = entries[id];
+    if (!visible(e)) continue;
+    for (size_t k = 0; k < layout.keys.size(); ++k) {
+      if (layout.keys[k] == SortKey::trace && !measured[id]) continue;
+      widths[k] = std::max(widths[k], text.natural_width(layout.keys[k], e));
+    }
+    any_unresolved |= !text.function(e).resolved;
+  }
+  for (size_t k = 0; k < layout.keys.size(); ++k)
+    if (layout.keys[k] == SortKey::dso && any_unresolved) widths[k] = std::max<size_t>(widths[k], 16);
+
+  std::string header = "# ";
+  std::string dots = "# ";
+  auto add_column = [&](const std::string& name, size_t width, bool right) {
+    if (header.size() > 2) {
+      header += "  ";
+      dots += "  ";
+    }
+    header += right ? fmt::format("{:>{}}", name, width) : fmt::format("{:<{}}", name, width);
+    dots += std::string(width, '.');
+  };
+  if (layout.children) {
+    add_column("Children", 8, true);
+    add_column("Self", 8, true);
+  } else {
+    add_column("Overhead", 8, true);
+  }
+  if (layout.show_samples) add_column("Samples", 12, true);
+  if (layout.show_period) add_column("Period", 12, true);
+  for (size_t k = 0; k < layout.keys.size(); ++k)
+    add_column(std::string(analysis::sort_key_header(layout.keys[k])), widths[k], false);
+  if (with_header) fmt::print(out, "{}\n{}\n#\n", header, dots);
+
+  std::unique_ptr<analysis::CallchainBuilder> builder;
+  if (layout.callchains)
+    builder = std::make_unique<analysis::CallchainBuilder>(histogram, tables.locations, layout.callchain,
+                                                           histogram.total_period());
+  uint64_t min_hit = static_cast<uint64_t>(static_cast<double>(histogram.total_period()) *
+                                           (layout.callchain.min_percent / 100.0));
+  std::string line;
+  for (uint32_t id : histogram.order()) {
+    const HistEntry& e = entries[id];
+    uint64_t shown_period = layout.children ? e.children_period : e.self_period;
+    double percent = total ? static_cast<double>(shown_period) * 100.0 / static_cast<double>(total) : 0.0;
+    if (percent < layout.percent_limit || !visible(e)) continue;
+    line.clear();
+    if (layout.children) {
+      line += "  " + percent_cell(e.children_period, total);
+      line += "  " + percent_cell(e.self_period, total);
+    } else {
+      line += "  " + percent_cell(e.self_period, total);
+    }
+    if (layout.show_samples) line += fmt::format("  {:>12}", e.self_samples);
+    if (layout.show_period) line += fmt::format("  {:>12}", e.self_period);
+    for (size_t k = 0; k < layout.keys.size(); ++k)
+      line += "  " + text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size());
+    line += '\n';
+    std::fputs(line.c_str(), out);
+    if (!builder) continue;
+    // Nothing of a chain below perf's minimum can show: skip building it.
+    bool relative = layout.callchain.mode == analysis::CallchainMode::fractal;
+    if (!relative && shown_period < min_hit) continue;
+    analysis::CallTree tree = builder->build(id);
+    print_callgraph(out, tree, tables.locations, layout.graph, histogram.total_period(), shown_period);
+  }
+}
+
+}  // namespace sonde::output

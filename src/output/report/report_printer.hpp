@@ -1,0 +1,37 @@
+#pragma once
+// perf report --stdio's text: per event, the "# Samples" header, the column headers with their
+// dotted rules, one line per hist entry (Children/Self or Overhead, Samples, Period, then the
+// sort keys) and the entry's call graph beneath it.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "analysis/report/callchain.hpp"
+#include "analysis/report/hist.hpp"
+#include "analysis/report/report_options.hpp"
+#include "output/report/callgraph_printer.hpp"
+
+namespace sonde::output {
+
+struct ReportLayout {
+  std::vector<analysis::SortKey> keys;  // the columns shown (a single-value filter elides one)
+  bool children = false;
+  bool show_samples = false;  // -n
+  bool show_period = false;   // --show-total-period
+  double percent_limit = 0;   // --percent-limit
+  bool callchains = false;
+  analysis::CallchainParams callchain;
+  CallgraphStyle graph;
+  const analysis::ReportFilters* filters = nullptr;  // --dso, --symbols: entries to hide
+};
+
+// "# Samples: 1K of event 'cpu-clock'" and the event count, as perf abbreviates them.
+void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name, uint64_t total_period);
+
+// The column header and every entry of one event's histogram (with call graphs). `total` is
+// the period percentages are taken of.
+void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
+                     const ReportLayout& layout, uint64_t total, bool with_header);
+
+}  // namespace sonde::output

@@ -1,0 +1,105 @@
+#pragma once
+// perf script's text, line for line: each sample as "comm tid [cpu] time: period event: ..."
+// with its callchain indented beneath or its symbol on the line, tracepoint payloads through
+// libtraceevent, and side-band records when asked (--show-task-events, --show-mmap-events,
+// --show-switch-events, --show-lost-events). Output goes out in ~1 MB writes.
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/report/hist_index.hpp"
+#include "analysis/script/script_filter.hpp"
+#include "output/script/script_fields.hpp"
+#include "output/script/script_symbols.hpp"
+#include "session/session.hpp"
+#include "session/tracepoint_formats.hpp"
+
+namespace sonde::output {
+
+struct ScriptOptions {
+  ScriptFields fields = default_script_fields();
+  bool use_callchain = true;  // -G turns callchains off
+  bool nanoseconds = false;   // --ns
+  unsigned max_stack = 127;   // --max-stack (perf's default: kernel.perf_event_max_stack)
+  bool inline_frames = true;  // --no-inline: DWARF-unwound frames without their inline frames
+  bool show_task_events = false;
+  bool show_mmap_events = false;
+  bool show_switch_events = false;
+  bool show_lost_events = false;
+  analysis::ScriptFilter filter;
+};
+
+// Writes text in large blocks; a write error (a closed pipe) ends the output quietly.
+class ScriptOutput {
+ public:
+  explicit ScriptOutput(std::FILE* file) : file_(file) {}
+  ~ScriptOutput() { flush(); }
+  ScriptOutput(const ScriptOutput&) = delete;
+  ScriptOutput& operator=(const ScriptOutput&) = delete;
+
+  fmt::memory_buffer& buffer() { return buffer_; }
+  void line_done() {
+    if (buffer_.size() >= kFlushSize) flush();
+  }
+  void flush();
+  bool failed() const { return failed_; }
+
+ private:
+  static constexpr size_t kFlushSize = 1 << 20;
+  std::FILE* file_;
+  fmt::memory_buffer buffer_;
+  bool failed_ = false;
+};
+
+class ScriptPrinter : public session::SessionVisitor {
+ public:
+  ScriptPrinter(ScriptOptions options, session::Session& session, ScriptSymbols& symbols, ScriptOutput& out);
+
+  // Fits the fields to the file's events and loads its tracepoint formats. Call it before
+  // process() for a file; a pipe delivers its events and formats as records, so the printer
+  // prepares again as they arrive, and keeps the first error in error().
+  Result<void> prepare();
+  const std::optional<Error>& error() const { return error_; }
+
+  void on_sample(const session::SampleEvent& sample) override;
+  void on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
+                 const perfdata::SampleId& id) override;
+
+ private:
+  struct LineStart {
+    const session::Thread* thread;
+    int32_t pid, tid;
+    uint32_t cpu;
+    uint64_t time;
+  };
+  void append_start(const LineStart& start, const perfdata::EventAttr& event, uint64_t fields);
+  void append_frames(const session::SampleEvent& sample, uint64_t fields);
+  void append_frame(const session::Location& loc, uint64_t fields, bool unwound);
+  void append_sample_ip(const session::SampleEvent& sample, uint64_t fields);
+  void append_addr(const session::SampleEvent& sample, uint64_t fields);
+  void append_symbol(const session::Location& loc, uint64_t fields, const ResolvedSymbol** resolved);
+  void append_srcline(const session::Location& loc);
+  bool shows_record(uint32_t type) const;
+  bool ready();
+
+  ScriptOptions options_;
+  session::Session& session_;
+  ScriptSymbols& symbols_;
+  std::optional<session::TracepointFormats> formats_;
+  size_t tracing_data_size_ = 0;  // the blob formats_ was parsed from
+  size_t prepared_events_ = 0;
+  std::optional<Error> error_;
+  ScriptOutput& out_;
+  const std::vector<perfdata::EventAttr>& events_;
+  std::vector<std::string> event_names_;
+  size_t name_width_ = 0;
+  std::string trace_text_;  // reused for tracepoint payloads
+  // Callchain lines already formatted, by (DSO, shown address, DSO address, fields): their
+  // place in frame_line_text_. A DSO's symbols do not change during a replay.
+  analysis::KeyIndex<4> frame_line_ids_;
+  std::vector<std::pair<size_t, size_t>> frame_lines_;
+  std::string frame_line_text_;
+};
+
+}  // namespace sonde::output
