@@ -153,7 +153,7 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
     int group_fd = leader_event ? leader_event->fds[s].fd() : -1;
     auto fd = open_event(attr, slots_[s].tid, slots_[s].cpu, group_fd);
     if (!fd) {
-      int err = kernel::last_open_errno();
+      int err = fd.error().sys_errno;
       if (means_not_supported(err)) {
         if (verbose_) fmt::print(stderr, "{}: not supported here: {}\n", spec.name, errno_text(err));
         entry.supported = false;

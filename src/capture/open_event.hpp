@@ -10,7 +10,7 @@ namespace sonde::capture {
 
 // Opens `attr`; when the kernel says EINVAL and guest/host filtering was asked for, retries
 // without it (PMUs such as msr refuse those bits), as perf does. `attr` keeps the relaxation so
-// the next slots open directly. On failure kernel::last_open_errno() tells why.
+// the next slots open directly. A failure carries the errno.
 Result<kernel::PerfEventFd> open_event(perf_event_attr& attr, pid_t pid, int cpu, int group_fd = -1,
                                        unsigned long flags = 0);
 

@@ -28,7 +28,7 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
       for (size_t a = 0; a < attrs.size(); ++a) {
         auto fd = open_event(opened[a], tid, cpu, -1, open_flags);
         if (!fd) {
-          int err = kernel::last_open_errno();
+          int err = fd.error().sys_errno;
           if (err == ESRCH) return failf("the thread {} is gone", tid);
           if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
             return failf("event #{} is not supported on this machine ({}); 'sonde list' shows what is", a + 1,

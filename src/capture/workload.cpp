@@ -80,8 +80,9 @@ Result<void> Workload::start() {
     // EPIPE: the held child is gone already (a Ctrl-C before it could exec).
     int err = errno;
     wait();
-    return fail(err == EPIPE ? "the command was stopped before it started" : "cannot start the workload: " + errno_text(err),
-                exit_status());
+    return tl::unexpected(Error{err == EPIPE ? "the command was stopped before it started"
+                                            : "cannot start the workload: " + errno_text(err),
+                                Error::Kind::command_ended, err, exit_status()});
   }
   close_fd(go_fd_);
   int err = 0;
@@ -91,8 +92,9 @@ Result<void> Workload::start() {
   close_fd(error_fd_);
   if (n == static_cast<ssize_t>(sizeof err)) {
     wait();
-    if (err == ENOENT) return fail(fmt::format("cannot run '{}': command not found", command_), 127);
-    return fail(fmt::format("cannot run '{}': {}", command_, errno_text(err)), err == EACCES ? 126 : 127);
+    std::string message = err == ENOENT ? fmt::format("cannot run '{}': command not found", command_)
+                                        : fmt::format("cannot run '{}': {}", command_, errno_text(err));
+    return tl::unexpected(Error{std::move(message), Error::Kind::cannot_run, err});
   }
   return {};
 }

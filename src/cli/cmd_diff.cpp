@@ -31,9 +31,9 @@ int cmd_diff(int argc, char** argv) {
 
   if (request.files.empty()) request.files = {"perf.data.old", "perf.data"};
   if (request.files.size() == 1)
-    return report_error({"sonde diff: give two or more perf.data files: the baseline first (or none for perf.data.old perf.data)", 129});
+    return report_error({"sonde diff: give two or more perf.data files: the baseline first (or none for perf.data.old perf.data)", Error::Kind::usage});
   if (percentage != "relative" && percentage != "absolute")
-    return report_error({fmt::format("sonde diff: --percentage '{}': use relative or absolute", percentage), 129});
+    return report_error({fmt::format("sonde diff: --percentage '{}': use relative or absolute", percentage), Error::Kind::usage});
   if (auto parsed = analysis::parse_compute(compute, request); !parsed)
     return report_error(parsed.error().with_context("sonde diff"));
   auto keys = analysis::parse_sort_keys(sort);

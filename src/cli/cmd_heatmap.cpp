@@ -12,6 +12,7 @@
 #include "analysis/heatmap/heatmap.hpp"
 #include "analysis/stacks/session_stacks.hpp"
 #include "cli/command.hpp"
+#include "cli/event_options.hpp"
 #include "output/heatmap/heatmap_svg.hpp"
 #include "output/heatmap/latency_pairs_text.hpp"
 #include "output/svg/svg_file.hpp"
@@ -121,7 +122,7 @@ int cmd_heatmap(int argc, char** argv) {
     if (unit == nullptr)
       return fail_with(fmt::format("--unitslat '{}': latencies from perf.data are in ns, us, ms or s", style.units_lat), 129);
     auto matched = analysis::match_event_pairs(input->name(), pairs);
-    if (!matched) return fail_with(matched.error().message, matched.error().exit_code);
+    if (!matched) return report_error(matched.error().with_context("sonde heatmap"));
     if (dump) {
       if (auto written = output::write_document(output_path, output::latency_pairs_text(matched->pairs, *unit)); !written)
         return fail_with(written.error().message);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/event_options.hpp"
 #include "events/listing.hpp"
 #include "events/parse_events.hpp"
 #include "output/list/event_list.hpp"
@@ -22,7 +23,7 @@ int print_parsed(const std::vector<std::string>& specs) {
   for (const auto& spec : specs) {
     if (auto result = events::parse_events(spec, parsed); !result) {
       fmt::print(stderr, "{}\n", result.error().message);
-      return result.error().exit_code;
+      return exit_status(result.error());
     }
   }
   std::string text;
@@ -64,7 +65,7 @@ int cmd_list(int argc, char** argv) {
     }
     if (!found) {
       fmt::print(stderr, "sonde list: {}\n", found.error().message);
-      return found.error().exit_code;
+      return exit_status(found.error());
     }
     listed.insert(listed.end(), found->begin(), found->end());
   }

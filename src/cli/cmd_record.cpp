@@ -50,13 +50,12 @@ Result<capture::CallGraph> parse_call_graph(const std::string& text, uint32_t& s
     if (parts.size() > 1) {
       auto size = parse_uint(parts[1], 0);
       if (!size || *size == 0 || *size > 65528 || *size % 8 != 0)
-        return fail("sonde record: --call-graph dwarf,SIZE needs a multiple of 8 up to 65528", 129);
+        return fail_usage("sonde record: --call-graph dwarf,SIZE needs a multiple of 8 up to 65528");
       stack_size = static_cast<uint32_t>(*size);
     }
     return capture::CallGraph::dwarf;
   }
-  return fail(fmt::format("sonde record: unknown --call-graph mode '{}'; use fp or dwarf[,size]", parts[0]),
-              129);
+  return fail_usage(fmt::format("sonde record: unknown --call-graph mode '{}'; use fp or dwarf[,size]", parts[0]));
 }
 
 }  // namespace
@@ -93,11 +92,11 @@ int cmd_record(int argc, char** argv) {
   bool attach = !options.pids.empty() || !options.tids.empty();
   if (options.command.empty() && !system_wide && !attach)
     return report_error(
-        {"sonde record: nothing to sample; give a command (sonde record -- CMD), -p, -t or -a", 129});
+        {"sonde record: nothing to sample; give a command (sonde record -- CMD), -p, -t or -a", Error::Kind::usage});
   if (!options.cgroup.empty() && !system_wide)
-    return report_error({"sonde record: --cgroup filters system-wide sampling: add -a or -C", 129});
+    return report_error({"sonde record: --cgroup filters system-wide sampling: add -a or -C", Error::Kind::usage});
   if (options.frequency && options.period)
-    return report_error({"sonde record: -F and -c exclude each other; give one", 129});
+    return report_error({"sonde record: -F and -c exclude each other; give one", Error::Kind::usage});
 
   capture::RecordOptions record;
   record.command = options.command;
@@ -115,7 +114,7 @@ int cmd_record(int argc, char** argv) {
   record.inherit = !options.no_inherit;
   if (options.mmap_pages) {
     if ((options.mmap_pages & (options.mmap_pages - 1)) != 0)
-      return report_error({"sonde record: -m needs a power of two number of pages", 129});
+      return report_error({"sonde record: -m needs a power of two number of pages", Error::Kind::usage});
     record.mmap_pages = options.mmap_pages;
   }
   record.target.kind =
@@ -126,14 +125,14 @@ int cmd_record(int argc, char** argv) {
     bool processes = !options.pids.empty();
     auto ids = capture::parse_task_ids(processes ? options.pids : options.tids,
                                        processes ? "process id" : "thread id");
-    if (!ids) return report_error({"sonde record: " + ids.error().message, 129});
+    if (!ids) return report_error({"sonde record: " + ids.error().message, Error::Kind::usage});
     for (pid_t pid : *ids) {
       if (processes) {
         auto threads = capture::process_threads(pid);
         if (!threads) return report_error(threads.error().with_context("sonde record"));
         record.target.tids.insert(record.target.tids.end(), threads->begin(), threads->end());
       } else if (!capture::task_alive(pid)) {
-        return report_error({fmt::format("sonde record: no thread with id {}", pid), 1});
+        return report_error({fmt::format("sonde record: no thread with id {}", pid)});
       } else {
         record.target.tids.push_back(pid);
       }
@@ -172,8 +171,7 @@ int cmd_record(int argc, char** argv) {
   if (!to_pipe && path_exists(options.output)) {
     if (std::rename(options.output.c_str(), (options.output + ".old").c_str()) != 0)
       return report_error({fmt::format("sonde record: cannot rename {} to {}.old: {}", options.output,
-                                       options.output, errno_text(errno)),
-                           1});
+                                       options.output, errno_text(errno))});
   }
   auto writer = to_pipe ? perfdata::PerfDataWriter::to_pipe(STDOUT_FILENO)
                         : perfdata::PerfDataWriter::create(options.output);

@@ -22,8 +22,7 @@ namespace {
 int print_collapsed_stacks(const analysis::ReportRequest& request) {
   if (request.filters.any())
     return report_error({"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
-                         "-d and -S filter -g folded-perf (perf's per-entry layout)",
-                         129});
+                         "-d and -S filter -g folded-perf (perf's per-entry layout)", Error::Kind::usage});
   auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
   auto folded = analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, note);
   if (!folded) return report_error(folded.error().with_context("sonde report"));
@@ -72,9 +71,9 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("--demangle,!--no-demangle", request.demangle, "demangle C++ and Rust symbol names (default on)");
   app.add_flag("-q,--quiet", request.quiet, "no header comments");
   if (auto exit_code = parse_command_line(app, argc, argv, "report")) return *exit_code;
-  if (tui) return report_error({"sonde report: there is no TUI; output is always --stdio text", 129});
+  if (tui) return report_error({"sonde report: there is no TUI; output is always --stdio text", Error::Kind::usage});
   if (children && no_children)
-    return report_error({"sonde report: --children and --no-children contradict each other", 129});
+    return report_error({"sonde report: --children and --no-children contradict each other", Error::Kind::usage});
 
   if (sort) {
     auto keys = analysis::parse_sort_keys(*sort);

@@ -46,12 +46,12 @@ unsigned kernel_max_stack() {
 Result<void> build_filter(const ScriptCliOptions& cli, analysis::ScriptFilter& filter) {
   if (!cli.time.empty()) {
     auto ranges = analysis::parse_time_ranges(cli.time);
-    if (!ranges) return tl::unexpected(Error{"sonde script: --time: " + ranges.error().message, 129});
+    if (!ranges) return tl::unexpected(Error{"sonde script: --time: " + ranges.error().message, Error::Kind::usage});
     filter.times = *ranges;
   }
   if (!cli.cpus.empty()) {
     auto cpus = kernel::parse_cpu_list(cli.cpus);
-    if (!cpus) return tl::unexpected(Error{"sonde script: -C: " + cpus.error().message, 129});
+    if (!cpus) return tl::unexpected(Error{"sonde script: -C: " + cpus.error().message, Error::Kind::usage});
     for (int cpu : *cpus) {
       if (cpu < 0) continue;
       if (filter.cpus.size() <= static_cast<size_t>(cpu)) filter.cpus.resize(static_cast<size_t>(cpu) + 1);
@@ -60,10 +60,10 @@ Result<void> build_filter(const ScriptCliOptions& cli, analysis::ScriptFilter& f
   }
   filter.comms = analysis::split_list(cli.comms);
   auto pids = analysis::parse_id_list(cli.pids, "--pid");
-  if (!pids) return tl::unexpected(Error{"sonde script: " + pids.error().message, 129});
+  if (!pids) return tl::unexpected(Error{"sonde script: " + pids.error().message, Error::Kind::usage});
   filter.pids = *pids;
   auto tids = analysis::parse_id_list(cli.tids, "--tid");
-  if (!tids) return tl::unexpected(Error{"sonde script: " + tids.error().message, 129});
+  if (!tids) return tl::unexpected(Error{"sonde script: " + tids.error().message, Error::Kind::usage});
   filter.tids = *tids;
   return {};
 }
@@ -103,8 +103,7 @@ int cmd_script(int argc, char** argv) {
   auto rest = command_after_options(app, "script");
   if (!rest) return report_error(rest.error());
   if (!rest->empty())
-    return report_error({fmt::format("sonde script: unexpected argument '{}'; see 'sonde script --help'", rest->front()),
-                         129});
+    return report_error({fmt::format("sonde script: unexpected argument '{}'; see 'sonde script --help'", rest->front()), Error::Kind::usage});
 
   output::ScriptOptions options;
   std::vector<std::string> warnings;
@@ -137,7 +136,7 @@ int cmd_script(int argc, char** argv) {
     bool any_cpu = false;
     for (const auto& event : session->reader().attrs().events()) any_cpu |= (event.attr.sample_type & PERF_SAMPLE_CPU) != 0;
     if (!any_cpu)
-      return report_error({"sonde script: the file's events carry no CPU; record with -a or -C to filter by CPU", 1});
+      return report_error({"sonde script: the file's events carry no CPU; record with -a or -C to filter by CPU"});
   }
 
   output::ScriptSymbolOptions symbol_options;

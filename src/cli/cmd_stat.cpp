@@ -141,16 +141,16 @@ int cmd_stat(int argc, char** argv) {
   // As perf: with neither a command nor a target, count the whole system until Ctrl-C.
   if (options.command.empty() && !has_target) options.all_cpus = true;
   if (options.no_aggr && !(options.all_cpus || !options.cpu_list.empty()))
-    return report_error({"sonde stat: -A (per-CPU counts) needs system-wide counting: add -a or -C", 129});
+    return report_error({"sonde stat: -A (per-CPU counts) needs system-wide counting: add -a or -C", Error::Kind::usage});
   if (options.per_thread && options.pids.empty() && options.tids.empty())
-    return report_error({"sonde stat: --per-thread needs existing threads to list: add -p or -t", 129});
-  if (options.repeat < 1) return report_error({"sonde stat: -r needs a positive number of runs", 129});
+    return report_error({"sonde stat: --per-thread needs existing threads to list: add -p or -t", Error::Kind::usage});
+  if (options.repeat < 1) return report_error({"sonde stat: -r needs a positive number of runs", Error::Kind::usage});
   if (options.repeat > 1 && options.command.empty())
-    return report_error({"sonde stat: -r repeats a command; give one (sonde stat -r N -- CMD)", 129});
+    return report_error({"sonde stat: -r repeats a command; give one (sonde stat -r N -- CMD)", Error::Kind::usage});
   if (options.repeat > 1 && options.interval_ms > 0)
-    return report_error({"sonde stat: -r and -I cannot be combined", 129});
+    return report_error({"sonde stat: -r and -I cannot be combined", Error::Kind::usage});
   if (options.interval_ms < 0 || (options.interval_ms > 0 && options.interval_ms < 10))
-    return report_error({"sonde stat: -I needs at least 10 milliseconds", 129});
+    return report_error({"sonde stat: -I needs at least 10 milliseconds", Error::Kind::usage});
 
   if (options.event_options.events.empty() && !options.null_run) {
     bool system_wide = options.all_cpus || !options.cpu_list.empty();
@@ -168,7 +168,7 @@ int cmd_stat(int argc, char** argv) {
     out = std::fopen(options.output_path.c_str(), options.append ? "a" : "w");
     if (!out)
       return report_error(
-          {fmt::format("sonde stat: cannot write {}: {}", options.output_path, errno_text(errno)), 1});
+          {fmt::format("sonde stat: cannot write {}: {}", options.output_path, errno_text(errno))});
   }
   if (out != stderr) output::StatPrinter(out, {}).print_started_on();
   struct FileCloser {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+
 #include "events/parse_events.hpp"
 
 namespace sonde::cli {
@@ -30,8 +32,7 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
            if (!applied)
              options.error = Error{fmt::format("sonde {}: --filter must follow a tracepoint event "
                                                "(-e subsys:event --filter 'expr')",
-                                               command_name),
-                                   129};
+                                               command_name), Error::Kind::usage};
          },
          "event filter for the tracepoints of the preceding -e")
       ->trigger_on_parse();
@@ -42,16 +43,25 @@ Result<std::vector<std::string>> command_after_options(const CLI::App& app, cons
   if (!command.empty() && command.front() == "--") {
     command.erase(command.begin());
   } else if (!command.empty() && command.front().starts_with("-")) {
-    return fail(fmt::format("sonde {}: unknown option '{}'; see 'sonde {} --help'", command_name,
-                            command.front(), command_name),
-                129);
+    return fail_usage(fmt::format("sonde {}: unknown option '{}'; see 'sonde {} --help'", command_name,
+                            command.front(), command_name));
   }
   return command;
 }
 
+int exit_status(const Error& error) {
+  switch (error.kind) {
+    case Error::Kind::usage: return 129;  // perf's status for usage errors
+    case Error::Kind::cannot_run: return error.sys_errno == EACCES ? 126 : 127;  // as a shell
+    case Error::Kind::command_ended: return error.command_status;
+    case Error::Kind::failed: break;
+  }
+  return 1;
+}
+
 int report_error(const Error& error) {
   fmt::print(stderr, "{}\n", error.message);
-  return error.exit_code;
+  return exit_status(error);
 }
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name) {

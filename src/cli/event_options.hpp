@@ -24,6 +24,9 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
 // would otherwise be taken for the command.
 Result<std::vector<std::string>> command_after_options(const CLI::App& app, const std::string& command_name);
 
+// The exit status an error ends a command with: 129 for usage, 127/126 for a command that cannot
+// be run (as a shell), 1 otherwise.
+int exit_status(const Error& error);
 // Prints the error's one line on stderr; the exit code to return.
 int report_error(const Error& error);
 

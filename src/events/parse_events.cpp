@@ -383,7 +383,7 @@ class EventParser {
 Result<void> parse_events(std::string_view text, std::vector<EventSpec>& events) {
   EventParser parser(text, events.size());
   auto parsed = parser.parse();
-  if (!parsed) return fail(format_syntax_error(text, parsed.error()), 129);
+  if (!parsed) return fail_usage(format_syntax_error(text, parsed.error()));
   for (auto& event : *parsed) events.push_back(std::move(event));
   return {};
 }

@@ -190,11 +190,11 @@ Result<void> TracingSession::set_buffer_options(const TracingRequest& request) {
 Result<void> TracingSession::set_block_devices(const TracingRequest& request) {
   if (tracer_ != "blk") {
     if (!request.block_devices.empty())
-      return fail("sonde ftrace: --device names block devices for the blk tracer; add -p blk", 129);
+      return fail_usage("sonde ftrace: --device names block devices for the blk tracer; add -p blk");
     return {};
   }
   if (request.block_devices.empty())
-    return fail("sonde ftrace: -p blk traces the block devices named with --device (e.g. --device loop0)", 129);
+    return fail_usage("sonde ftrace: -p blk traces the block devices named with --device (e.g. --device loop0)");
   for (const auto& device : request.block_devices) {
     std::string name(path_basename(device));
     std::string enable = "/sys/class/block/" + name + "/trace/enable";

@@ -8,15 +8,12 @@
 namespace sonde::kernel {
 
 namespace {
-thread_local int open_errno = 0;
 
 Result<void> ioctl_result(int fd, unsigned long request, unsigned long arg, const char* what) {
   if (::ioctl(fd, request, arg) < 0) return failf("{} on perf event: {}", what, errno_text(errno));
   return {};
 }
 }  // namespace
-
-int last_open_errno() { return open_errno; }
 
 PerfEventFd& PerfEventFd::operator=(PerfEventFd&& other) noexcept {
   if (this != &other) {
@@ -33,11 +30,7 @@ PerfEventFd::~PerfEventFd() {
 Result<PerfEventFd> PerfEventFd::open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd,
                                       unsigned long flags) {
   long fd = ::syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC | flags);
-  if (fd < 0) {
-    open_errno = errno;
-    return failf("perf_event_open failed: {}", errno_text(errno));
-  }
-  open_errno = 0;
+  if (fd < 0) return fail_errno(errno, "perf_event_open failed");
   return PerfEventFd(static_cast<int>(fd));
 }
 

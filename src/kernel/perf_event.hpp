@@ -27,8 +27,8 @@ class PerfEventFd {
   PerfEventFd& operator=(const PerfEventFd&) = delete;
   ~PerfEventFd();
 
-  // Opens with PERF_FLAG_FD_CLOEXEC. On failure the error carries errno in exit_code's place
-  // (see open_errno) so callers can tell "not supported" from "permission denied".
+  // Opens with PERF_FLAG_FD_CLOEXEC. On failure the error carries the errno (sys_errno), so
+  // callers can tell "not supported" from "permission denied".
   // `flags` adds to PERF_FLAG_FD_CLOEXEC (PERF_FLAG_PID_CGROUP: pid is a cgroup directory fd).
   static Result<PerfEventFd> open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd = -1,
                                   unsigned long flags = 0);
@@ -52,7 +52,5 @@ class PerfEventFd {
   int fd_ = -1;
 };
 
-// The errno of the last failed PerfEventFd::open on this thread (0 after a success).
-int last_open_errno();
 
 }  // namespace sonde::kernel

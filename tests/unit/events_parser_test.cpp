@@ -33,7 +33,7 @@ std::string parse_error(const std::string& spec) {
   auto result = parse_events(spec, events);
   EXPECT_FALSE(result) << spec << " parsed";
   if (result) return {};
-  EXPECT_EQ(result.error().exit_code, 129);
+  EXPECT_EQ(result.error().kind, sonde::Error::Kind::usage);
   return result.error().message;
 }
 

@@ -25,7 +25,7 @@ int ftrace_list(int argc, char** argv) {
   app.add_option("glob", glob, "only names matching this glob ('sched:*', 'vfs_*')");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace list")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace list: unexpected '{}'; give one glob", app.remaining().front()), 129});
+    return report_error({fmt::format("sonde ftrace list: unexpected '{}'; give one glob", app.remaining().front()), Error::Kind::usage});
   bool all = !tracers && !events && !functions && !options;
   bool headings = all || (tracers + events + functions + options) > 1;
   if (events || all) {

@@ -49,7 +49,7 @@ int ftrace_record(int argc, char** argv) {
   const auto& request = options.request;
   if (request.tracer.empty() && request.events.empty() && request.function_filters.empty() &&
       request.notrace_filters.empty() && request.graph_functions.empty())
-    return report_error({"sonde ftrace record: nothing to trace; give a tracer (-p) or events (-e)", 129});
+    return report_error({"sonde ftrace record: nothing to trace; give a tracer (-p) or events (-e)", Error::Kind::usage});
 
   // Held until the trace.dat is complete, so a second Ctrl-C cannot leave half a file.
   capture::BlockedSignals signals;

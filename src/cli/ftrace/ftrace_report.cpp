@@ -24,7 +24,7 @@ int ftrace_report(int argc, char** argv) {
   auto rest = app.remaining();
   if (rest.size() > 1 || (rest.size() == 1 && !rest[0].empty() && rest[0][0] == '-'))
     return report_error(Error{fmt::format("sonde ftrace report: unexpected '{}'; see 'sonde ftrace report --help'",
-                                          rest.front()), 129});
+                                          rest.front()), Error::Kind::usage});
   if (rest.size() == 1) input = rest[0];
 
   for (const auto& list : cpu_lists) {

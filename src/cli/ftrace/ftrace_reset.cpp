@@ -15,7 +15,7 @@ int ftrace_reset(int argc, char** argv) {
   app.add_flag("-a,--all", all_instances, "remove every tracefs instance, not only those sonde left behind");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace reset")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace reset: unexpected '{}'", app.remaining().front()), 129});
+    return report_error({fmt::format("sonde ftrace reset: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
   auto report = ftrace::reset_machine(all_instances);
   for (const auto& name : report.removed_instances) fmt::print(stderr, "sonde ftrace reset: removed instance {}\n", name);
   for (const auto& failure : report.failures) fmt::print(stderr, "sonde ftrace reset: {}\n", failure.message);

@@ -21,8 +21,7 @@ void add_ftrace_setup_options(CLI::App& app, FtraceSetupOptions& options, const 
       if (options.request.events.empty()) {
         if (!options.error)
           options.error = Error{fmt::format("sonde ftrace {}: {} applies to the -e before it; put it after an -e",
-                                            command_name, what),
-                                129};
+                                            command_name, what), Error::Kind::usage};
         return;
       }
       auto& last = options.request.events.back();
@@ -51,7 +50,7 @@ Result<void> finish_ftrace_setup_options(FtraceSetupOptions& options) {
     options.request.pids.insert(options.request.pids.end(), ids->begin(), ids->end());
   }
   if (options.request.follow_children && options.request.pids.empty())
-    return fail("sonde ftrace: -c follows the children of the -P processes; add -P PID", 129);
+    return fail_usage("sonde ftrace: -c follows the children of the -P processes; add -P PID");
   return {};
 }
 

@@ -13,7 +13,7 @@ int ftrace_show(int argc, char** argv) {
                "sonde ftrace show"};
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace show")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace show: unexpected '{}'", app.remaining().front()), 129});
+    return report_error({fmt::format("sonde ftrace show: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
   auto state = ftrace::read_machine_state();
   if (!state) return report_error(state.error().with_context("sonde ftrace show"));
   fmt::print("{}", ftrace::format_machine_state(*state));

@@ -17,7 +17,7 @@ int ftrace_snapshot(int argc, char** argv) {
   app.add_flag("-k,--keep", keep, "keep the snapshot buffer allocated afterwards");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace snapshot")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace snapshot: unexpected '{}'", app.remaining().front()), 129});
+    return report_error({fmt::format("sonde ftrace snapshot: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
   auto instance = instance_name.empty() ? ftrace::Instance::top() : ftrace::Instance::existing(instance_name);
   if (!instance) return report_error(instance.error().with_context("sonde ftrace snapshot"));
   if (!path_exists(instance->path("snapshot")))

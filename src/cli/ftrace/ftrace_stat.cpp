@@ -15,7 +15,7 @@ int ftrace_stat(int argc, char** argv) {
   app.add_option("-B,--instance", instance_name, "an instance's buffers (default: the top level)");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace stat")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace stat: unexpected '{}'", app.remaining().front()), 129});
+    return report_error({fmt::format("sonde ftrace stat: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
   auto instance = instance_name.empty() ? ftrace::Instance::top() : ftrace::Instance::existing(instance_name);
   if (!instance) return report_error(instance.error().with_context("sonde ftrace stat"));
   auto cpus = ftrace::buffer_cpus(*instance);

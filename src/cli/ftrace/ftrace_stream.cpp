@@ -24,7 +24,7 @@ int ftrace_stream(int argc, char** argv) {
   const auto& request = options.request;
   if (request.tracer.empty() && request.events.empty() && request.function_filters.empty() &&
       request.graph_functions.empty())
-    return report_error({"sonde ftrace stream: nothing to trace; give a tracer (-p) or events (-e)", 129});
+    return report_error({"sonde ftrace stream: nothing to trace; give a tracer (-p) or events (-e)", Error::Kind::usage});
 
   capture::BlockedSignals signals;
   std::unique_ptr<tracedat::EventFormatter> formatter;

@@ -128,8 +128,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     for (const auto& [type_name, value] : kTypes)
       if (name == type_name) type = static_cast<int>(value);
     if (type < 0)
-      return fail(fmt::format("sonde script: invalid event type '{}' in -F; use hw, sw, trace, raw, break or synth", name),
-                  129);
+      return fail_usage(fmt::format("sonde script: invalid event type '{}' in -F; use hw, sw, trace, raw, break or synth", name));
     TypeFields& typed = fields.types[static_cast<size_t>(type)];
     if (list.find_first_of("+-") == std::string_view::npos) {
       typed.fields = 0;
@@ -137,7 +136,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
       typed.wildcard_set = false;
     }
   } else {
-    if (spec.empty()) return fail("sonde script: -F cannot set no fields for every event type", 129);
+    if (spec.empty()) return fail_usage("sonde script: -F cannot set no fields for every event type");
     if (spec.find_first_of("+-") == std::string_view::npos) {
       for (TypeFields& typed : fields.types) {
         typed.fields = 0;
@@ -154,7 +153,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     Change next = name[0] == '+' ? Change::add : name[0] == '-' ? Change::remove : Change::set;
     if ((next == Change::set && change != Change::none && change != Change::set) ||
         (next != Change::set && change == Change::set))
-      return fail("sonde script: -F cannot mix +field/-field with a list of fields", 129);
+      return fail_usage("sonde script: -F cannot mix +field/-field with a list of fields");
     change = next;
     if (next != Change::set) name.remove_prefix(1);
     if (name == "flags") {
@@ -164,9 +163,9 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     uint64_t field = 0;
     for (const auto& entry : kFieldNames)
       if (entry.name == name) field = entry.field;
-    if (field == 0) return fail(fmt::format("sonde script: invalid field '{}' in -F", name), 129);
+    if (field == 0) return fail_usage(fmt::format("sonde script: invalid field '{}' in -F", name));
     if (field & unsupported_fields())
-      return fail(fmt::format("sonde script: the '{}' field is not supported yet", name), 129);
+      return fail_usage(fmt::format("sonde script: the '{}' field is not supported yet", name));
     if (type < 0) {
       for (size_t t = 0; t < fields.types.size(); ++t) {
         TypeFields& typed = fields.types[t];
@@ -188,9 +187,8 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     } else {
       TypeFields& typed = fields.types[static_cast<size_t>(type)];
       if (typed.invalid & field)
-        return fail(fmt::format("sonde script: '{}' not valid for {} events", name,
-                                output_type_name(static_cast<OutputType>(type))),
-                    129);
+        return fail_usage(fmt::format("sonde script: '{}' not valid for {} events", name,
+                                output_type_name(static_cast<OutputType>(type))));
       if (change == Change::remove)
         typed.fields &= ~field;
       else
@@ -212,8 +210,7 @@ Result<void> check_sample_bit(TypeFields& typed, const perfdata::EventAttr& even
   if (typed.user_set_fields & field) {
     if (allow_user_set) return {};
     return fail(fmt::format("sonde script: samples for '{}' event do not have {} attribute set; cannot print '{}' field",
-                            session::event_name(event), bit_name, field_name(field)),
-                1);
+                            session::event_name(event), bit_name, field_name(field)));
   }
   typed.fields &= ~field;
   return {};
@@ -238,13 +235,13 @@ Result<void> check_event(TypeFields& typed, const perfdata::EventAttr& event) {
   }
   f = typed.fields;
   if ((f & kFieldSym) && !(sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
-    return fail("sonde script: symbols asked for, but the samples have neither IP nor address to turn into symbols", 1);
+    return fail("sonde script: symbols asked for, but the samples have neither IP nor address to turn into symbols");
   if ((f & kFieldSymoff) && !(f & kFieldSym))
-    return fail("sonde script: symoff needs the sym field; add sym to -F", 1);
+    return fail("sonde script: symoff needs the sym field; add sym to -F");
   if ((f & kFieldDso) && !(sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
-    return fail("sonde script: dso asked for, but the samples have no address to convert", 1);
+    return fail("sonde script: dso asked for, but the samples have no address to convert");
   if ((f & kFieldSrcline) && !(f & kFieldIp))
-    return fail("sonde script: srcline needs the ip field; add ip to -F", 1);
+    return fail("sonde script: srcline needs the ip field; add ip to -F");
   if (f & (kFieldPid | kFieldTid)) {
     if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_TID, "TID", kFieldTid | kFieldPid); !r) return r;
   }
@@ -279,8 +276,7 @@ Result<void> fit_fields_to_events(ScriptFields& fields, const std::vector<perfda
     if (first == nullptr) {
       if (typed.user_set && !typed.wildcard_set)
         return fail(fmt::format("sonde script: {} events do not exist; remove the matching -F option",
-                                output_type_name(static_cast<OutputType>(t))),
-                    1);
+                                output_type_name(static_cast<OutputType>(t))));
       continue;
     }
     if (typed.fields != 0) {
