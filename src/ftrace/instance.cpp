@@ -106,19 +106,19 @@ Result<void> Instance::remove() {
 
 Result<std::string> Instance::read(std::string_view file) const { return read_file(path(file)); }
 
-int Instance::write_errno(std::string_view file, std::string_view text, bool append) const {
-  return write_control_file(path(file), text, append);
-}
-
 Result<void> Instance::write(std::string_view file, std::string_view text) const {
-  if (int err = write_errno(file, text); err != 0)
-    return failf("writing '{}' to {} failed: {}", trim(text), path(file), errno_name(err));
+  if (int err = write_control_file(path(file), text, false); err != 0)
+    return tl::unexpected(
+        Error{fmt::format("writing '{}' to {} failed: {}", trim(text), path(file), errno_name(err)),
+              Error::Kind::failed, err});
   return {};
 }
 
 Result<void> Instance::append(std::string_view file, std::string_view text) const {
-  if (int err = write_errno(file, text, true); err != 0)
-    return failf("adding '{}' to {} failed: {}", trim(text), path(file), errno_name(err));
+  if (int err = write_control_file(path(file), text, true); err != 0)
+    return tl::unexpected(
+        Error{fmt::format("adding '{}' to {} failed: {}", trim(text), path(file), errno_name(err)),
+              Error::Kind::failed, err});
   return {};
 }
 

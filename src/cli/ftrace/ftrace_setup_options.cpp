@@ -54,4 +54,8 @@ Result<void> finish_ftrace_setup_options(FtraceSetupOptions& options) {
   return {};
 }
 
+Diagnostics ftrace_diagnostics() {
+  return Diagnostics([](const Diagnostics::Message& message) { fmt::print(stderr, "sonde ftrace: {}\n", message.text); });
+}
+
 }  // namespace sonde::cli
