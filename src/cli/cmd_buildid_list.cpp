@@ -10,6 +10,7 @@
 
 #include "format/build_ids.hpp"
 #include "cli/command.hpp"
+#include "cli/command_line.hpp"
 #include "perfdata/reader.hpp"
 #include "session/session.hpp"
 #include "symbols/elf_image.hpp"
@@ -41,12 +42,7 @@ int cmd_buildid_list(int argc, char** argv) {
   app.add_flag("-k,--kernel", kernel, "Show current kernel build id");
   app.add_flag("-f,--force", force, "don't complain, do it");
   app.add_flag("-H,--with-hits", with_hits, "Show only DSOs with hits");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "buildid-list", AfterOptions::nothing)) return *exit_code;
   if (kernel) {
     auto id = format::read_kernel_build_id();
     if (!id) {

@@ -11,6 +11,7 @@
 #include "analysis/flame/flame_build.hpp"
 #include "analysis/stacks/folded.hpp"
 #include "cli/command.hpp"
+#include "cli/command_line.hpp"
 #include "output/flame/flamegraph_svg.hpp"
 #include "output/svg/svg_file.hpp"
 
@@ -90,12 +91,7 @@ int cmd_flamegraph(int argc, char** argv) {
   app.add_flag("--inline", build.collapse.show_inline, "perf script input: expand inline frames");
   app.add_flag("--context", build.collapse.show_context, "perf script input: with --inline, add file:line");
   app.add_option("--event-filter", build.event_filter, "perf script input: only this event");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "flamegraph", AfterOptions::nothing)) return *exit_code;
   if (annotate_all) build.collapse.annotate_kernel = build.collapse.annotate_jit = true;
   if (!parse_minwidth(minwidth, style)) return fail_with(fmt::format("--minwidth '{}' is not a number of pixels or N%", minwidth), 129);
   if (auto checked = output::check_style(style); !checked) return fail_with(checked.error().message, 129);

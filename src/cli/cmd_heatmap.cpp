@@ -79,12 +79,7 @@ int cmd_heatmap(int argc, char** argv) {
   app.add_option("--pid", pids, "perf.data: only pairs whose start ran in these processes");
   app.add_option("--tid", tids, "perf.data: only pairs whose start ran in these threads");
   app.add_flag("--dump", dump, "perf.data: print the pairs as \"time latency\" lines (trace2heatmap.pl's input), no SVG");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "heatmap", AfterOptions::nothing)) return *exit_code;
   if (units_time.empty() || units_time == "s") options.time_divisor = 1;
   else if (units_time == "ms") options.time_divisor = 1e3;
   else if (units_time == "us") options.time_divisor = 1e6;

@@ -42,12 +42,7 @@ int cmd_list(int argc, char** argv) {
                  "hw, sw, cache, pmu, tracepoint, 'subsys NAME', a tracepoint glob such as 'sched:*', or a word");
   app.add_option("--parse", parse_specs, "Parse an -e event spec and print the events it gives")
       ->group("");  // a developer option: hidden from --help
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;  // perf's exit status for usage errors
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "list", AfterOptions::nothing)) return *exit_code;
   if (!parse_specs.empty()) return print_parsed(parse_specs);
 
   if (filters.empty()) filters.emplace_back();

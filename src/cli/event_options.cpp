@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-
 #include "events/parse_events.hpp"
 
 namespace sonde::cli {
@@ -47,35 +45,6 @@ Result<std::vector<std::string>> command_after_options(const CLI::App& app, cons
                             command.front(), command_name));
   }
   return command;
-}
-
-int exit_status(const Error& error) {
-  switch (error.kind) {
-    case Error::Kind::usage: return 129;  // perf's status for usage errors
-    case Error::Kind::cannot_run: return error.sys_errno == EACCES ? 126 : 127;  // as a shell
-    case Error::Kind::command_ended: return error.command_status;
-    case Error::Kind::failed: break;
-  }
-  return 1;
-}
-
-int report_error(const Error& error) {
-  fmt::print(stderr, "{}\n", error.message);
-  return exit_status(error);
-}
-
-std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name) {
-  app.prefix_command();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    fmt::print("{}", app.help());
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "sonde {}: {}; see 'sonde {} --help'\n", command_name, error.what(), command_name);
-    return 129;
-  }
-  return std::nullopt;
 }
 
 }  // namespace sonde::cli
