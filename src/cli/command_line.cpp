@@ -24,10 +24,14 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std:
 
 int exit_status(const Error& error) {
   switch (error.kind) {
-    case Error::Kind::usage: return 129;  // perf's status for usage errors
-    case Error::Kind::cannot_run: return error.sys_errno == EACCES ? 126 : 127;  // as a shell
-    case Error::Kind::command_ended: return error.command_status;
-    case Error::Kind::failed: break;
+    case Error::Kind::usage:
+      return 129;  // perf's status for usage errors
+    case Error::Kind::cannot_run:
+      return error.sys_errno == EACCES ? 126 : 127;  // as a shell
+    case Error::Kind::command_ended:
+      return error.command_status;
+    case Error::Kind::failed:
+      break;
   }
   return 1;
 }

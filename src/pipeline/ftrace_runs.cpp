@@ -42,7 +42,8 @@ Result<ftrace::RecordOutcome> ftrace_record_to_trace_dat(const FtraceRecordOptio
                                                          Diagnostics& diagnostics) {
   // Held until the trace.dat is complete, so a second Ctrl-C cannot leave half a file.
   capture::BlockedSignals signals;
-  auto outcome = ftrace::record_ftrace(signals, options.request, options.command, options.output + ".", diagnostics);
+  auto outcome =
+      ftrace::record_ftrace(signals, options.request, options.command, options.output + ".", diagnostics);
   if (!outcome) return outcome;
   // The metadata moves into the file; the outcome keeps what the summary needs.
   auto written = tracedat::write_trace_dat(options.output, trace_dat_contents(*outcome));

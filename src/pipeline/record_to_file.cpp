@@ -39,7 +39,8 @@ Result<void> resolve_target(const RecordTargetSpec& spec, capture::RecordOptions
     // -p takes every thread of each process; -t the threads given.
     record.target.kind = capture::SamplingTarget::Kind::threads;
     bool processes = !spec.pids.empty();
-    auto ids = capture::parse_task_ids(processes ? spec.pids : spec.tids, processes ? "process id" : "thread id");
+    auto ids =
+        capture::parse_task_ids(processes ? spec.pids : spec.tids, processes ? "process id" : "thread id");
     if (!ids) return fail_usage(ids.error().message);
     for (pid_t pid : *ids) {
       if (processes) {
@@ -204,10 +205,10 @@ std::string record_summary_line(const RecordToFileResult& result) {
   // perf's closing line, with its compression summary under -z.
   std::string compression;
   if (result.compressed_bytes > 0)
-    compression = fmt::format(", compressed (original {:.3f} MB, ratio is {:.3f})",
-                              static_cast<double>(result.uncompressed_bytes) / (1024.0 * 1024.0),
-                              static_cast<double>(result.uncompressed_bytes) /
-                                  static_cast<double>(result.compressed_bytes));
+    compression = fmt::format(
+        ", compressed (original {:.3f} MB, ratio is {:.3f})",
+        static_cast<double>(result.uncompressed_bytes) / (1024.0 * 1024.0),
+        static_cast<double>(result.uncompressed_bytes) / static_cast<double>(result.compressed_bytes));
   return fmt::format("[ sonde record: Captured and wrote {:.3f} MB {} ({} samples){} ]", megabytes,
                      result.output == "-" ? "(pipe)" : result.output, result.run.samples, compression);
 }

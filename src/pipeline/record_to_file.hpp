@@ -15,26 +15,26 @@ namespace sonde::pipeline {
 
 // Which tasks and CPUs to sample, as the command line names them.
 struct RecordTargetSpec {
-  bool system_wide = false;     // -a, or -C
-  std::string cpu_list;         // -C; empty: every online CPU
-  std::string pids, tids;       // -p/-t: existing tasks (without a command and without -a)
-  std::string cgroup;           // -G, with system_wide
+  bool system_wide = false;  // -a, or -C
+  std::string cpu_list;      // -C; empty: every online CPU
+  std::string pids, tids;    // -p/-t: existing tasks (without a command and without -a)
+  std::string cgroup;        // -G, with system_wide
 };
 
 struct RecordToFileOptions {
   std::vector<events::EventSpec> events;  // empty: perf's default event (cycles, or cpu-clock)
   capture::RecordOptions record;          // target.kind/tids/cpus/cgroup_fd come from `target`
   RecordTargetSpec target;
-  std::string output = "perf.data";       // "-": a pipe on stdout; an existing file becomes FILE.old
-  int compression_level = 0;              // zstd level, 0 for none
-  std::vector<std::string> cmdline;       // the CMDLINE feature
-  bool verbose = false;                   // each attr opened, as a note
+  std::string output = "perf.data";  // "-": a pipe on stdout; an existing file becomes FILE.old
+  int compression_level = 0;         // zstd level, 0 for none
+  std::vector<std::string> cmdline;  // the CMDLINE feature
+  bool verbose = false;              // each attr opened, as a note
 };
 
 struct RecordToFileResult {
   capture::RecordRunResult run;
-  std::string output;              // the file written, "-" for a pipe
-  uint64_t data_size = 0;          // bytes of records in the file
+  std::string output;                                     // the file written, "-" for a pipe
+  uint64_t data_size = 0;                                 // bytes of records in the file
   uint64_t uncompressed_bytes = 0, compressed_bytes = 0;  // with compression
 };
 

@@ -74,8 +74,9 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   bool script_shows_lost = options.script.show_lost_events;
   output::ScriptPrinter printer(std::move(options.script), *session, symbols, out);
   if (auto prepared = printer.prepare(); !prepared) return prepared;
-  output::RawDumpPrinter dump(*session, output::raw_dump_file_label(options.input, session->reader().is_pipe()),
-                              filter, script_shows_lost, out, printer);
+  output::RawDumpPrinter dump(*session,
+                              output::raw_dump_file_label(options.input, session->reader().is_pipe()), filter,
+                              script_shows_lost, out, printer);
   session::SessionVisitor& visitor = options.dump_raw ? static_cast<session::SessionVisitor&>(dump) : printer;
   auto processed = session->process(visitor);
   out.flush();

@@ -29,9 +29,9 @@ struct ScriptRunOptions {
   std::string input = "perf.data";  // "-" reads a pipe
   output::ScriptOptions script;
   output::ScriptSymbolOptions symbols;
-  bool header = false;       // --header: the file's header before the events
-  bool header_only = false;  // --header-only
-  bool dump_raw = false;     // -D
+  bool header = false;         // --header: the file's header before the events
+  bool header_only = false;    // --header-only
+  bool dump_raw = false;       // -D
   std::string progress_label;  // shown while reading, when stdout is not a terminal
 };
 

@@ -16,11 +16,11 @@ namespace sonde::pipeline {
 
 // What to count, as the command line names it.
 struct StatTargetSpec {
-  std::string pids, tids;  // -p/-t: existing tasks
-  std::string cpu_list;    // -C
-  bool all_cpus = false;   // -a
-  bool per_thread = false; // --per-thread
-  bool inherit = true;     // -i turns it off
+  std::string pids, tids;   // -p/-t: existing tasks
+  std::string cpu_list;     // -C
+  bool all_cpus = false;    // -a
+  bool per_thread = false;  // --per-thread
+  bool inherit = true;      // -i turns it off
   bool system_wide() const { return all_cpus || !cpu_list.empty(); }
 };
 

@@ -11,8 +11,8 @@ std::string format_buffer_stats(const std::string& buffer_name, const std::strin
                       "overrun", "commit_overrun", "bytes", "dropped", "read", "oldest_event_ts", "now_ts");
   for (const auto& [cpu, stats] : cpus)
     text += fmt::format("{:>4} {:>10} {:>10} {:>14} {:>10} {:>10} {:>10} {:>16} {:>16}\n", cpu, stats.entries,
-                        stats.overrun, stats.commit_overrun, stats.bytes, stats.dropped_events, stats.read_events,
-                        stats.oldest_event_ts, stats.now_ts);
+                        stats.overrun, stats.commit_overrun, stats.bytes, stats.dropped_events,
+                        stats.read_events, stats.oldest_event_ts, stats.now_ts);
   return text;
 }
 
