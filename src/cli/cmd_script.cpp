@@ -35,7 +35,8 @@ int cmd_script(int argc, char** argv) {
                  "flags,...; +field/-field change the defaults; hw:/sw:/trace: limit to one kind");
   app.add_flag("--header", cli.header, "print the file's header before the events");
   app.add_flag("--header-only", cli.header_only, "print the file's header only");
-  app.add_flag("-D,--dump-raw-trace", cli.dump_raw, "dump every record in hex and as perf reads it, among the script's lines");
+  app.add_flag("-D,--dump-raw-trace", cli.dump_raw,
+               "dump every record in hex and as perf reads it, among the script's lines");
   app.add_flag("--ns", cli.nanoseconds, "show times in nanoseconds");
   app.add_option("--time", cli.time, "only samples in this time range: start,stop (seconds)");
   app.add_option("-C,--cpu", cli.cpus, "only events on these CPUs (a list such as 0-2,4)");
@@ -58,7 +59,8 @@ int cmd_script(int argc, char** argv) {
   auto rest = command_after_options(app, "script");
   if (!rest) return report_error(rest.error());
   if (!rest->empty())
-    return report_error({fmt::format("sonde script: unexpected argument '{}'; see 'sonde script --help'", rest->front()), Error::Kind::usage});
+    return report_usage_error(
+        "script", fmt::format("unexpected argument '{}'; see 'sonde script --help'", rest->front()));
 
   pipeline::ScriptRunOptions run;
   run.input = cli.input;
@@ -66,11 +68,11 @@ int cmd_script(int argc, char** argv) {
   std::vector<std::string> warnings;
   for (const std::string& spec : cli.field_specs) {
     if (auto applied = output::apply_field_spec(options.fields, spec, warnings); !applied)
-      return report_error(applied.error().with_context("sonde script"));
+      return report_error("script", applied.error());
   }
   for (const std::string& warning : warnings) fmt::print(stderr, "{}\n", warning);
   auto filter = pipeline::parse_script_filter({cli.time, cli.cpus, cli.comms, cli.pids, cli.tids});
-  if (!filter) return report_error(filter.error().with_context("sonde script"));
+  if (!filter) return report_error("script", filter.error());
   options.filter = std::move(*filter);
   options.nanoseconds = cli.nanoseconds;
   options.use_callchain = !cli.hide_call_graph;
@@ -89,7 +91,7 @@ int cmd_script(int argc, char** argv) {
   Diagnostics diagnostics(
       [](const Diagnostics::Message& message) { fmt::print(stderr, "sonde script: {}\n", message.text); });
   if (auto done = pipeline::run_script(std::move(run), diagnostics); !done)
-    return report_error(done.error().with_context("sonde script"));
+    return report_error("script", done.error());
   return 0;
 }
 

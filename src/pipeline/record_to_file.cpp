@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "base/file.hpp"
+#include "base/strings.hpp"
 #include "base/unique_fd.hpp"
 #include "capture/record_sideband.hpp"
 #include "capture/tasks.hpp"
@@ -96,6 +97,24 @@ Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options)
 }
 
 }  // namespace
+
+Result<void> set_call_graph(const std::string& text, capture::RecordOptions& record) {
+  auto parts = split(text, ',');
+  if (parts[0] == "fp") {
+    record.call_graph = capture::CallGraph::frame_pointer;
+    return {};
+  }
+  if (parts[0] != "dwarf")
+    return fail_usage(fmt::format("unknown --call-graph mode '{}'; use fp or dwarf[,size]", parts[0]));
+  if (parts.size() > 1) {
+    auto size = parse_uint(parts[1], 0);
+    if (!size || *size == 0 || *size > 65528 || *size % 8 != 0)
+      return fail_usage("--call-graph dwarf,SIZE needs a multiple of 8 up to 65528");
+    record.dwarf_stack_size = static_cast<uint32_t>(*size);
+  }
+  record.call_graph = capture::CallGraph::dwarf;
+  return {};
+}
 
 Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnostics& diagnostics) {
   capture::RecordOptions& record = options.record;

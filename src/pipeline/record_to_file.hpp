@@ -38,6 +38,10 @@ struct RecordToFileResult {
   uint64_t uncompressed_bytes = 0, compressed_bytes = 0;  // with compression
 };
 
+// --call-graph's value: "fp", or "dwarf" with an optional stack size ("dwarf,16384"), into
+// record.call_graph and record.dwarf_stack_size; a usage error for anything else.
+Result<void> set_call_graph(const std::string& text, capture::RecordOptions& record);
+
 // Records into options.output. A failed recording leaves no partial file behind.
 Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnostics& diagnostics);
 

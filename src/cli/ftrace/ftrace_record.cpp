@@ -1,6 +1,7 @@
 // sonde ftrace record: trace-cmd record's options; pipeline/ftrace_runs traces into the trace.dat.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
@@ -22,11 +23,11 @@ int ftrace_record(int argc, char** argv) {
   const auto& request = options.request;
   if (request.tracer.empty() && request.events.empty() && request.function_filters.empty() &&
       request.notrace_filters.empty() && request.graph_functions.empty())
-    return report_error({"sonde ftrace record: nothing to trace; give a tracer (-p) or events (-e)", Error::Kind::usage});
+    return report_usage_error("ftrace record", "nothing to trace; give a tracer (-p) or events (-e)");
 
   auto diagnostics = ftrace_diagnostics();
   auto outcome = pipeline::ftrace_record_to_trace_dat({request, *command, output}, diagnostics);
-  if (!outcome) return report_error(outcome.error().with_context("sonde ftrace"));
+  if (!outcome) return report_error("ftrace", outcome.error());
   fmt::print(stderr, "{}\n", ftrace::record_summary(*outcome));
   return 0;
 }

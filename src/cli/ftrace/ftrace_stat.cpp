@@ -1,6 +1,7 @@
 // sonde ftrace stat: each CPU's ring-buffer statistics.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
@@ -14,9 +15,9 @@ int ftrace_stat(int argc, char** argv) {
   app.add_option("-B,--instance", instance_name, "an instance's buffers (default: the top level)");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace stat")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace stat: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
+    return report_usage_error("ftrace stat", fmt::format("unexpected '{}'", app.remaining().front()));
   auto table = pipeline::ftrace_buffer_stats_table(instance_name);
-  if (!table) return report_error(table.error().with_context("sonde ftrace stat"));
+  if (!table) return report_error("ftrace stat", table.error());
   fmt::print("{}", *table);
   return 0;
 }

@@ -1,6 +1,7 @@
 // sonde ftrace stream: record's set-up options, events printed live as trace-cmd report lines.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
@@ -22,11 +23,11 @@ int ftrace_stream(int argc, char** argv) {
   const auto& request = options.request;
   if (request.tracer.empty() && request.events.empty() && request.function_filters.empty() &&
       request.graph_functions.empty())
-    return report_error({"sonde ftrace stream: nothing to trace; give a tracer (-p) or events (-e)", Error::Kind::usage});
+    return report_usage_error("ftrace stream", "nothing to trace; give a tracer (-p) or events (-e)");
 
   auto diagnostics = ftrace_diagnostics();
   auto status = pipeline::ftrace_stream_to({request, *command, nanoseconds}, stdout, diagnostics);
-  if (!status) return report_error(status.error().with_context("sonde ftrace"));
+  if (!status) return report_error("ftrace", status.error());
   return 0;
 }
 
