@@ -1,16 +1,16 @@
 // sonde buildid-list [-i perf.data] [-k]: the build-ids a recording holds (its BUILD_ID
 // feature, or HEADER_BUILD_ID records in a pipe), "<build-id> <path>" per DSO as perf prints
-// them. -H keeps the DSOs that samples hit; a pipe-mode stream lists the DSOs hit, as perf does. -i on an ELF file prints that file's build-id; -k
-// the running kernel's.
-#include <string>
-#include <cstdio>
-
-#include <CLI/CLI.hpp>
+// them. -H keeps the DSOs that samples hit; a pipe-mode stream lists the DSOs hit, as perf does. -i on an ELF
+// file prints that file's build-id; -k the running kernel's.
 #include <fmt/format.h>
 
-#include "format/build_ids.hpp"
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "format/build_ids.hpp"
 #include "pipeline/build_id_list.hpp"
 #include "symbols/elf_image.hpp"
 
@@ -24,7 +24,8 @@ int cmd_buildid_list(int argc, char** argv) {
   app.add_flag("-k,--kernel", kernel, "Show current kernel build id");
   app.add_flag("-f,--force", force, "don't complain, do it");
   app.add_flag("-H,--with-hits", with_hits, "Show only DSOs with hits");
-  if (auto exit_code = parse_command_line(app, argc, argv, "buildid-list", AfterOptions::nothing)) return *exit_code;
+  if (auto exit_code = parse_command_line(app, argc, argv, "buildid-list", AfterOptions::nothing))
+    return *exit_code;
   if (kernel) {
     auto id = format::read_kernel_build_id();
     if (!id) return report_error("buildid-list", id.error().with_context("the running kernel's build-id"));

@@ -1,11 +1,11 @@
 // sonde collapse [options] [FILE]: folded stacks ("comm;caller;...;leaf count") from a perf.data
 // file, or from perf script text on stdin or in FILE, with stackcollapse-perf.pl's options and
 // byte-identical output.
-#include <cstdio>
-#include <string>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <cstdio>
+#include <string>
 
 #include "analysis/flame/flame_input.hpp"
 #include "analysis/stacks/script_text.hpp"
@@ -36,7 +36,8 @@ int cmd_collapse(int argc, char** argv) {
   app.add_flag("--all", annotate_all, "All annotations (--kernel --jit)");
   app.add_flag("--addrs", options.include_addrs, "Include raw addresses where symbols cannot be found");
   app.add_option("--event-filter", event_filter, "Fold only samples of this event (default: the first seen)");
-  if (auto exit_code = parse_command_line(app, argc, argv, "collapse", AfterOptions::nothing)) return *exit_code;
+  if (auto exit_code = parse_command_line(app, argc, argv, "collapse", AfterOptions::nothing))
+    return *exit_code;
   if (annotate_all) options.annotate_kernel = options.annotate_jit = true;
 
   auto input = analysis::TextInput::open(input_path);

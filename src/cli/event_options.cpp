@@ -30,7 +30,8 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
            if (!applied)
              options.error = Error{fmt::format("sonde {}: --filter must follow a tracepoint event "
                                                "(-e subsys:event --filter 'expr')",
-                                               command_name), Error::Kind::usage};
+                                               command_name),
+                                   Error::Kind::usage};
          },
          "event filter for the tracepoints of the preceding -e")
       ->trigger_on_parse();
@@ -42,7 +43,7 @@ Result<std::vector<std::string>> command_after_options(const CLI::App& app, cons
     command.erase(command.begin());
   } else if (!command.empty() && command.front().starts_with("-")) {
     return fail_usage(fmt::format("sonde {}: unknown option '{}'; see 'sonde {} --help'", command_name,
-                            command.front(), command_name));
+                                  command.front(), command_name));
   }
   return command;
 }

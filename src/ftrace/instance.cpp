@@ -8,10 +8,9 @@
 #include <cstring>
 #include <thread>
 
-#include "ftrace/libtracefs.hpp"
-
 #include "base/file.hpp"
 #include "base/strings.hpp"
+#include "ftrace/libtracefs.hpp"
 #include "kernel/tracefs.hpp"
 
 namespace sonde::ftrace {
@@ -60,16 +59,18 @@ Result<Instance> Instance::create_own() {
   instance.name_ = fmt::format("sonde-{}", ::getpid());
   instance.dir_ = *root + "/instances/" + instance.name_;
   if (path_exists(instance.dir_))
-    return failf("tracefs instance {} already exists (left by an earlier run?); remove it with "
-                 "'sonde ftrace reset'",
-                 instance.name_);
+    return failf(
+        "tracefs instance {} already exists (left by an earlier run?); remove it with "
+        "'sonde ftrace reset'",
+        instance.name_);
   errno = 0;
   instance.handle_ = tracefs_instance_create(instance.name_.c_str());
   if (!instance.handle_ || !is_directory(instance.dir_)) {
     int err = errno;
     if (instance.handle_) tracefs_instance_free(instance.handle_);
     instance.handle_ = nullptr;
-    return failf("cannot create tracefs instance {}: {}", instance.dir_, err ? errno_text(err) : "unknown error");
+    return failf("cannot create tracefs instance {}: {}", instance.dir_,
+                 err ? errno_text(err) : "unknown error");
   }
   instance.owned_ = true;
   return instance;

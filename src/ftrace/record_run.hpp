@@ -26,7 +26,7 @@ struct CpuRecord {
 struct RecordOutcome {
   std::vector<CpuRecord> cpus;
   TraceMetadata metadata;
-  std::string tracer;  // the tracer that ran ("" when none or refused)
+  std::string tracer;       // the tracer that ran ("" when none or refused)
   int workload_status = 0;  // the command's exit status as a shell reports it
   bool stopped_by_signal = false;
 };
@@ -36,8 +36,7 @@ struct RecordOutcome {
 // events go on without). The caller blocks the stop signals (`signals`) for as long as it needs
 // to finish its file undisturbed.
 Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
-                                    const std::vector<std::string>& command,
-                                    const std::string& data_prefix,
+                                    const std::vector<std::string>& command, const std::string& data_prefix,
                                     Diagnostics& diagnostics);
 
 // "sonde ftrace record: cpu0 1234 events in 5 pages, ...; lost 0": the summary on stderr.

@@ -12,8 +12,7 @@ constexpr int kRoundMilliseconds = 100;
 }  // namespace
 
 Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
-                          const std::vector<std::string>& command,
-                          Diagnostics& diagnostics,
+                          const std::vector<std::string>& command, Diagnostics& diagnostics,
                           const std::function<void(LocalTep&, const LiveEvent&)>& on_event) {
   auto traced = TracedCommand::prepare(command);
   if (!traced) return tl::unexpected(traced.error());

@@ -17,8 +17,7 @@ namespace sonde::ftrace {
 // `on_event` gets each event with the handle that describes it. Returns the command's exit
 // status as a shell reports it (0 without a command).
 Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
-                          const std::vector<std::string>& command,
-                          Diagnostics& diagnostics,
+                          const std::vector<std::string>& command, Diagnostics& diagnostics,
                           const std::function<void(LocalTep&, const LiveEvent&)>& on_event);
 
 }  // namespace sonde::ftrace

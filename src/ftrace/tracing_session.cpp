@@ -1,9 +1,9 @@
 #include "ftrace/tracing_session.hpp"
 
-#include <cerrno>
 #include <signal.h>
 
 #include <algorithm>
+#include <cerrno>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -29,7 +29,8 @@ std::string restoring_text(std::string_view file, std::string_view old) {
   std::string text(trim(old));
   if (file == "trace_clock") {
     auto open = text.find('['), close = text.find(']');
-    if (open != std::string::npos && close != std::string::npos) return text.substr(open + 1, close - open - 1);
+    if (open != std::string::npos && close != std::string::npos)
+      return text.substr(open + 1, close - open - 1);
   }
   if (file == "buffer_size_kb") {
     // "7 (expanded: 1408)": a boot-time buffer that grows to 1408 KB on first use. Tracing here
@@ -79,8 +80,8 @@ std::vector<std::string> available_tracers(const Instance& instance) {
   return tracers;
 }
 
-Result<std::unique_ptr<TracingSession>> TracingSession::set_up(
-    const TracingRequest& request, Diagnostics& diagnostics) {
+Result<std::unique_ptr<TracingSession>> TracingSession::set_up(const TracingRequest& request,
+                                                               Diagnostics& diagnostics) {
   std::unique_ptr<TracingSession> session(new TracingSession);
   // On any error below the session's destructor puts back what was already changed.
   if (auto chosen = session->choose_instance(request); !chosen) return tl::unexpected(chosen.error());
@@ -121,13 +122,15 @@ Result<void> TracingSession::choose_instance(const TracingRequest& request) {
     auto current = top->read("current_tracer");
     auto enabled = top->read("set_event");
     if (current && trim(*current) != "nop")
-      return failf("the {} tracer needs the top-level buffer, which is in use (current_tracer is {}); "
-                   "'sonde ftrace reset' frees it",
-                   tracer, trim(*current));
+      return failf(
+          "the {} tracer needs the top-level buffer, which is in use (current_tracer is {}); "
+          "'sonde ftrace reset' frees it",
+          tracer, trim(*current));
     if (enabled && !trim(*enabled).empty())
-      return failf("the {} tracer needs the top-level buffer, which is in use (events enabled in "
-                   "set_event); 'sonde ftrace reset' frees it",
-                   tracer);
+      return failf(
+          "the {} tracer needs the top-level buffer, which is in use (events enabled in "
+          "set_event); 'sonde ftrace reset' frees it",
+          tracer);
     instance_ = std::make_unique<Instance>(std::move(*top));
   }
   if (auto off = save_and_write("tracing_on", "0"); !off) return off;
@@ -213,8 +216,7 @@ Result<void> TracingSession::set_block_devices(const TracingRequest& request) {
   return {};
 }
 
-Result<void> TracingSession::set_tracer(const TracingRequest& request,
-                                        Diagnostics& diagnostics) {
+Result<void> TracingSession::set_tracer(const TracingRequest& request, Diagnostics& diagnostics) {
   if (tracer_.empty()) return {};
   auto written = instance_->write("current_tracer", tracer_);
   int err = written ? 0 : written.error().sys_errno;
@@ -245,7 +247,8 @@ Result<void> TracingSession::set_tracer(const TracingRequest& request,
 
 Result<void> TracingSession::set_function_filters(const TracingRequest& request) {
   if (!tracer_.starts_with("function")) return {};
-  auto add_all = [&](const char* file, const std::vector<std::string>& patterns, const char* option) -> Result<void> {
+  auto add_all = [&](const char* file, const std::vector<std::string>& patterns,
+                     const char* option) -> Result<void> {
     if (patterns.empty()) return {};
     if (!path_exists(instance_->path(file)))
       return failf("{} needs {}, which this kernel does not have", option, file);
@@ -258,8 +261,8 @@ Result<void> TracingSession::set_function_filters(const TracingRequest& request)
       auto added = instance_->append(file, pattern);
       int err = added ? 0 : added.error().sys_errno;
       if (err == EINVAL)
-        return failf("no traceable function matches '{}' ({}); 'sonde ftrace list -f' lists them",
-                     pattern, option);
+        return failf("no traceable function matches '{}' ({}); 'sonde ftrace list -f' lists them", pattern,
+                     option);
       if (err == EPERM || err == EACCES)
         return failf("{} refused by the kernel (lockdown?): {} on {}", option, errno_name(err), file);
       if (err != 0) return failf("adding '{}' to {} failed: {}", pattern, file, errno_name(err));
@@ -311,15 +314,14 @@ Result<void> TracingSession::select_and_filter_events(const TracingRequest& requ
           if (text && trim(*text) != "none" && text->find("parse_error") == std::string::npos) applied = true;
           if (complaint.empty()) complaint = filter_complaint(*instance_, file);
         }
-        if (!applied)
-          return failf("filter '{}' rejected for {}: {}", filter, event_request.spec, complaint);
+        if (!applied) return failf("filter '{}' rejected for {}: {}", filter, event_request.spec, complaint);
       }
     }
     for (const auto& trigger : event_request.triggers) {
-      if (trigger.starts_with("hist") && !path_exists(instance_->path("events/" + selection->events.front().system +
-                                                                       "/" + selection->events.front().name + "/hist")))
-        return failf("hist triggers are not available on this kernel (CONFIG_HIST_TRIGGERS): '{}'",
-                     trigger);
+      if (trigger.starts_with("hist") &&
+          !path_exists(instance_->path("events/" + selection->events.front().system + "/" +
+                                       selection->events.front().name + "/hist")))
+        return failf("hist triggers are not available on this kernel (CONFIG_HIST_TRIGGERS): '{}'", trigger);
       if (trigger.starts_with("snapshot") && !path_exists(instance_->path("snapshot")))
         return failf("the snapshot trigger is not available on this kernel (CONFIG_TRACER_SNAPSHOT): '{}'",
                      trigger);

@@ -43,7 +43,8 @@ class TracingSession {
   // Prepares everything with tracing off. What the kernel refuses but tracing can go on without
   // (the function tracer under lockdown while events were asked for) is a note to `diagnostics`;
   // anything else that fails is the error, after putting back what was already changed.
-  static Result<std::unique_ptr<TracingSession>> set_up(const TracingRequest& request, Diagnostics& diagnostics);
+  static Result<std::unique_ptr<TracingSession>> set_up(const TracingRequest& request,
+                                                        Diagnostics& diagnostics);
   ~TracingSession();
 
   // Tracing on, events enabled, triggers installed (in that order, so that a trigger cannot
