@@ -1,12 +1,13 @@
 // sonde buildid-cache: manages the build-id cache (~/.debug, perf's layout) that report and
 // script look up recorded binaries in. --add/--remove/--list/--purge as perf buildid-cache.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include "cli/command.hpp"
+#include "cli/command_line.hpp"
 #include "symbols/buildid_cache.hpp"
 
 namespace sonde::cli {
@@ -21,12 +22,8 @@ int cmd_buildid_cache(int argc, char** argv) {
   app.add_option("-p,--purge", purge, "file(s) to remove (remove old caches too)")->delimiter(',');
   app.add_flag("-l,--list", list, "list all cached files");
   app.add_option("--buildid-dir", buildid_dir, "the build-id cache directory (default ~/.debug)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "buildid-cache", AfterOptions::nothing))
+    return *exit_code;
   std::string dir = symbols::buildid_cache_dir(buildid_dir);
   // As perf: a file that cannot be added or removed is reported and the others still go.
   for (const std::string& file : add) {

@@ -1,37 +1,20 @@
 // sonde buildid-list [-i perf.data] [-k]: the build-ids a recording holds (its BUILD_ID
 // feature, or HEADER_BUILD_ID records in a pipe), "<build-id> <path>" per DSO as perf prints
-// them. -H keeps the DSOs that samples hit; a pipe-mode stream lists the DSOs hit, as perf does. -i on an ELF file prints that file's build-id; -k
-// the running kernel's.
-#include <string>
-#include <unordered_set>
-
-#include <CLI/CLI.hpp>
+// them. -H keeps the DSOs that samples hit; a pipe-mode stream lists the DSOs hit, as perf does. -i on an ELF
+// file prints that file's build-id; -k the running kernel's.
 #include <fmt/format.h>
 
-#include "format/build_ids.hpp"
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
 #include "cli/command.hpp"
-#include "perfdata/reader.hpp"
-#include "session/session.hpp"
+#include "cli/command_line.hpp"
+#include "format/build_ids.hpp"
+#include "pipeline/build_id_list.hpp"
 #include "symbols/elf_image.hpp"
 
 namespace sonde::cli {
-
-namespace {
-
-// "<build-id> <path>" per BUILD_ID entry, only those in `hit` when it is given.
-int print_entries(const perfdata::FeatureSet& features, const std::unordered_set<std::string>* hit) {
-  std::string out;
-  if (const auto& entries = features.build_ids) {
-    for (const auto& entry : *entries) {
-      if (hit && !hit->count(entry.filename)) continue;
-      out += fmt::format("{:<40} {}\n", format::build_id_hex(entry.build_id), entry.filename);
-    }
-  }
-  std::fputs(out.c_str(), stdout);
-  return 0;
-}
-
-}  // namespace
 
 int cmd_buildid_list(int argc, char** argv) {
   CLI::App app{"List the build-ids in a perf.data file", "sonde buildid-list"};
@@ -41,18 +24,11 @@ int cmd_buildid_list(int argc, char** argv) {
   app.add_flag("-k,--kernel", kernel, "Show current kernel build id");
   app.add_flag("-f,--force", force, "don't complain, do it");
   app.add_flag("-H,--with-hits", with_hits, "Show only DSOs with hits");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "buildid-list", AfterOptions::nothing))
+    return *exit_code;
   if (kernel) {
     auto id = format::read_kernel_build_id();
-    if (!id) {
-      fmt::print(stderr, "sonde buildid-list: the running kernel's build-id: {}\n", id.error().message);
-      return 1;
-    }
+    if (!id) return report_error("buildid-list", id.error().with_context("the running kernel's build-id"));
     fmt::print("{}\n", format::build_id_hex(*id));
     return 0;
   }
@@ -63,40 +39,15 @@ int cmd_buildid_list(int argc, char** argv) {
       return 0;
     }
   }
-  if (!with_hits && input != "-") {
-    auto reader = perfdata::PerfDataReader::open(input);
-    if (!reader) {
-      fmt::print(stderr, "failed to open {}: {}\n", input, reader.error().message);
-      return 255;
-    }
-    if (!reader->is_pipe()) return print_entries(reader->features(), nullptr);
+  auto source = pipeline::open_build_id_source(input, with_hits);
+  if (!source) {
+    fmt::print(stderr, "failed to open {}: {}\n", input, source.error().message);
+    return 255;  // perf's status when the file cannot be opened
   }
-  // -H, or a pipe-mode stream: which DSOs samples hit needs the whole replay.
-  auto session = session::Session::open(input);
-  if (!session) {
-    fmt::print(stderr, "failed to open {}: {}\n", input, session.error().message);
-    return 255;
-  }
-  struct Ignore : session::SessionVisitor {
-    void on_sample(const session::SampleEvent&) override {}
-  } ignore;
-  if (auto processed = session->process(ignore); !processed) {
-    fmt::print(stderr, "sonde buildid-list: {}: {}\n", input, processed.error().message);
-    return 1;
-  }
-  if (session->reader().is_pipe()) {
-    // As perf: a stream has no BUILD_ID section to list, so the DSOs samples hit are listed
-    // with what their MMAP2 records or HEADER_BUILD_ID records said (blank when nothing).
-    std::string out;
-    for (const auto& dso : session->machine().dsos().all())
-      if (dso->hit) out += fmt::format("{:<40} {}\n", dso->build_id, dso->long_name);
-    std::fputs(out.c_str(), stdout);
-    return 0;
-  }
-  std::unordered_set<std::string> hit;
-  for (const auto& dso : session->machine().dsos().all())
-    if (dso->hit) hit.insert(dso->long_name);
-  return print_entries(session->reader().features(), &hit);
+  auto listing = pipeline::list_build_ids(*source);
+  if (!listing) return report_error("buildid-list", listing.error());
+  std::fputs(listing->c_str(), stdout);
+  return 0;
 }
 
 }  // namespace sonde::cli

@@ -1,11 +1,11 @@
 // sonde collapse [options] [FILE]: folded stacks ("comm;caller;...;leaf count") from a perf.data
 // file, or from perf script text on stdin or in FILE, with stackcollapse-perf.pl's options and
 // byte-identical output.
-#include <cstdio>
-#include <string>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <cstdio>
+#include <string>
 
 #include "analysis/flame/flame_input.hpp"
 #include "analysis/stacks/script_text.hpp"
@@ -13,6 +13,7 @@
 #include "analysis/stacks/stack_collapse.hpp"
 #include "analysis/stacks/stack_collapse_inline.hpp"
 #include "cli/command.hpp"
+#include "cli/command_line.hpp"
 #include "output/svg/svg_file.hpp"
 
 namespace sonde::cli {
@@ -35,12 +36,8 @@ int cmd_collapse(int argc, char** argv) {
   app.add_flag("--all", annotate_all, "All annotations (--kernel --jit)");
   app.add_flag("--addrs", options.include_addrs, "Include raw addresses where symbols cannot be found");
   app.add_option("--event-filter", event_filter, "Fold only samples of this event (default: the first seen)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "collapse", AfterOptions::nothing))
+    return *exit_code;
   if (annotate_all) options.annotate_kernel = options.annotate_jit = true;
 
   auto input = analysis::TextInput::open(input_path);

@@ -1,9 +1,9 @@
 // sonde ftrace: dispatches to one file per subcommand.
+#include <fmt/format.h>
+
 #include <cstring>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli/command.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"

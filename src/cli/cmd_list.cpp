@@ -1,12 +1,12 @@
 // sonde list [filter...]: the event catalogue in perf list's layout.
 // Hidden developer option: --parse SPEC parses an -e argument and prints the resulting events,
 // one per line, so that tests can check the parser through the binary.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
@@ -38,16 +38,12 @@ int cmd_list(int argc, char** argv) {
   CLI::App app{"List the events sonde can count and sample", "sonde list"};
   std::vector<std::string> filters;
   std::vector<std::string> parse_specs;
-  app.add_option("filter", filters,
-                 "hw, sw, cache, pmu, tracepoint, 'subsys NAME', a tracepoint glob such as 'sched:*', or a word");
+  app.add_option(
+      "filter", filters,
+      "hw, sw, cache, pmu, tracepoint, 'subsys NAME', a tracepoint glob such as 'sched:*', or a word");
   app.add_option("--parse", parse_specs, "Parse an -e event spec and print the events it gives")
       ->group("");  // a developer option: hidden from --help
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 129;  // perf's exit status for usage errors
-  }
+  if (auto exit_code = parse_command_line(app, argc, argv, "list", AfterOptions::nothing)) return *exit_code;
   if (!parse_specs.empty()) return print_parsed(parse_specs);
 
   if (filters.empty()) filters.emplace_back();

@@ -7,9 +7,9 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/stacks/collapse_file.hpp"
 #include "analysis/report/report_options.hpp"
 #include "analysis/report/report_run.hpp"
+#include "analysis/stacks/collapse_file.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "output/report/report_output.hpp"
@@ -21,11 +21,14 @@ namespace {
 // -g folded: the whole file folded as `sonde collapse FILE` folds it, not perf's per-entry layout.
 int print_collapsed_stacks(const analysis::ReportRequest& request) {
   if (request.filters.any())
-    return report_error({"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
-                         "-d and -S filter -g folded-perf (perf's per-entry layout)", Error::Kind::usage});
+    return report_error(
+        {"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
+         "-d and -S filter -g folded-perf (perf's per-entry layout)",
+         Error::Kind::usage});
   auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
-  auto folded = analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, note);
-  if (!folded) return report_error(folded.error().with_context("sonde report"));
+  auto folded =
+      analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, note);
+  if (!folded) return report_error("report", folded.error());
   std::fwrite(folded->data(), 1, folded->size(), stdout);
   std::fflush(stdout);
   return 0;
@@ -43,17 +46,20 @@ int cmd_report(int argc, char** argv) {
   CLI::App app{"Read perf.data and display the profile (perf report --stdio)", "sonde report"};
   app.add_option("-i,--input", request.input, "input file name (default perf.data; - for a pipe)");
   app.add_option("-s,--sort", sort, "sort by keys: comm, pid, dso, sym, srcline, parent, cpu, trace");
-  app.add_flag("-n,--show-nr-samples", request.layout.show_samples, "show a column with the number of samples");
+  app.add_flag("-n,--show-nr-samples", request.layout.show_samples,
+               "show a column with the number of samples");
   app.add_flag("--show-total-period", request.layout.show_period, "show a column with the sum of periods");
   app.add_flag("--children", children, "accumulate callchains of children into the parent entries");
   app.add_flag("--no-children", no_children, "do not accumulate callchains of children");
-  app.add_option("-g,--call-graph", call_graph,
-                 "graph|flat|fractal|folded|folded-perf|none,min_percent,caller|callee,function|address,percent|period|"
-                 "count; folded prints sonde collapse's (stackcollapse-perf.pl's) lines, folded-perf perf's per-entry "
-                 "folded layout");
+  app.add_option(
+      "-g,--call-graph", call_graph,
+      "graph|flat|fractal|folded|folded-perf|none,min_percent,caller|callee,function|address,percent|period|"
+      "count; folded prints sonde collapse's (stackcollapse-perf.pl's) lines, folded-perf perf's per-entry "
+      "folded layout");
   app.add_flag("-G,--inverted", inverted, "caller-based call graph (same as -g caller)");
   app.add_option("--max-stack", request.options.max_stack, "callchain entries to use at most (default 127)");
-  app.add_option("--percent-limit", request.percent_limit, "hide entries (and call-graph parts) below this percent");
+  app.add_option("--percent-limit", request.percent_limit,
+                 "hide entries (and call-graph parts) below this percent");
   app.add_option("--comm", comms, "only consider samples of these comms (comma separated)");
   app.add_option("-d,--dso", dsos, "only consider symbols in these DSOs");
   app.add_option("-S,--symbols", symbols, "only consider these symbols");
@@ -68,29 +74,30 @@ int cmd_report(int argc, char** argv) {
   app.add_option("--symfs", request.symfs, "look for files with symbols relative to this directory");
   app.add_option("--kallsyms", request.kallsyms, "kallsyms pathname");
   app.add_option("-k,--vmlinux", request.vmlinux, "vmlinux pathname");
-  app.add_flag("--demangle,!--no-demangle", request.demangle, "demangle C++ and Rust symbol names (default on)");
+  app.add_flag("--demangle,!--no-demangle", request.demangle,
+               "demangle C++ and Rust symbol names (default on)");
   app.add_flag("-q,--quiet", request.quiet, "no header comments");
   if (auto exit_code = parse_command_line(app, argc, argv, "report")) return *exit_code;
-  if (tui) return report_error({"sonde report: there is no TUI; output is always --stdio text", Error::Kind::usage});
+  if (tui) return report_usage_error("report", "there is no TUI; output is always --stdio text");
   if (children && no_children)
-    return report_error({"sonde report: --children and --no-children contradict each other", Error::Kind::usage});
+    return report_usage_error("report", "--children and --no-children contradict each other");
 
   if (sort) {
     auto keys = analysis::parse_sort_keys(*sort);
-    if (!keys) return report_error(keys.error().with_context("sonde report"));
+    if (!keys) return report_error("report", keys.error());
     request.options.keys = *keys;
   }
   if (children) request.children = true;
   if (no_children) request.children = false;
   if (auto parsed = analysis::parse_call_graph(call_graph, request, inverted); !parsed)
-    return report_error(parsed.error().with_context("sonde report"));
+    return report_error("report", parsed.error());
   if (auto parsed = analysis::parse_filters(request.filters, comms, dsos, symbols, pids, tids); !parsed)
-    return report_error(parsed.error().with_context("sonde report"));
+    return report_error("report", parsed.error());
 
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
   auto report = analysis::run_report(request);
-  if (!report) return report_error(report.error().with_context("sonde report"));
+  if (!report) return report_error("report", report.error());
   output::print_report(stdout, **report, request);
   std::fflush(stdout);
   return 0;

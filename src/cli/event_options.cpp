@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-
 #include "events/parse_events.hpp"
 
 namespace sonde::cli {
@@ -32,7 +30,8 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
            if (!applied)
              options.error = Error{fmt::format("sonde {}: --filter must follow a tracepoint event "
                                                "(-e subsys:event --filter 'expr')",
-                                               command_name), Error::Kind::usage};
+                                               command_name),
+                                   Error::Kind::usage};
          },
          "event filter for the tracepoints of the preceding -e")
       ->trigger_on_parse();
@@ -44,38 +43,9 @@ Result<std::vector<std::string>> command_after_options(const CLI::App& app, cons
     command.erase(command.begin());
   } else if (!command.empty() && command.front().starts_with("-")) {
     return fail_usage(fmt::format("sonde {}: unknown option '{}'; see 'sonde {} --help'", command_name,
-                            command.front(), command_name));
+                                  command.front(), command_name));
   }
   return command;
-}
-
-int exit_status(const Error& error) {
-  switch (error.kind) {
-    case Error::Kind::usage: return 129;  // perf's status for usage errors
-    case Error::Kind::cannot_run: return error.sys_errno == EACCES ? 126 : 127;  // as a shell
-    case Error::Kind::command_ended: return error.command_status;
-    case Error::Kind::failed: break;
-  }
-  return 1;
-}
-
-int report_error(const Error& error) {
-  fmt::print(stderr, "{}\n", error.message);
-  return exit_status(error);
-}
-
-std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name) {
-  app.prefix_command();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    fmt::print("{}", app.help());
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "sonde {}: {}; see 'sonde {} --help'\n", command_name, error.what(), command_name);
-    return 129;
-  }
-  return std::nullopt;
 }
 
 }  // namespace sonde::cli

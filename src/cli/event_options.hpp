@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "cli/command_line.hpp"
 #include "events/event_spec.hpp"
 
 namespace sonde::cli {
@@ -23,14 +24,5 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
 // The command to run after the options ("--" dropped); an error for an unknown option, which
 // would otherwise be taken for the command.
 Result<std::vector<std::string>> command_after_options(const CLI::App& app, const std::string& command_name);
-
-// The exit status an error ends a command with: 129 for usage, 127/126 for a command that cannot
-// be run (as a shell), 1 otherwise.
-int exit_status(const Error& error);
-// Prints the error's one line on stderr; the exit code to return.
-int report_error(const Error& error);
-
-// Parses argv, printing help or a usage error; nullopt to go on, else the exit code.
-std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& command_name);
 
 }  // namespace sonde::cli

@@ -1,9 +1,9 @@
 // sonde: one binary, perf-style subcommands.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "cli/command.hpp"
 

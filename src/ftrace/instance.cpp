@@ -8,10 +8,9 @@
 #include <cstring>
 #include <thread>
 
-#include "ftrace/libtracefs.hpp"
-
 #include "base/file.hpp"
 #include "base/strings.hpp"
+#include "ftrace/libtracefs.hpp"
 #include "kernel/tracefs.hpp"
 
 namespace sonde::ftrace {
@@ -60,16 +59,18 @@ Result<Instance> Instance::create_own() {
   instance.name_ = fmt::format("sonde-{}", ::getpid());
   instance.dir_ = *root + "/instances/" + instance.name_;
   if (path_exists(instance.dir_))
-    return failf("tracefs instance {} already exists (left by an earlier run?); remove it with "
-                 "'sonde ftrace reset'",
-                 instance.name_);
+    return failf(
+        "tracefs instance {} already exists (left by an earlier run?); remove it with "
+        "'sonde ftrace reset'",
+        instance.name_);
   errno = 0;
   instance.handle_ = tracefs_instance_create(instance.name_.c_str());
   if (!instance.handle_ || !is_directory(instance.dir_)) {
     int err = errno;
     if (instance.handle_) tracefs_instance_free(instance.handle_);
     instance.handle_ = nullptr;
-    return failf("cannot create tracefs instance {}: {}", instance.dir_, err ? errno_text(err) : "unknown error");
+    return failf("cannot create tracefs instance {}: {}", instance.dir_,
+                 err ? errno_text(err) : "unknown error");
   }
   instance.owned_ = true;
   return instance;
@@ -106,19 +107,19 @@ Result<void> Instance::remove() {
 
 Result<std::string> Instance::read(std::string_view file) const { return read_file(path(file)); }
 
-int Instance::write_errno(std::string_view file, std::string_view text, bool append) const {
-  return write_control_file(path(file), text, append);
-}
-
 Result<void> Instance::write(std::string_view file, std::string_view text) const {
-  if (int err = write_errno(file, text); err != 0)
-    return failf("writing '{}' to {} failed: {}", trim(text), path(file), errno_name(err));
+  if (int err = write_control_file(path(file), text, false); err != 0)
+    return tl::unexpected(
+        Error{fmt::format("writing '{}' to {} failed: {}", trim(text), path(file), errno_name(err)),
+              Error::Kind::failed, err});
   return {};
 }
 
 Result<void> Instance::append(std::string_view file, std::string_view text) const {
-  if (int err = write_errno(file, text, true); err != 0)
-    return failf("adding '{}' to {} failed: {}", trim(text), path(file), errno_name(err));
+  if (int err = write_control_file(path(file), text, true); err != 0)
+    return tl::unexpected(
+        Error{fmt::format("adding '{}' to {} failed: {}", trim(text), path(file), errno_name(err)),
+              Error::Kind::failed, err});
   return {};
 }
 

@@ -35,13 +35,11 @@ class Instance {
 
   Result<std::string> read(std::string_view file) const;
   // Writes `text` in one write(2) (truncating: a plain `echo TEXT > FILE`); the error names the
-  // file and what the kernel said.
+  // file and what the kernel said, and carries its errno (sys_errno) for callers that act on it
+  // (EPERM from a locked-down kernel, EINVAL for a tracer the instance does not allow).
   Result<void> write(std::string_view file, std::string_view text) const;
   // `echo TEXT >> FILE`: adds to lists such as set_event or a trigger file.
   Result<void> append(std::string_view file, std::string_view text) const;
-  // The same write, giving the errno (0 on success) for callers that act on it (EPERM from a
-  // locked-down kernel, EINVAL for a tracer the instance does not allow).
-  int write_errno(std::string_view file, std::string_view text, bool append = false) const;
   // Removes the own instance now (retrying while the kernel says it is busy); no-op otherwise.
   Result<void> remove();
 

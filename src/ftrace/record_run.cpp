@@ -6,18 +6,18 @@ namespace sonde::ftrace {
 
 Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
                                     const std::vector<std::string>& command, const std::string& data_prefix,
-                                    const std::function<void(const std::string&)>& notice) {
+                                    Diagnostics& diagnostics) {
   // Signals are taken synchronously: a Ctrl-C during set-up ends the run through the same
   // tear-down as one during tracing.
   auto traced = TracedCommand::prepare(command);
   if (!traced) return tl::unexpected(traced.error());
-  auto session = TracingSession::set_up(request, notice);
+  auto session = TracingSession::set_up(request, diagnostics);
   if (!session) return tl::unexpected(session.error());
   auto cpus = buffer_cpus((*session)->instance());
   if (!cpus) return tl::unexpected(cpus.error());
   uint32_t page_size = ring_buffer_page_size((*session)->instance());
   auto capture = RawCapture::start((*session)->instance(), *cpus, data_prefix, page_size);
-  if (!capture) return tl::unexpected(capture.error().with_context("sonde ftrace"));
+  if (!capture) return tl::unexpected(capture.error());
   if (auto started = (*session)->start(); !started) return tl::unexpected(started.error());
 
   RecordOutcome outcome;
@@ -33,7 +33,7 @@ Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const Trac
 
   auto captures = (*capture)->finish();
   for (auto& cpu_capture : captures) {
-    if (cpu_capture.error) return tl::unexpected(cpu_capture.error->with_context("sonde ftrace"));
+    if (cpu_capture.error) return tl::unexpected(*cpu_capture.error);
     CpuRecord record;
     auto counts = count_page_events(cpu_capture.path, page_size);
     if (!counts) return tl::unexpected(counts.error());
@@ -48,7 +48,7 @@ Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const Trac
     outcome.cpus.push_back(std::move(record));
   }
   auto metadata = read_trace_metadata((*session)->instance(), (*session)->events(), *cpus);
-  if (!metadata) return tl::unexpected(metadata.error().with_context("sonde ftrace"));
+  if (!metadata) return tl::unexpected(metadata.error());
   outcome.metadata = std::move(*metadata);
   outcome.tracer = (*session)->tracer();
   auto failures = (*session)->tear_down();
@@ -68,9 +68,9 @@ std::string record_summary(const RecordOutcome& outcome) {
                            cpu.counts.pages);
     if (cpu.overrun + cpu.dropped > 0) per_cpu += fmt::format(" (lost {})", cpu.overrun + cpu.dropped);
   }
-  return fmt::format("sonde ftrace record: {} events in {} pages (events/pages per CPU: {}); lost {} events{}",
-                     events, pages, per_cpu, lost,
-                     lost > 0 ? " (the buffer overran: raise -b)" : "");
+  return fmt::format(
+      "sonde ftrace record: {} events in {} pages (events/pages per CPU: {}); lost {} events{}", events,
+      pages, per_cpu, lost, lost > 0 ? " (the buffer overran: raise -b)" : "");
 }
 
 }  // namespace sonde::ftrace

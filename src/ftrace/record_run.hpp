@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "capture/signals.hpp"
 #include "ftrace/buffer_stats.hpp"
@@ -25,19 +26,18 @@ struct CpuRecord {
 struct RecordOutcome {
   std::vector<CpuRecord> cpus;
   TraceMetadata metadata;
-  std::string tracer;  // the tracer that ran ("" when none or refused)
+  std::string tracer;       // the tracer that ran ("" when none or refused)
   int workload_status = 0;  // the command's exit status as a shell reports it
   bool stopped_by_signal = false;
 };
 
 // `data_prefix` names the per-CPU page files ("<prefix>cpuN"); on success the caller removes
-// them, on an error they are gone already. `notice` gets the one-line notes (a refused tracer the
+// them, on an error they are gone already. `diagnostics` gets the notes (a refused tracer the
 // events go on without). The caller blocks the stop signals (`signals`) for as long as it needs
 // to finish its file undisturbed.
 Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
-                                    const std::vector<std::string>& command,
-                                    const std::string& data_prefix,
-                                    const std::function<void(const std::string&)>& notice);
+                                    const std::vector<std::string>& command, const std::string& data_prefix,
+                                    Diagnostics& diagnostics);
 
 // "sonde ftrace record: cpu0 1234 events in 5 pages, ...; lost 0": the summary on stderr.
 std::string record_summary(const RecordOutcome& outcome);

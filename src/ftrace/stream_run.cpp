@@ -12,12 +12,11 @@ constexpr int kRoundMilliseconds = 100;
 }  // namespace
 
 Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
-                          const std::vector<std::string>& command,
-                          const std::function<void(const std::string&)>& notice,
+                          const std::vector<std::string>& command, Diagnostics& diagnostics,
                           const std::function<void(LocalTep&, const LiveEvent&)>& on_event) {
   auto traced = TracedCommand::prepare(command);
   if (!traced) return tl::unexpected(traced.error());
-  auto session = TracingSession::set_up(request, notice);
+  auto session = TracingSession::set_up(request, diagnostics);
   if (!session) return tl::unexpected(session.error());
   const Instance& instance = (*session)->instance();
   auto cpus = buffer_cpus(instance);
@@ -26,18 +25,18 @@ Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest
   // the buffers hold what happens meanwhile.
   if (auto started = (*session)->start(); !started) return tl::unexpected(started.error());
   auto metadata = read_trace_metadata(instance, (*session)->events(), *cpus);
-  if (!metadata) return tl::unexpected(metadata.error().with_context("sonde ftrace"));
+  if (!metadata) return tl::unexpected(metadata.error());
   auto tep = LocalTep::build(*metadata, instance.root() + "/saved_cmdlines");
-  if (!tep) return tl::unexpected(tep.error().with_context("sonde ftrace"));
+  if (!tep) return tl::unexpected(tep.error());
   auto reader = LiveReader::open(instance, *cpus, metadata->page_size);
-  if (!reader) return tl::unexpected(reader.error().with_context("sonde ftrace"));
+  if (!reader) return tl::unexpected(reader.error());
 
   auto deliver = [&](const LiveEvent& event) { on_event(**tep, event); };
   auto stop_signal = traced->start(signals);
   if (!stop_signal) return tl::unexpected(stop_signal.error());
   while (stop_signal->number == 0) {
     if (auto round = (*reader)->read_round(kRoundMilliseconds, deliver); !round)
-      return tl::unexpected(round.error().with_context("sonde ftrace"));
+      return tl::unexpected(round.error());
     if (traced->ended()) break;
     auto received = signals.poll();
     if (capture::is_stop_request(received.number)) *stop_signal = received;

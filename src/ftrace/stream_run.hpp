@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "capture/signals.hpp"
 #include "ftrace/live_reader.hpp"
@@ -16,8 +17,7 @@ namespace sonde::ftrace {
 // `on_event` gets each event with the handle that describes it. Returns the command's exit
 // status as a shell reports it (0 without a command).
 Result<int> stream_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
-                          const std::vector<std::string>& command,
-                          const std::function<void(const std::string&)>& notice,
+                          const std::vector<std::string>& command, Diagnostics& diagnostics,
                           const std::function<void(LocalTep&, const LiveEvent&)>& on_event);
 
 }  // namespace sonde::ftrace

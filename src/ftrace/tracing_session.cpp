@@ -1,9 +1,9 @@
 #include "ftrace/tracing_session.hpp"
 
-#include <cerrno>
 #include <signal.h>
 
 #include <algorithm>
+#include <cerrno>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -29,7 +29,8 @@ std::string restoring_text(std::string_view file, std::string_view old) {
   std::string text(trim(old));
   if (file == "trace_clock") {
     auto open = text.find('['), close = text.find(']');
-    if (open != std::string::npos && close != std::string::npos) return text.substr(open + 1, close - open - 1);
+    if (open != std::string::npos && close != std::string::npos)
+      return text.substr(open + 1, close - open - 1);
   }
   if (file == "buffer_size_kb") {
     // "7 (expanded: 1408)": a boot-time buffer that grows to 1408 KB on first use. Tracing here
@@ -79,14 +80,14 @@ std::vector<std::string> available_tracers(const Instance& instance) {
   return tracers;
 }
 
-Result<std::unique_ptr<TracingSession>> TracingSession::set_up(
-    const TracingRequest& request, const std::function<void(const std::string&)>& notice) {
+Result<std::unique_ptr<TracingSession>> TracingSession::set_up(const TracingRequest& request,
+                                                               Diagnostics& diagnostics) {
   std::unique_ptr<TracingSession> session(new TracingSession);
   // On any error below the session's destructor puts back what was already changed.
   if (auto chosen = session->choose_instance(request); !chosen) return tl::unexpected(chosen.error());
   if (auto done = session->set_buffer_options(request); !done) return tl::unexpected(done.error());
   if (auto done = session->set_block_devices(request); !done) return tl::unexpected(done.error());
-  if (auto done = session->set_tracer(request, notice); !done) return tl::unexpected(done.error());
+  if (auto done = session->set_tracer(request, diagnostics); !done) return tl::unexpected(done.error());
   if (auto done = session->set_function_filters(request); !done) return tl::unexpected(done.error());
   if (auto done = session->select_and_filter_events(request); !done) return tl::unexpected(done.error());
   return session;
@@ -108,11 +109,11 @@ Result<void> TracingSession::choose_instance(const TracingRequest& request) {
   if (!tracer.empty()) {
     auto top_tracers = available_tracers(*top);
     if (!contains(top_tracers, tracer))
-      return failf("sonde ftrace: the {} tracer is not available on this kernel{} (available: {})", tracer,
+      return failf("the {} tracer is not available on this kernel{} (available: {})", tracer,
                    tracer_facility(tracer), join(top_tracers, " "));
   }
   auto own = Instance::create_own();
-  if (!own) return tl::unexpected(own.error().with_context("sonde ftrace"));
+  if (!own) return tl::unexpected(own.error());
   if (tracer.empty() || contains(available_tracers(*own), tracer)) {
     instance_ = std::make_unique<Instance>(std::move(*own));
   } else {
@@ -121,20 +122,22 @@ Result<void> TracingSession::choose_instance(const TracingRequest& request) {
     auto current = top->read("current_tracer");
     auto enabled = top->read("set_event");
     if (current && trim(*current) != "nop")
-      return failf("sonde ftrace: the {} tracer needs the top-level buffer, which is in use (current_tracer is {}); "
-                   "'sonde ftrace reset' frees it",
-                   tracer, trim(*current));
+      return failf(
+          "the {} tracer needs the top-level buffer, which is in use (current_tracer is {}); "
+          "'sonde ftrace reset' frees it",
+          tracer, trim(*current));
     if (enabled && !trim(*enabled).empty())
-      return failf("sonde ftrace: the {} tracer needs the top-level buffer, which is in use (events enabled in "
-                   "set_event); 'sonde ftrace reset' frees it",
-                   tracer);
+      return failf(
+          "the {} tracer needs the top-level buffer, which is in use (events enabled in "
+          "set_event); 'sonde ftrace reset' frees it",
+          tracer);
     instance_ = std::make_unique<Instance>(std::move(*top));
   }
   if (auto off = save_and_write("tracing_on", "0"); !off) return off;
   if (instance_->is_top()) {
     // Start from an empty buffer: what an earlier user left there is not part of this trace.
     if (int err = write_control_file(instance_->path("trace"), "", false); err != 0)
-      return failf("sonde ftrace: clearing {} failed: {}", instance_->path("trace"), errno_name(err));
+      return failf("clearing {} failed: {}", instance_->path("trace"), errno_name(err));
   }
   return {};
 }
@@ -142,12 +145,12 @@ Result<void> TracingSession::choose_instance(const TracingRequest& request) {
 Result<void> TracingSession::save_and_write(const std::string& file, std::string_view text) {
   if (instance_->is_top()) {
     auto old = instance_->read(file);
-    if (!old) return tl::unexpected(old.error().with_context("sonde ftrace"));
+    if (!old) return tl::unexpected(old.error());
     std::string restore = restoring_text(file, *old);
     const Instance* instance = instance_.get();
     undo_.add([instance, file, restore]() -> Result<void> { return instance->write(file, restore); });
   }
-  if (auto written = instance_->write(file, text); !written) return tl::unexpected(written.error().with_context("sonde ftrace"));
+  if (auto written = instance_->write(file, text); !written) return tl::unexpected(written.error());
   return {};
 }
 
@@ -165,19 +168,19 @@ Result<void> TracingSession::set_buffer_options(const TracingRequest& request) {
     for (auto& word : split(trim(*clocks), ' '))
       if (!word.empty()) names.push_back(word.front() == '[' ? word.substr(1, word.size() - 2) : word);
     if (!contains(names, request.clock))
-      return failf("sonde ftrace: unknown trace clock '{}' (this kernel has: {})", request.clock, join(names, " "));
+      return failf("unknown trace clock '{}' (this kernel has: {})", request.clock, join(names, " "));
     if (auto done = save_and_write("trace_clock", request.clock); !done) return done;
   }
   if (!request.cpumask.empty())
     if (auto done = save_and_write("tracing_cpumask", request.cpumask); !done)
-      return failf("sonde ftrace: the kernel rejected cpumask '{}' (-M takes a hex mask such as 3 for CPUs 0-1)",
+      return failf("the kernel rejected cpumask '{}' (-M takes a hex mask such as 3 for CPUs 0-1)",
                    request.cpumask);
   if (request.stacktrace)
     if (auto done = save_and_write("options/stacktrace", "1"); !done) return done;
   if (!request.pids.empty()) {
     std::vector<std::string> pids;
     for (pid_t pid : request.pids) {
-      if (::kill(pid, 0) != 0 && errno == ESRCH) return failf("sonde ftrace: no process with id {} (-P)", pid);
+      if (::kill(pid, 0) != 0 && errno == ESRCH) return failf("no process with id {} (-P)", pid);
       pids.push_back(std::to_string(pid));
     }
     if (auto done = save_and_write("set_event_pid", join(pids, " ")); !done) return done;
@@ -190,43 +193,43 @@ Result<void> TracingSession::set_buffer_options(const TracingRequest& request) {
 Result<void> TracingSession::set_block_devices(const TracingRequest& request) {
   if (tracer_ != "blk") {
     if (!request.block_devices.empty())
-      return fail_usage("sonde ftrace: --device names block devices for the blk tracer; add -p blk");
+      return fail_usage("--device names block devices for the blk tracer; add -p blk");
     return {};
   }
   if (request.block_devices.empty())
-    return fail_usage("sonde ftrace: -p blk traces the block devices named with --device (e.g. --device loop0)");
+    return fail_usage("-p blk traces the block devices named with --device (e.g. --device loop0)");
   for (const auto& device : request.block_devices) {
     std::string name(path_basename(device));
     std::string enable = "/sys/class/block/" + name + "/trace/enable";
     if (!path_exists(enable))
-      return failf("sonde ftrace: no block device '{}' with blktrace support ({} is missing)", device, enable);
+      return failf("no block device '{}' with blktrace support ({} is missing)", device, enable);
     auto old = read_file(enable);
     std::string restore = old ? std::string(trim(*old)) : "0";
     if (int err = write_control_file(enable, "1", false); err != 0)
-      return failf("sonde ftrace: enabling blktrace on {} failed: {} on {}", name, errno_name(err), enable);
+      return failf("enabling blktrace on {} failed: {} on {}", name, errno_name(err), enable);
     undo_.add([enable, restore]() -> Result<void> {
       if (int err = write_control_file(enable, restore, false); err != 0)
-        return failf("sonde ftrace: restoring {} failed: {}", enable, errno_name(err));
+        return failf("restoring {} failed: {}", enable, errno_name(err));
       return {};
     });
   }
   return {};
 }
 
-Result<void> TracingSession::set_tracer(const TracingRequest& request,
-                                        const std::function<void(const std::string&)>& notice) {
+Result<void> TracingSession::set_tracer(const TracingRequest& request, Diagnostics& diagnostics) {
   if (tracer_.empty()) return {};
-  int err = instance_->write_errno("current_tracer", tracer_);
+  auto written = instance_->write("current_tracer", tracer_);
+  int err = written ? 0 : written.error().sys_errno;
   if (err == EPERM || err == EACCES) {
-    std::string line = fmt::format("sonde ftrace: {} tracer refused by the kernel (lockdown?): {} on current_tracer",
+    std::string line = fmt::format("{} tracer refused by the kernel (lockdown?): {} on current_tracer",
                                    tracer_, errno_name(err));
     tracer_.clear();
     if (request.events.empty()) return fail(line);
-    notice(line);
+    diagnostics.note(line);
     return {};
   }
   if (err != 0)
-    return failf("sonde ftrace: setting the {} tracer failed: {} on {}", tracer_, errno_name(err),
+    return failf("setting the {} tracer failed: {} on {}", tracer_, errno_name(err),
                  instance_->path("current_tracer"));
   if (instance_->is_top()) {
     const Instance* instance = instance_.get();
@@ -244,23 +247,25 @@ Result<void> TracingSession::set_tracer(const TracingRequest& request,
 
 Result<void> TracingSession::set_function_filters(const TracingRequest& request) {
   if (!tracer_.starts_with("function")) return {};
-  auto add_all = [&](const char* file, const std::vector<std::string>& patterns, const char* option) -> Result<void> {
+  auto add_all = [&](const char* file, const std::vector<std::string>& patterns,
+                     const char* option) -> Result<void> {
     if (patterns.empty()) return {};
     if (!path_exists(instance_->path(file)))
-      return failf("sonde ftrace: {} needs {}, which this kernel does not have", option, file);
+      return failf("{} needs {}, which this kernel does not have", option, file);
     if (instance_->is_top()) {
       const Instance* instance = instance_.get();
       std::string name = file;
       undo_.add([instance, name]() -> Result<void> { return instance->write(name, ""); });
     }
     for (const auto& pattern : patterns) {
-      int err = instance_->write_errno(file, pattern, true);
+      auto added = instance_->append(file, pattern);
+      int err = added ? 0 : added.error().sys_errno;
       if (err == EINVAL)
-        return failf("sonde ftrace: no traceable function matches '{}' ({}); 'sonde ftrace list -f' lists them",
-                     pattern, option);
+        return failf("no traceable function matches '{}' ({}); 'sonde ftrace list -f' lists them", pattern,
+                     option);
       if (err == EPERM || err == EACCES)
-        return failf("sonde ftrace: {} refused by the kernel (lockdown?): {} on {}", option, errno_name(err), file);
-      if (err != 0) return failf("sonde ftrace: adding '{}' to {} failed: {}", pattern, file, errno_name(err));
+        return failf("{} refused by the kernel (lockdown?): {} on {}", option, errno_name(err), file);
+      if (err != 0) return failf("adding '{}' to {} failed: {}", pattern, file, errno_name(err));
     }
     return {};
   };
@@ -272,10 +277,10 @@ Result<void> TracingSession::set_function_filters(const TracingRequest& request)
 Result<void> TracingSession::select_and_filter_events(const TracingRequest& request) {
   if (request.events.empty()) return {};
   auto catalogue = read_event_catalogue();
-  if (!catalogue) return tl::unexpected(catalogue.error().with_context("sonde ftrace"));
+  if (!catalogue) return tl::unexpected(catalogue.error());
   for (const auto& event_request : request.events) {
     auto selection = select_events(event_request.spec, *catalogue);
-    if (!selection) return tl::unexpected(selection.error().with_context("sonde ftrace"));
+    if (!selection) return tl::unexpected(selection.error());
     for (const auto& event : selection->events)
       if (std::find(events_.begin(), events_.end(), event) == events_.end()) events_.push_back(event);
     if (!event_request.filters.empty()) {
@@ -286,9 +291,10 @@ Result<void> TracingSession::select_and_filter_events(const TracingRequest& requ
         if (!contains(selection->whole_systems, event.system))
           files.push_back("events/" + event.system + "/" + event.name + "/filter");
       for (const auto& file : files) {
-        if (int err = instance_->write_errno(file, filter); err != 0) {
+        if (auto written = instance_->write(file, filter); !written) {
+          int err = written.error().sys_errno;
           std::string why = filter_complaint(*instance_, file);
-          return failf("sonde ftrace: filter '{}' rejected for {}: {}", filter, event_request.spec,
+          return failf("filter '{}' rejected for {}: {}", filter, event_request.spec,
                        why.empty() ? errno_name(err) : why);
         }
         if (instance_->is_top()) {
@@ -308,17 +314,16 @@ Result<void> TracingSession::select_and_filter_events(const TracingRequest& requ
           if (text && trim(*text) != "none" && text->find("parse_error") == std::string::npos) applied = true;
           if (complaint.empty()) complaint = filter_complaint(*instance_, file);
         }
-        if (!applied)
-          return failf("sonde ftrace: filter '{}' rejected for {}: {}", filter, event_request.spec, complaint);
+        if (!applied) return failf("filter '{}' rejected for {}: {}", filter, event_request.spec, complaint);
       }
     }
     for (const auto& trigger : event_request.triggers) {
-      if (trigger.starts_with("hist") && !path_exists(instance_->path("events/" + selection->events.front().system +
-                                                                       "/" + selection->events.front().name + "/hist")))
-        return failf("sonde ftrace: hist triggers are not available on this kernel (CONFIG_HIST_TRIGGERS): '{}'",
-                     trigger);
+      if (trigger.starts_with("hist") &&
+          !path_exists(instance_->path("events/" + selection->events.front().system + "/" +
+                                       selection->events.front().name + "/hist")))
+        return failf("hist triggers are not available on this kernel (CONFIG_HIST_TRIGGERS): '{}'", trigger);
       if (trigger.starts_with("snapshot") && !path_exists(instance_->path("snapshot")))
-        return failf("sonde ftrace: the snapshot trigger is not available on this kernel (CONFIG_TRACER_SNAPSHOT): '{}'",
+        return failf("the snapshot trigger is not available on this kernel (CONFIG_TRACER_SNAPSHOT): '{}'",
                      trigger);
     }
     selections_.push_back(std::move(*selection));
@@ -333,7 +338,7 @@ Result<void> TracingSession::start() {
   stats_at_start_.clear();
   for (int cpu : *cpus)
     if (auto stats = read_cpu_stats(*instance_, cpu)) stats_at_start_.emplace_back(cpu, *stats);
-  if (auto on = instance_->write("tracing_on", "1"); !on) return tl::unexpected(on.error().with_context("sonde ftrace"));
+  if (auto on = instance_->write("tracing_on", "1"); !on) return tl::unexpected(on.error());
   for (const auto& selection : selections_) {
     std::vector<std::string> files;
     for (const auto& system : selection.whole_systems) files.push_back("events/" + system + "/enable");
@@ -346,7 +351,7 @@ Result<void> TracingSession::start() {
         undo_.add([instance, file]() -> Result<void> { return instance->write(file, "0"); });
       }
       if (auto enabled = instance_->write(file, "1"); !enabled)
-        return tl::unexpected(enabled.error().with_context("sonde ftrace: enabling " + selection.spec));
+        return tl::unexpected(enabled.error().with_context("enabling " + selection.spec));
     }
   }
   return install_triggers();
@@ -357,9 +362,10 @@ Result<void> TracingSession::install_triggers() {
     for (const auto& trigger : requests_[i].triggers) {
       for (const auto& event : selections_[i].events) {
         std::string file = "events/" + event.system + "/" + event.name + "/trigger";
-        if (int err = instance_->write_errno(file, trigger, true); err != 0) {
+        if (auto added = instance_->append(file, trigger); !added) {
+          int err = added.error().sys_errno;
           std::string why = last_error_log_line(*instance_);
-          return failf("sonde ftrace: trigger '{}' rejected for {}:{}: {}", trigger, event.system, event.name,
+          return failf("trigger '{}' rejected for {}:{}: {}", trigger, event.system, event.name,
                        why.empty() ? errno_name(err) : why);
         }
         if (instance_->is_top()) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "ftrace/buffer_stats.hpp"
 #include "ftrace/event_selection.hpp"
@@ -40,10 +41,10 @@ struct TracingRequest {
 class TracingSession {
  public:
   // Prepares everything with tracing off. What the kernel refuses but tracing can go on without
-  // (the function tracer under lockdown while events were asked for) goes to `notice` as one
-  // line; anything else that fails is the error, after putting back what was already changed.
+  // (the function tracer under lockdown while events were asked for) is a note to `diagnostics`;
+  // anything else that fails is the error, after putting back what was already changed.
   static Result<std::unique_ptr<TracingSession>> set_up(const TracingRequest& request,
-                                                        const std::function<void(const std::string&)>& notice);
+                                                        Diagnostics& diagnostics);
   ~TracingSession();
 
   // Tracing on, events enabled, triggers installed (in that order, so that a trigger cannot
@@ -67,7 +68,7 @@ class TracingSession {
   Result<void> choose_instance(const TracingRequest& request);
   Result<void> save_and_write(const std::string& file, std::string_view text);
   Result<void> set_buffer_options(const TracingRequest& request);
-  Result<void> set_tracer(const TracingRequest& request, const std::function<void(const std::string&)>& notice);
+  Result<void> set_tracer(const TracingRequest& request, Diagnostics& diagnostics);
   Result<void> set_function_filters(const TracingRequest& request);
   Result<void> set_block_devices(const TracingRequest& request);
   Result<void> select_and_filter_events(const TracingRequest& request);

@@ -1,6 +1,7 @@
 // sonde ftrace list: tracers, events, filterable functions and options (trace-cmd list).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
@@ -20,17 +21,19 @@ int ftrace_list(int argc, char** argv) {
   CLI::App app{"List tracers, events, filterable functions, options (trace-cmd list)", "sonde ftrace list"};
   app.add_flag("-t,--tracers", tracers, "tracers");
   app.add_flag("-e,--events", events, "trace events (subsys:event)");
-  app.add_flag("-f,--functions", functions, "functions the function tracer can filter on (:mod:NAME for a module's)");
+  app.add_flag("-f,--functions", functions,
+               "functions the function tracer can filter on (:mod:NAME for a module's)");
   app.add_flag("-o,--options", options, "trace options");
   app.add_option("glob", glob, "only names matching this glob ('sched:*', 'vfs_*')");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace list")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace list: unexpected '{}'; give one glob", app.remaining().front()), Error::Kind::usage});
+    return report_usage_error("ftrace list",
+                              fmt::format("unexpected '{}'; give one glob", app.remaining().front()));
   bool all = !tracers && !events && !functions && !options;
   bool headings = all || (tracers + events + functions + options) > 1;
   if (events || all) {
     auto names = ftrace::list_events(glob);
-    if (!names) return report_error(names.error().with_context("sonde ftrace list"));
+    if (!names) return report_error("ftrace list", names.error());
     if (headings) fmt::print("events:\n");
     print_lines(*names);
   }
@@ -40,13 +43,13 @@ int ftrace_list(int argc, char** argv) {
   }
   if (options || all) {
     auto names = ftrace::list_options(glob);
-    if (!names) return report_error(names.error().with_context("sonde ftrace list"));
+    if (!names) return report_error("ftrace list", names.error());
     if (headings) fmt::print("\noptions:\n");
     print_lines(*names);
   }
   if (functions) {
     auto names = ftrace::list_functions(glob);
-    if (!names) return report_error(names.error().with_context("sonde ftrace list -f"));
+    if (!names) return report_error("ftrace list -f", names.error());
     if (headings) fmt::print("\nfunctions:\n");
     print_lines(*names);
   }

@@ -1,6 +1,7 @@
 // sonde ftrace marker TEXT: writes TEXT into the trace through trace_marker.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "base/strings.hpp"
 #include "cli/event_options.hpp"
@@ -19,9 +20,9 @@ int ftrace_marker(int argc, char** argv) {
   std::vector<std::string> rest = app.remaining();
   words.insert(words.end(), rest.begin(), rest.end());
   auto instance = instance_name.empty() ? ftrace::Instance::top() : ftrace::Instance::existing(instance_name);
-  if (!instance) return report_error(instance.error().with_context("sonde ftrace marker"));
+  if (!instance) return report_error("ftrace marker", instance.error());
   if (auto written = instance->write("trace_marker", join(words, " ") + "\n"); !written)
-    return report_error(written.error().with_context("sonde ftrace marker"));
+    return report_error("ftrace marker", written.error());
   return 0;
 }
 

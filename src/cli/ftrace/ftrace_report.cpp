@@ -23,8 +23,9 @@ int ftrace_report(int argc, char** argv) {
   if (auto exit = parse_command_line(app, argc, argv, "ftrace report")) return *exit;
   auto rest = app.remaining();
   if (rest.size() > 1 || (rest.size() == 1 && !rest[0].empty() && rest[0][0] == '-'))
-    return report_error(Error{fmt::format("sonde ftrace report: unexpected '{}'; see 'sonde ftrace report --help'",
-                                          rest.front()), Error::Kind::usage});
+    return report_error(Error{
+        fmt::format("sonde ftrace report: unexpected '{}'; see 'sonde ftrace report --help'", rest.front()),
+        Error::Kind::usage});
   if (rest.size() == 1) input = rest[0];
 
   for (const auto& list : cpu_lists) {
@@ -33,11 +34,11 @@ int ftrace_report(int argc, char** argv) {
     options.cpus.insert(options.cpus.end(), cpus->begin(), cpus->end());
   }
   auto reader = tracedat::TraceDatReader::open(input);
-  if (!reader) return report_error(reader.error().with_context("sonde ftrace report"));
+  if (!reader) return report_error("ftrace report", reader.error());
   // stdout is written in large blocks by the report itself.
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   if (auto r = tracedat::write_report(**reader, options, stdout); !r)
-    return report_error(r.error().with_context("sonde ftrace report"));
+    return report_error("ftrace report", r.error());
   return 0;
 }
 

@@ -1,7 +1,8 @@
 // sonde ftrace reset: the top level back to the kernel's defaults, blktrace off, and the
 // instances sonde left behind removed (every instance with -a).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
@@ -15,9 +16,10 @@ int ftrace_reset(int argc, char** argv) {
   app.add_flag("-a,--all", all_instances, "remove every tracefs instance, not only those sonde left behind");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace reset")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace reset: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
+    return report_usage_error("ftrace reset", fmt::format("unexpected '{}'", app.remaining().front()));
   auto report = ftrace::reset_machine(all_instances);
-  for (const auto& name : report.removed_instances) fmt::print(stderr, "sonde ftrace reset: removed instance {}\n", name);
+  for (const auto& name : report.removed_instances)
+    fmt::print(stderr, "sonde ftrace reset: removed instance {}\n", name);
   for (const auto& failure : report.failures) fmt::print(stderr, "sonde ftrace reset: {}\n", failure.message);
   return report.failures.empty() ? 0 : 1;
 }

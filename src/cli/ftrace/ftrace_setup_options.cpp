@@ -8,30 +8,39 @@ namespace sonde::cli {
 
 void add_ftrace_setup_options(CLI::App& app, FtraceSetupOptions& options, const std::string& command_name) {
   auto& request = options.request;
-  app.add_option("-p,--plugin", request.tracer, "tracer: function, function_graph, blk, nop ('sonde ftrace list -t')");
-  app.add_option("-l,--func", request.function_filters, "trace only functions matching this glob (set_ftrace_filter)");
+  app.add_option("-p,--plugin", request.tracer,
+                 "tracer: function, function_graph, blk, nop ('sonde ftrace list -t')");
+  app.add_option("-l,--func", request.function_filters,
+                 "trace only functions matching this glob (set_ftrace_filter)");
   app.add_option("-n,--notrace", request.notrace_filters, "do not trace functions matching this glob");
   app.add_option("-g,--graph", request.graph_functions, "function_graph from this function down");
   app.add_option_function<std::string>(
-         "-e,--event", [&options](const std::string& spec) { options.request.events.push_back({spec, {}, {}}); },
+         "-e,--event",
+         [&options](const std::string& spec) {
+           options.request.events.push_back({spec, {}, {}});
+         },
          "events: subsys, subsys:event, globs ('sonde ftrace list -e')")
       ->trigger_on_parse();
   auto attach = [&options, command_name](const char* what, bool filter) {
     return [&options, command_name, what, filter](const std::string& text) {
       if (options.request.events.empty()) {
         if (!options.error)
-          options.error = Error{fmt::format("sonde ftrace {}: {} applies to the -e before it; put it after an -e",
-                                            command_name, what), Error::Kind::usage};
+          options.error =
+              Error{fmt::format("sonde ftrace {}: {} applies to the -e before it; put it after an -e",
+                                command_name, what),
+                    Error::Kind::usage};
         return;
       }
       auto& last = options.request.events.back();
       (filter ? last.filters : last.triggers).push_back(text);
     };
   };
-  app.add_option_function<std::string>("-f,--filter", attach("-f", true), "filter for the preceding -e ('common_pid == 1')")
+  app.add_option_function<std::string>("-f,--filter", attach("-f", true),
+                                       "filter for the preceding -e ('common_pid == 1')")
       ->trigger_on_parse();
-  app.add_option_function<std::string>("-R,--trigger", attach("-R", false),
-                                       "trigger for the preceding -e ('traceoff:1', 'stacktrace if prev_pid == 0')")
+  app.add_option_function<std::string>(
+         "-R,--trigger", attach("-R", false),
+         "trigger for the preceding -e ('traceoff:1', 'stacktrace if prev_pid == 0')")
       ->trigger_on_parse();
   app.add_option("-P,--pid", options.pid_lists, "trace only these process ids (comma separated, repeatable)");
   app.add_flag("-c,--children", request.follow_children, "with -P, follow the processes' children too");
@@ -52,6 +61,11 @@ Result<void> finish_ftrace_setup_options(FtraceSetupOptions& options) {
   if (options.request.follow_children && options.request.pids.empty())
     return fail_usage("sonde ftrace: -c follows the children of the -P processes; add -P PID");
   return {};
+}
+
+Diagnostics ftrace_diagnostics() {
+  return Diagnostics(
+      [](const Diagnostics::Message& message) { fmt::print(stderr, "sonde ftrace: {}\n", message.text); });
 }
 
 }  // namespace sonde::cli

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "ftrace/tracing_session.hpp"
 
@@ -20,5 +21,8 @@ struct FtraceSetupOptions {
 void add_ftrace_setup_options(CLI::App& app, FtraceSetupOptions& options, const std::string& command_name);
 // Checks what CLI11 cannot (pid lists); call after parsing.
 Result<void> finish_ftrace_setup_options(FtraceSetupOptions& options);
+
+// Where record's and stream's notes go: one "sonde ftrace: ..." line each on stderr.
+Diagnostics ftrace_diagnostics();
 
 }  // namespace sonde::cli

@@ -1,6 +1,7 @@
 // sonde ftrace show: the machine's tracing state in one screen.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
@@ -13,9 +14,9 @@ int ftrace_show(int argc, char** argv) {
                "sonde ftrace show"};
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace show")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace show: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
+    return report_usage_error("ftrace show", fmt::format("unexpected '{}'", app.remaining().front()));
   auto state = ftrace::read_machine_state();
-  if (!state) return report_error(state.error().with_context("sonde ftrace show"));
+  if (!state) return report_error("ftrace show", state.error());
   fmt::print("{}", ftrace::format_machine_state(*state));
   return 0;
 }

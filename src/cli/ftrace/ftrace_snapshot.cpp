@@ -1,6 +1,7 @@
 // sonde ftrace snapshot: swaps the live buffer into the snapshot buffer, prints it, frees it.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "base/file.hpp"
 #include "cli/event_options.hpp"
@@ -17,16 +18,17 @@ int ftrace_snapshot(int argc, char** argv) {
   app.add_flag("-k,--keep", keep, "keep the snapshot buffer allocated afterwards");
   if (auto exit_code = parse_command_line(app, argc, argv, "ftrace snapshot")) return *exit_code;
   if (!app.remaining().empty())
-    return report_error({fmt::format("sonde ftrace snapshot: unexpected '{}'", app.remaining().front()), Error::Kind::usage});
+    return report_usage_error("ftrace snapshot", fmt::format("unexpected '{}'", app.remaining().front()));
   auto instance = instance_name.empty() ? ftrace::Instance::top() : ftrace::Instance::existing(instance_name);
-  if (!instance) return report_error(instance.error().with_context("sonde ftrace snapshot"));
+  if (!instance) return report_error("ftrace snapshot", instance.error());
   if (!path_exists(instance->path("snapshot")))
-    return report_error({"sonde ftrace snapshot: snapshots are not available on this kernel (CONFIG_TRACER_SNAPSHOT)"});
+    return report_error(
+        {"sonde ftrace snapshot: snapshots are not available on this kernel (CONFIG_TRACER_SNAPSHOT)"});
   if (auto taken = instance->write("snapshot", "1"); !taken)
-    return report_error(taken.error().with_context("sonde ftrace snapshot"));
+    return report_error("ftrace snapshot", taken.error());
   auto text = instance->read("snapshot");
   if (!keep) (void)instance->write("snapshot", "0");
-  if (!text) return report_error(text.error().with_context("sonde ftrace snapshot"));
+  if (!text) return report_error("ftrace snapshot", text.error());
   fmt::print("{}", *text);
   return 0;
 }

@@ -1,13 +1,12 @@
 // sonde ftrace stream: record's set-up options, events printed live as trace-cmd report lines.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <traceevent/event-parse.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
 #include "cli/ftrace/ftrace_setup_options.hpp"
-#include "ftrace/stream_run.hpp"
-#include "tracedat/event_formatter.hpp"
+#include "pipeline/ftrace_runs.hpp"
 
 namespace sonde::cli {
 
@@ -24,32 +23,11 @@ int ftrace_stream(int argc, char** argv) {
   const auto& request = options.request;
   if (request.tracer.empty() && request.events.empty() && request.function_filters.empty() &&
       request.graph_functions.empty())
-    return report_error({"sonde ftrace stream: nothing to trace; give a tracer (-p) or events (-e)", Error::Kind::usage});
+    return report_usage_error("ftrace stream", "nothing to trace; give a tracer (-p) or events (-e)");
 
-  capture::BlockedSignals signals;
-  std::unique_ptr<tracedat::EventFormatter> formatter;
-  std::string line;
-  auto notice = [](const std::string& text) { fmt::print(stderr, "{}\n", text); };
-  auto print_event = [&](ftrace::LocalTep& tep, const ftrace::LiveEvent& event) {
-    if (!formatter) {
-      tracedat::FormatOptions format_options;
-      format_options.nanoseconds = nanoseconds;
-      formatter = std::make_unique<tracedat::EventFormatter>(tep.handle(), format_options);
-    }
-    tep_record record{};
-    record.ts = event.ts;
-    record.cpu = event.cpu;
-    record.data = event.data;
-    record.size = event.size;
-    record.missed_events = event.missed_events;
-    tep.learn_task(tep_data_pid(tep.handle(), &record));
-    line.clear();
-    formatter->format(record, line);
-    std::fwrite(line.data(), 1, line.size(), stdout);
-  };
-  auto status = ftrace::stream_ftrace(signals, request, *command, notice, print_event);
-  std::fflush(stdout);
-  if (!status) return report_error(status.error());
+  auto diagnostics = ftrace_diagnostics();
+  auto status = pipeline::ftrace_stream_to({request, *command, nanoseconds}, stdout, diagnostics);
+  if (!status) return report_error("ftrace", status.error());
   return 0;
 }
 

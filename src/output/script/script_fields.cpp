@@ -128,7 +128,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     for (const auto& [type_name, value] : kTypes)
       if (name == type_name) type = static_cast<int>(value);
     if (type < 0)
-      return fail_usage(fmt::format("sonde script: invalid event type '{}' in -F; use hw, sw, trace, raw, break or synth", name));
+      return fail_usage(fmt::format("invalid event type '{}' in -F; use hw, sw, trace, raw, break or synth", name));
     TypeFields& typed = fields.types[static_cast<size_t>(type)];
     if (list.find_first_of("+-") == std::string_view::npos) {
       typed.fields = 0;
@@ -136,7 +136,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
       typed.wildcard_set = false;
     }
   } else {
-    if (spec.empty()) return fail_usage("sonde script: -F cannot set no fields for every event type");
+    if (spec.empty()) return fail_usage("-F cannot set no fields for every event type");
     if (spec.find_first_of("+-") == std::string_view::npos) {
       for (TypeFields& typed : fields.types) {
         typed.fields = 0;
@@ -153,7 +153,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     Change next = name[0] == '+' ? Change::add : name[0] == '-' ? Change::remove : Change::set;
     if ((next == Change::set && change != Change::none && change != Change::set) ||
         (next != Change::set && change == Change::set))
-      return fail_usage("sonde script: -F cannot mix +field/-field with a list of fields");
+      return fail_usage("-F cannot mix +field/-field with a list of fields");
     change = next;
     if (next != Change::set) name.remove_prefix(1);
     if (name == "flags") {
@@ -163,9 +163,9 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     uint64_t field = 0;
     for (const auto& entry : kFieldNames)
       if (entry.name == name) field = entry.field;
-    if (field == 0) return fail_usage(fmt::format("sonde script: invalid field '{}' in -F", name));
+    if (field == 0) return fail_usage(fmt::format("invalid field '{}' in -F", name));
     if (field & unsupported_fields())
-      return fail_usage(fmt::format("sonde script: the '{}' field is not supported yet", name));
+      return fail_usage(fmt::format("the '{}' field is not supported yet", name));
     if (type < 0) {
       for (size_t t = 0; t < fields.types.size(); ++t) {
         TypeFields& typed = fields.types[t];
@@ -187,7 +187,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
     } else {
       TypeFields& typed = fields.types[static_cast<size_t>(type)];
       if (typed.invalid & field)
-        return fail_usage(fmt::format("sonde script: '{}' not valid for {} events", name,
+        return fail_usage(fmt::format("'{}' not valid for {} events", name,
                                 output_type_name(static_cast<OutputType>(type))));
       if (change == Change::remove)
         typed.fields &= ~field;
@@ -209,7 +209,7 @@ Result<void> check_sample_bit(TypeFields& typed, const perfdata::EventAttr& even
   if (event.attr.sample_type & sample_bit) return {};
   if (typed.user_set_fields & field) {
     if (allow_user_set) return {};
-    return fail(fmt::format("sonde script: samples for '{}' event do not have {} attribute set; cannot print '{}' field",
+    return fail(fmt::format("samples for '{}' event do not have {} attribute set; cannot print '{}' field",
                             session::event_name(event), bit_name, field_name(field)));
   }
   typed.fields &= ~field;
@@ -235,13 +235,13 @@ Result<void> check_event(TypeFields& typed, const perfdata::EventAttr& event) {
   }
   f = typed.fields;
   if ((f & kFieldSym) && !(sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
-    return fail("sonde script: symbols asked for, but the samples have neither IP nor address to turn into symbols");
+    return fail("symbols asked for, but the samples have neither IP nor address to turn into symbols");
   if ((f & kFieldSymoff) && !(f & kFieldSym))
-    return fail("sonde script: symoff needs the sym field; add sym to -F");
+    return fail("symoff needs the sym field; add sym to -F");
   if ((f & kFieldDso) && !(sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
-    return fail("sonde script: dso asked for, but the samples have no address to convert");
+    return fail("dso asked for, but the samples have no address to convert");
   if ((f & kFieldSrcline) && !(f & kFieldIp))
-    return fail("sonde script: srcline needs the ip field; add ip to -F");
+    return fail("srcline needs the ip field; add ip to -F");
   if (f & (kFieldPid | kFieldTid)) {
     if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_TID, "TID", kFieldTid | kFieldPid); !r) return r;
   }
@@ -275,7 +275,7 @@ Result<void> fit_fields_to_events(ScriptFields& fields, const std::vector<perfda
     TypeFields& typed = fields.types[t];
     if (first == nullptr) {
       if (typed.user_set && !typed.wildcard_set)
-        return fail(fmt::format("sonde script: {} events do not exist; remove the matching -F option",
+        return fail(fmt::format("{} events do not exist; remove the matching -F option",
                                 output_type_name(static_cast<OutputType>(t))));
       continue;
     }

@@ -1,0 +1,53 @@
+#include "cli/command_line.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+
+namespace sonde::cli {
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std::string_view command_name,
+                                      AfterOptions after) {
+  if (after == AfterOptions::command) app.prefix_command();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    fmt::print("{}", app.help());
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    fmt::print(stderr, "sonde {}: {}; see 'sonde {} --help'\n", command_name, error.what(), command_name);
+    return 129;
+  }
+  return std::nullopt;
+}
+
+int exit_status(const Error& error) {
+  switch (error.kind) {
+    case Error::Kind::usage:
+      return 129;  // perf's status for usage errors
+    case Error::Kind::cannot_run:
+      return error.sys_errno == EACCES ? 126 : 127;  // as a shell
+    case Error::Kind::command_ended:
+      return error.command_status;
+    case Error::Kind::failed:
+      break;
+  }
+  return 1;
+}
+
+int report_error(std::string_view command_name, const Error& error) {
+  fmt::print(stderr, "sonde {}: {}\n", command_name, error.message);
+  return exit_status(error);
+}
+
+int report_usage_error(std::string_view command_name, std::string message) {
+  return report_error(command_name, Error{std::move(message), Error::Kind::usage});
+}
+
+int report_error(const Error& error) {
+  fmt::print(stderr, "{}\n", error.message);
+  return exit_status(error);
+}
+
+}  // namespace sonde::cli

@@ -1,0 +1,38 @@
+#pragma once
+// The one command-line parse and the one error path every command goes through: help on
+// stdout (exit 0), a usage error as "sonde CMD: what; see 'sonde CMD --help'" (exit 129), and an
+// Error as "sonde CMD: message" with the exit status its kind says. Exit statuses and the
+// "sonde CMD:" prefix are decided here and nowhere below cli/.
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/error.hpp"
+
+namespace sonde::cli {
+
+// What may follow the options on a command line.
+enum class AfterOptions {
+  command,  // a command to run, or arguments the command checks itself (app.remaining())
+  nothing,  // only what the app declares (positionals included); anything else is a usage error
+};
+
+// Parses argv; nullopt to go on, else the exit status to end with (help printed, or the usage
+// error reported).
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std::string_view command_name,
+                                      AfterOptions after = AfterOptions::command);
+
+// The exit status an error ends a command with: 129 for usage, 127/126 for a command that cannot
+// be run (as a shell), the command's own status when it ended before it started, 1 otherwise.
+int exit_status(const Error& error);
+
+// "sonde CMD: message" on stderr; the exit status to return.
+int report_error(std::string_view command_name, const Error& error);
+// A usage error of the command's (exit 129).
+int report_usage_error(std::string_view command_name, std::string message);
+// The message as it is, for the few that carry their own layout (the event parser's caret
+// diagram); the exit status to return.
+int report_error(const Error& error);
+
+}  // namespace sonde::cli

@@ -1,0 +1,235 @@
+#include "pipeline/record_to_file.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <optional>
+
+#include "base/file.hpp"
+#include "base/strings.hpp"
+#include "base/unique_fd.hpp"
+#include "capture/record_sideband.hpp"
+#include "capture/tasks.hpp"
+#include "events/parse_events.hpp"
+#include "format/build_ids.hpp"
+#include "format/synthesize.hpp"
+#include "kernel/cgroup.hpp"
+#include "kernel/cpus.hpp"
+#include "perfdata/compressor.hpp"
+#include "perfdata/machine_facts.hpp"
+#include "perfdata/tracing_data.hpp"
+#include "perfdata/writer.hpp"
+
+namespace sonde::pipeline {
+
+namespace {
+
+// perf's default event is cycles; without a hardware PMU (as in most VMs) it falls back to cpu-clock.
+std::string default_event() {
+  return path_exists("/sys/bus/event_source/devices/cpu/type") ? "cycles" : "cpu-clock";
+}
+
+// Fills record.target from the spec; the cgroup's fd stays open in `cgroup` for the recording.
+Result<void> resolve_target(const RecordTargetSpec& spec, capture::RecordOptions& record, UniqueFd& cgroup) {
+  bool attach = !spec.pids.empty() || !spec.tids.empty();
+  record.target.kind =
+      spec.system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
+  if (attach && record.command.empty() && !spec.system_wide) {
+    // -p takes every thread of each process; -t the threads given.
+    record.target.kind = capture::SamplingTarget::Kind::threads;
+    bool processes = !spec.pids.empty();
+    auto ids =
+        capture::parse_task_ids(processes ? spec.pids : spec.tids, processes ? "process id" : "thread id");
+    if (!ids) return fail_usage(ids.error().message);
+    for (pid_t pid : *ids) {
+      if (processes) {
+        auto threads = capture::process_threads(pid);
+        if (!threads) return tl::unexpected(threads.error());
+        record.target.tids.insert(record.target.tids.end(), threads->begin(), threads->end());
+      } else if (!capture::task_alive(pid)) {
+        return failf("no thread with id {}", pid);
+      } else {
+        record.target.tids.push_back(pid);
+      }
+    }
+  }
+  if (!spec.cpu_list.empty()) {
+    auto cpus = kernel::parse_cpu_list(spec.cpu_list);
+    if (!cpus) return tl::unexpected(cpus.error());
+    record.target.cpus = *cpus;
+  } else {
+    record.target.cpus = kernel::online_cpus();
+  }
+  if (!spec.cgroup.empty()) {
+    auto opened = kernel::open_perf_cgroup(spec.cgroup);
+    if (!opened) return tl::unexpected(opened.error());
+    cgroup = std::move(*opened);
+    record.target.cgroup_fd = cgroup.get();
+  }
+  return {};
+}
+
+void note_attrs(const std::vector<events::EventSpec>& events, const std::vector<perf_event_attr>& attrs,
+                Diagnostics& diagnostics) {
+  for (size_t i = 0; i < attrs.size(); ++i)
+    diagnostics.notef("{}: type {} config {:#x} sample_type {:#x} {} {} read_format {:#x}", events[i].name,
+                      attrs[i].type, attrs[i].config, attrs[i].sample_type, attrs[i].freq ? "freq" : "period",
+                      attrs[i].sample_period, attrs[i].read_format);
+}
+
+Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options) {
+  perfdata::FeatureSet features;
+  perfdata::fill_machine_features(perfdata::gather_machine_facts(), features);
+  features.version = "6.1.sonde";
+  features.cmdline = options.cmdline;
+  std::vector<std::pair<std::string, std::string>> tracepoints;
+  for (const auto& event : options.events)
+    if (event.is_tracepoint()) tracepoints.emplace_back(event.tracepoint_system, event.tracepoint_name);
+  if (!tracepoints.empty()) {
+    // perf script formats tracepoint payloads from these format files.
+    auto tracing_data = perfdata::build_tracing_data(tracepoints);
+    if (!tracing_data) return tl::unexpected(tracing_data.error());
+    features.tracing_data = std::move(*tracing_data);
+  }
+  return features;
+}
+
+}  // namespace
+
+Result<void> set_call_graph(const std::string& text, capture::RecordOptions& record) {
+  auto parts = split(text, ',');
+  if (parts[0] == "fp") {
+    record.call_graph = capture::CallGraph::frame_pointer;
+    return {};
+  }
+  if (parts[0] != "dwarf")
+    return fail_usage(fmt::format("unknown --call-graph mode '{}'; use fp or dwarf[,size]", parts[0]));
+  if (parts.size() > 1) {
+    auto size = parse_uint(parts[1], 0);
+    if (!size || *size == 0 || *size > 65528 || *size % 8 != 0)
+      return fail_usage("--call-graph dwarf,SIZE needs a multiple of 8 up to 65528");
+    record.dwarf_stack_size = static_cast<uint32_t>(*size);
+  }
+  record.call_graph = capture::CallGraph::dwarf;
+  return {};
+}
+
+Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnostics& diagnostics) {
+  capture::RecordOptions& record = options.record;
+  UniqueFd cgroup;
+  if (auto resolved = resolve_target(options.target, record, cgroup); !resolved)
+    return tl::unexpected(resolved.error());
+  if (options.events.empty()) {
+    if (auto parsed = events::parse_events(default_event(), options.events); !parsed)
+      return tl::unexpected(parsed.error());
+  }
+  auto attrs = capture::record_attrs(options.events, record);
+  if (options.verbose) note_attrs(options.events, attrs, diagnostics);
+
+  // perf keeps the previous file as perf.data.old.
+  bool to_pipe = options.output == "-";
+  record.output_on_stdout = to_pipe;
+  if (!to_pipe && path_exists(options.output)) {
+    if (std::rename(options.output.c_str(), (options.output + ".old").c_str()) != 0)
+      return failf("cannot rename {} to {}.old: {}", options.output, options.output, errno_text(errno));
+  }
+  auto writer = to_pipe ? perfdata::PerfDataWriter::to_pipe(STDOUT_FILENO)
+                        : perfdata::PerfDataWriter::create(options.output);
+  if (!writer) return tl::unexpected(writer.error());
+
+  auto features = header_features(options);
+  if (!features) return tl::unexpected(features.error());
+
+  // Which DSOs samples hit, for BUILD_ID; it follows the side-band and the streamed records.
+  capture::DsoCollector dsos(attrs[0].sample_type);
+  // The workload's pid is known once it is forked; the side-band names it.
+  auto sideband_target = [&](pid_t workload_pid) {
+    capture::SamplingTarget target = record.target;
+    if (workload_pid > 0) target.tids = {workload_pid};
+    return target;
+  };
+  auto on_opened = [&](const std::vector<std::vector<uint64_t>>& ids, pid_t pid) -> Result<void> {
+    std::vector<perfdata::AttrWithIds> with_ids;
+    std::vector<perfdata::EventDesc> descriptions;
+    for (size_t i = 0; i < attrs.size(); ++i) {
+      with_ids.push_back({attrs[i], ids[i]});
+      descriptions.push_back({attrs[i], options.events[i].name, ids[i]});
+    }
+    features->event_desc = descriptions;
+    if (auto written = writer->write_attrs(with_ids); !written) return written;
+    if (to_pipe)
+      if (auto written = writer->write_pipe_features(*features); !written) return written;
+    auto sideband = capture::synthesize_record_sideband(attrs[0], sideband_target(pid), attrs[0].mmap_data);
+    if (!sideband) return tl::unexpected(sideband.error());
+    dsos.observe_all(*sideband);
+    return writer->append(sideband->data(), sideband->size());
+  };
+  const std::string finished_round = perfdata::make_finished_round();
+  // -z: a round's records are compressed together into COMPRESSED records (perf's layout).
+  std::optional<perfdata::Compressor> compressor;
+  if (options.compression_level) {
+    auto created = perfdata::Compressor::create(options.compression_level);
+    if (!created) return tl::unexpected(created.error());
+    compressor.emplace(std::move(*created));
+  }
+  std::string round, compressed;
+  capture::CaptureSink sink{
+      [&](const void* data, size_t size) -> Result<void> {
+        dsos.observe(data, size);
+        if (!compressor) return writer->append(data, size);
+        round.append(static_cast<const char*>(data), size);
+        return {};
+      },
+      [&]() -> Result<void> {
+        if (compressor && !round.empty()) {
+          compressed.clear();
+          if (auto done = compressor->compress(round.data(), round.size(), compressed); !done) return done;
+          round.clear();
+          if (auto written = writer->append(compressed.data(), compressed.size()); !written) return written;
+        }
+        return writer->append(finished_round.data(), finished_round.size());
+      },
+  };
+  std::vector<std::string> filters;
+  for (const auto& event : options.events) filters.push_back(event.filter);
+  auto run = capture::run_record(attrs, filters, record, on_opened, sink);
+  if (!run) {
+    if (!to_pipe) ::unlink(options.output.c_str());
+    return tl::unexpected(run.error());
+  }
+  // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
+  auto dso_list = dsos.dsos();
+  features->build_ids = format::BuildIdCache().entries(dso_list);
+  RecordToFileResult result{*run, options.output};
+  if (compressor) {
+    perfdata::CompressedFeature compressed_feature;
+    compressed_feature.level = static_cast<uint32_t>(options.compression_level);
+    compressed_feature.ratio =
+        compressor->bytes_out() ? static_cast<uint32_t>(compressor->bytes_in() / compressor->bytes_out()) : 0;
+    compressed_feature.mmap_len =
+        static_cast<uint32_t>(record.mmap_pages * static_cast<size_t>(::sysconf(_SC_PAGESIZE)));
+    features->compressed = compressed_feature;
+    result.uncompressed_bytes = compressor->bytes_in();
+    result.compressed_bytes = compressor->bytes_out();
+  }
+  if (auto finalized = writer->finalize(*features); !finalized) return tl::unexpected(finalized.error());
+  result.data_size = writer->data_size();
+  return result;
+}
+
+std::string record_summary_line(const RecordToFileResult& result) {
+  double megabytes = static_cast<double>(result.data_size) / (1024.0 * 1024.0);
+  // perf's closing line, with its compression summary under -z.
+  std::string compression;
+  if (result.compressed_bytes > 0)
+    compression = fmt::format(
+        ", compressed (original {:.3f} MB, ratio is {:.3f})",
+        static_cast<double>(result.uncompressed_bytes) / (1024.0 * 1024.0),
+        static_cast<double>(result.uncompressed_bytes) / static_cast<double>(result.compressed_bytes));
+  return fmt::format("[ sonde record: Captured and wrote {:.3f} MB {} ({} samples){} ]", megabytes,
+                     result.output == "-" ? "(pipe)" : result.output, result.run.samples, compression);
+}
+
+}  // namespace sonde::pipeline

@@ -1,0 +1,87 @@
+#include "pipeline/script_run.hpp"
+
+#include <cstdio>
+
+#include "base/progress.hpp"
+#include "kernel/cpus.hpp"
+#include "output/perf_header.hpp"
+#include "output/script/raw_dump.hpp"
+#include "session/session.hpp"
+#include "unwind/dwarf_unwinder.hpp"
+
+namespace sonde::pipeline {
+
+Result<analysis::ScriptFilter> parse_script_filter(const ScriptFilterSpec& spec) {
+  analysis::ScriptFilter filter;
+  if (!spec.time.empty()) {
+    auto ranges = analysis::parse_time_ranges(spec.time);
+    if (!ranges) return fail_usage("--time: " + ranges.error().message);
+    filter.times = *ranges;
+  }
+  if (!spec.cpus.empty()) {
+    auto cpus = kernel::parse_cpu_list(spec.cpus);
+    if (!cpus) return fail_usage("-C: " + cpus.error().message);
+    for (int cpu : *cpus) {
+      if (cpu < 0) continue;
+      if (filter.cpus.size() <= static_cast<size_t>(cpu)) filter.cpus.resize(static_cast<size_t>(cpu) + 1);
+      filter.cpus[static_cast<size_t>(cpu)] = true;
+    }
+  }
+  filter.comms = analysis::split_list(spec.comms);
+  auto pids = analysis::parse_id_list(spec.pids, "--pid");
+  if (!pids) return fail_usage(pids.error().message);
+  filter.pids = *pids;
+  auto tids = analysis::parse_id_list(spec.tids, "--tid");
+  if (!tids) return fail_usage(tids.error().message);
+  filter.tids = *tids;
+  return filter;
+}
+
+unsigned kernel_max_stack() {
+  std::FILE* file = std::fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+  unsigned value = 127;
+  if (file != nullptr) {
+    if (std::fscanf(file, "%u", &value) != 1) value = 127;
+    std::fclose(file);
+  }
+  return value;
+}
+
+Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
+  auto session = session::Session::open(options.input);
+  if (!session) return tl::unexpected(session.error());
+  // Its lines stream to stdout: progress only when they go elsewhere.
+  if (!stdout_is_terminal()) session->show_progress(options.progress_label);
+  for (const std::string& warning : session->reader().warnings()) diagnostics.warning(warning);
+  output::ScriptOutput out(stdout);
+  if (options.header || options.header_only) {
+    output::append_header_info(session->reader(), options.input, out.buffer());
+    if (options.header_only) return {};
+  }
+  if (!options.script.filter.cpus.empty() && !session->reader().is_pipe()) {
+    bool any_cpu = false;
+    for (const auto& event : session->reader().attrs().events())
+      any_cpu |= (event.attr.sample_type & PERF_SAMPLE_CPU) != 0;
+    if (!any_cpu) return fail("the file's events carry no CPU; record with -a or -C to filter by CPU");
+  }
+
+  output::ScriptSymbols symbols(options.symbols);
+  // --call-graph dwarf samples: their user frames, unwound from the saved stack.
+  unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
+                                 options.script.max_stack);
+  session->set_unwinder(&unwinder);
+  analysis::ScriptFilter filter = options.script.filter;
+  bool script_shows_lost = options.script.show_lost_events;
+  output::ScriptPrinter printer(std::move(options.script), *session, symbols, out);
+  if (auto prepared = printer.prepare(); !prepared) return prepared;
+  output::RawDumpPrinter dump(*session,
+                              output::raw_dump_file_label(options.input, session->reader().is_pipe()), filter,
+                              script_shows_lost, out, printer);
+  session::SessionVisitor& visitor = options.dump_raw ? static_cast<session::SessionVisitor&>(dump) : printer;
+  auto processed = session->process(visitor);
+  out.flush();
+  if (printer.error()) return tl::unexpected(*printer.error());
+  return processed;
+}
+
+}  // namespace sonde::pipeline

@@ -1,0 +1,41 @@
+#pragma once
+// perf script: a perf.data file's events printed one per line (or dumped raw, -D), with the
+// kernel's defaults read from /proc and the samples' callchains symbolized and unwound.
+#include <string>
+
+#include "analysis/script/script_filter.hpp"
+#include "base/diagnostics.hpp"
+#include "base/error.hpp"
+#include "output/script/script_printer.hpp"
+#include "output/script/script_symbols.hpp"
+
+namespace sonde::pipeline {
+
+// The sample filters as the command line gives them (empty for none).
+struct ScriptFilterSpec {
+  std::string time;   // --time start,stop
+  std::string cpus;   // -C
+  std::string comms;  // --comm
+  std::string pids;   // --pid
+  std::string tids;   // --tid
+};
+// Usage errors name the option.
+Result<analysis::ScriptFilter> parse_script_filter(const ScriptFilterSpec& spec);
+
+// perf's default --max-stack: the kernel's kernel.perf_event_max_stack (127 when unreadable).
+unsigned kernel_max_stack();
+
+struct ScriptRunOptions {
+  std::string input = "perf.data";  // "-" reads a pipe
+  output::ScriptOptions script;
+  output::ScriptSymbolOptions symbols;
+  bool header = false;         // --header: the file's header before the events
+  bool header_only = false;    // --header-only
+  bool dump_raw = false;       // -D
+  std::string progress_label;  // shown while reading, when stdout is not a terminal
+};
+
+// Prints on stdout; the reader's warnings go to `diagnostics`.
+Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics);
+
+}  // namespace sonde::pipeline

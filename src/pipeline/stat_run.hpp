@@ -1,0 +1,48 @@
+#pragma once
+// perf stat: one measurement of a command or a target, repeated (-r) or printed at intervals
+// (-I), with perf's default events when none are given, printed by output/stat's printer.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/stat/stat_table.hpp"
+#include "base/diagnostics.hpp"
+#include "base/error.hpp"
+#include "capture/counter_session.hpp"
+#include "events/event_spec.hpp"
+
+namespace sonde::pipeline {
+
+// What to count, as the command line names it.
+struct StatTargetSpec {
+  std::string pids, tids;   // -p/-t: existing tasks
+  std::string cpu_list;     // -C
+  bool all_cpus = false;    // -a
+  bool per_thread = false;  // --per-thread
+  bool inherit = true;      // -i turns it off
+  bool system_wide() const { return all_cpus || !cpu_list.empty(); }
+};
+
+struct StatRunOptions {
+  std::vector<events::EventSpec> events;  // empty (and not null_run): perf's defaults, -d adds more
+  int detail = 0;                         // -d, -dd, -ddd
+  bool null_run = false;                  // -n: count nothing
+  std::vector<std::string> command;       // run and count this; empty to count the target
+  StatTargetSpec target;
+  analysis::Aggregation aggregation = analysis::Aggregation::global;
+  capture::CountingOptions counting;
+  std::optional<std::chrono::milliseconds> interval;  // -I: print the counts since the last tick
+  std::optional<int> interval_count;                  // --interval-count
+  std::optional<std::chrono::milliseconds> timeout;   // --timeout
+  int repeat = 1;                                     // -r: mean and spread over runs
+  std::optional<std::string> csv_separator;           // -x
+  std::string output_path;                            // -o: the counts go there instead of stderr
+  bool append = false;                                // --append to the -o file
+};
+
+// Counts and prints the counts on stderr or the -o file (perf stat's layout); the exit status sonde
+// stat ends with: the workload's, or 0 without one.
+Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics);
+
+}  // namespace sonde::pipeline
