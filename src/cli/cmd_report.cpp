@@ -89,7 +89,8 @@ int cmd_report(int argc, char** argv) {
 
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
-  auto report = analysis::run_report(request);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
+  auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error(report.error().with_context("sonde report"));
   output::print_report(stdout, **report, request);
   std::fflush(stdout);

@@ -189,7 +189,9 @@ class HistogramFiller : public session::SessionVisitor {
 
 }  // namespace
 
-Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
+Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnostics& diagnostics) {
+  if (auto checked = check_parent_pattern(request.options.parent_pattern); !checked)
+    return tl::unexpected(checked.error());
   auto session = session::Session::open(request.input);
   if (!session) return tl::unexpected(session.error());
   auto report = std::make_unique<Report>(std::move(*session));
@@ -255,8 +257,9 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
     event.histogram.build(report->tables, options);
   }
   if (request.verbose) {
-    report->notes = resolver->notes();
-    for (std::string& line : report->tables.locations.unresolved_descriptions()) report->notes.push_back(std::move(line));
+    for (const std::string& note : resolver->notes()) diagnostics.notef("unresolved: {}", note);
+    for (const std::string& line : report->tables.locations.unresolved_descriptions())
+      diagnostics.notef("unresolved: {}", line);
   }
   return report;
 }

@@ -65,7 +65,6 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
     std::fputs("\n\n", out);
   }
   if (!request.quiet) std::fputs("#\n# (Tip: sonde report -n shows the number of samples of each entry)\n#\n", out);
-  for (const std::string& note : report.notes) fmt::print(stderr, "unresolved: {}\n", note);
 }
 
 }  // namespace sonde::output
