@@ -52,19 +52,19 @@ int cmd_collapse(int argc, char** argv) {
   analysis::StackCollapser collapser(options, &expander);
   analysis::EventFilter filter(event_filter);
   auto add = [&](const analysis::StackSample& sample) { collapser.add(sample); };
-  auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
   if (input->kind() == analysis::InputKind::perf_data) {
     if (input_path.empty() || input_path == "-") {
       fmt::print(stderr, "sonde collapse: perf.data on standard input: give the file's name instead\n");
       return 1;
     }
     // Straight from the session: frames named as perf script would print them.
-    if (auto replayed = analysis::for_each_session_stack(input->name(), {}, filter, add, note); !replayed) {
+    if (auto replayed = analysis::for_each_session_stack(input->name(), {}, filter, add, diagnostics); !replayed) {
       fmt::print(stderr, "sonde collapse: {}\n", replayed.error().message);
       return 1;
     }
   } else {
-    analysis::parse_script_text(input->text(), {.srcline = srcline}, filter, add, note);
+    analysis::parse_script_text(input->text(), {.srcline = srcline}, filter, add, diagnostics);
   }
   std::string folded = collapser.folded_text();
   if (auto written = output::write_document(output_path, folded); !written) {

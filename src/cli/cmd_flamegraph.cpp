@@ -104,7 +104,7 @@ int cmd_flamegraph(int argc, char** argv) {
   if (!diff.empty() && !inputs.empty()) return fail_with("give the two profiles to --diff and no other input", 129);
   if (inputs.size() > 1) return fail_with("one input at a time (two with --diff BEFORE AFTER)", 129);
 
-  auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
   analysis::FlameTree tree({.flamechart = style.flamechart, .reverse = reverse, .chain = style.colors == "chain"});
   analysis::FlameBuildStats stats;
   if (!diff.empty()) {
@@ -112,7 +112,7 @@ int cmd_flamegraph(int argc, char** argv) {
     for (int i = 0; i < 2; ++i) {
       auto input = open_text(diff[i]);
       if (!input) return fail_with(input.error().message);
-      auto text = analysis::folded_text_of(*input, build, note);
+      auto text = analysis::folded_text_of(*input, build, diagnostics);
       if (!text) return fail_with(text.error().message);
       folded[i] = std::move(*text);
     }
@@ -121,8 +121,9 @@ int cmd_flamegraph(int argc, char** argv) {
   } else {
     auto input = open_text(inputs.empty() ? "-" : inputs[0]);
     if (!input) return fail_with(input.error().message);
-    stats = analysis::add_to_flame_tree(*input, build, tree, note);
-    if (!stats.error.empty()) return fail_with(stats.error);
+    auto added = analysis::add_to_flame_tree(*input, build, tree, diagnostics);
+    if (!added) return fail_with(added.error().message);
+    stats = *added;
   }
   if (stats.invalid_lines)
     fmt::print(stderr, "sonde flamegraph: ignored {} lines with invalid format\n", stats.invalid_lines);
