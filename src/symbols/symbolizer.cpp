@@ -121,8 +121,9 @@ class Loader {
   void load_user(DsoState& state, const session::Dso& dso) {
     state.space_is_offsets = true;
     std::string binary = options_.symfs + dso.long_name;
-    // Without a recorded build-id, perf takes the file's own to find its debug files.
-    const std::string id = dso.build_id.empty() ? elf_build_id(binary) : dso.build_id;
+    // Without a recorded build-id, perf takes the file's own to find its debug files (a file
+    // that cannot be opened has none; the note below says it was not found).
+    const std::string id = dso.build_id.empty() ? elf_build_id(binary).value_or("") : dso.build_id;
     std::string debug_root = options_.symfs + options_.debug_root;
     std::vector<std::string> candidates;
     // perf's order: .gnu_debuglink, the build-id cache, distribution debug paths, the file.
