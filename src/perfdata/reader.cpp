@@ -165,12 +165,12 @@ bool PerfDataReader::advance(RecordView& out) {
   State& s = *state_;
   if (!s.stream || s.error) return false;
   auto status = s.stream->next(out);
-  if (status == RecordStream::Status::Record) {
+  if (status && *status == RecordStream::Status::Record) {
     if (out.type() >= PERF_RECORD_USER_TYPE_START && s.absorb_while_reading) absorb_user_record(out);
     return true;
   }
-  if (status == RecordStream::Status::Error) {
-    s.error = Error{s.stream->error()};
+  if (!status) {
+    s.error = std::move(status.error());
   } else if (s.stream->truncation()) {
     // A cut file (or a pipe that closed early) loses its last record; a whole data section whose
     // last record claims more bytes than the section holds is corrupt.
