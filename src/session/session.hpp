@@ -51,8 +51,11 @@ class SessionVisitor {
   // Every other record in delivery order, after the machine has applied it. `attr` is the
   // event the record's sample_id names (nullptr when it names none) and `id` its trailer.
   // perf's own records (types 64 and up, FINISHED_ROUND included) come as they are read.
-  virtual void on_record(const perfdata::RecordView& /*record*/, const perfdata::EventAttr* /*attr*/,
-                         const perfdata::SampleId& /*id*/) {}
+  // A failure stops the replay: process() returns it.
+  virtual Result<void> on_record(const perfdata::RecordView& /*record*/, const perfdata::EventAttr* /*attr*/,
+                                 const perfdata::SampleId& /*id*/) {
+    return {};
+  }
 };
 
 struct SessionStats {

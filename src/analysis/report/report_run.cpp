@@ -116,7 +116,8 @@ class HistogramFiller : public session::SessionVisitor {
     return histogram.add(context, locations_, period, /*look_up=*/!raw_cache_off_);
   }
 
-  void on_record(const perfdata::RecordView& record, const perfdata::EventAttr*, const perfdata::SampleId&) override {
+  Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr*,
+                         const perfdata::SampleId&) override {
     switch (record.type()) {
       case PERF_RECORD_MMAP:
       case PERF_RECORD_MMAP2:
@@ -125,6 +126,7 @@ class HistogramFiller : public session::SessionVisitor {
       case PERF_RECORD_EXIT: sideband_changed_ = true; break;
       default: break;
     }
+    return {};
   }
 
  private:
