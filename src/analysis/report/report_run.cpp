@@ -219,7 +219,10 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   }
 
   // Kernel symbols load while the file is read, when the events could have sampled the kernel.
-  auto resolver = make_frame_resolver(request);
+  // -v: each DSO that could not be resolved, as it is found.
+  Diagnostics unresolved(
+      [&diagnostics](const Diagnostics::Message& note) { diagnostics.notef("unresolved: {}", note.text); });
+  auto resolver = make_frame_resolver(request, request.verbose ? &unresolved : nullptr);
   for (const auto& event : report->session.reader().attrs().events()) {
     if (!event.attr.exclude_kernel) {
       resolver->prefetch_kernel_symbols();
@@ -259,7 +262,6 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
     event.histogram.build(report->tables, options);
   }
   if (request.verbose) {
-    for (const std::string& note : resolver->notes()) diagnostics.notef("unresolved: {}", note);
     for (const std::string& line : report->tables.locations.unresolved_descriptions())
       diagnostics.notef("unresolved: {}", line);
   }

@@ -34,8 +34,9 @@ struct Report {
   uint64_t lost_samples = 0;
 };
 
-// Makes the resolver the report uses (the symbols layer).
-std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request);
+// Makes the resolver the report uses (the symbols layer); `notes` (or nullptr) takes a note per
+// DSO it could not resolve.
+std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request, Diagnostics* notes);
 // The symbols layer's options the request's --symfs, --kallsyms, --vmlinux and --no-demangle give.
 symbols::SymbolizerOptions symbolizer_options(const ReportRequest& request);
 
