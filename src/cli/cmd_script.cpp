@@ -122,11 +122,12 @@ int cmd_script(int argc, char** argv) {
   options.show_switch_events = cli.show_switch;
   options.show_lost_events = cli.show_lost;
 
-  auto session = session::Session::open(cli.input);
+  Diagnostics file_warnings(
+      [](const Diagnostics::Message& warning) { fmt::print(stderr, "sonde script: {}\n", warning.text); });
+  auto session = session::Session::open(cli.input, file_warnings);
   if (!session) return report_error(session.error().with_context("sonde script"));
   // Its lines stream to stdout: progress only when they go elsewhere.
   if (!stdout_is_terminal()) session->show_progress("sonde script: reading " + cli.input);
-  for (const std::string& warning : session->reader().warnings()) fmt::print(stderr, "sonde script: {}\n", warning);
   output::ScriptOutput out(stdout);
   if (cli.header || cli.header_only) {
     output::append_header_info(session->reader(), cli.input, out.buffer());

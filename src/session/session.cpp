@@ -188,7 +188,12 @@ Session& Session::operator=(Session&&) noexcept = default;
 Session::~Session() = default;
 
 Result<Session> Session::open(const std::string& path) {
-  auto reader = perfdata::PerfDataReader::open(path);
+  Diagnostics dropped([](const Diagnostics::Message&) {});
+  return open(path, dropped);
+}
+
+Result<Session> Session::open(const std::string& path, Diagnostics& diagnostics) {
+  auto reader = perfdata::PerfDataReader::open(path, diagnostics);
   if (!reader) return tl::unexpected(reader.error());
   auto state = std::make_unique<State>(std::move(*reader));
   state->apply_build_ids();

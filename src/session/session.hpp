@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "perfdata/reader.hpp"
 #include "format/sample.hpp"
@@ -68,7 +69,9 @@ struct SessionStats {
 
 class Session {
  public:
-  // `path` "-" reads a pipe-mode stream from standard input.
+  // `path` "-" reads a pipe-mode stream from standard input. The header's warnings (a cut data
+  // section, unreadable features) go to `diagnostics`; without it they are dropped.
+  static Result<Session> open(const std::string& path, Diagnostics& diagnostics);
   static Result<Session> open(const std::string& path);
 
   Session(Session&&) noexcept;
