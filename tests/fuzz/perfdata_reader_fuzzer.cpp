@@ -36,6 +36,7 @@
 #include "format/sample.hpp"
 
 using namespace sonde::perfdata;
+using sonde::Bytes;
 
 namespace {
 
