@@ -49,8 +49,9 @@ class CounterSession {
   // Opens every event (disabled; a workload's start at its exec). Fails on the first error
   // that perf also treats as fatal (permissions, a refused filter, a missing process). With
   // options.verbose, what falls back or is not supported goes to `diagnostics` as notes.
-  static Result<CounterSession> open(const std::vector<events::EventSpec>& events, const CountingTarget& target,
-                                     const CountingOptions& options, Diagnostics& diagnostics);
+  static Result<CounterSession> open(const std::vector<events::EventSpec>& events,
+                                     const CountingTarget& target, const CountingOptions& options,
+                                     Diagnostics& diagnostics);
   // Transitional, until capture/counting_run passes the command's Diagnostics: notes go to stderr.
   static Result<CounterSession> open(const std::vector<events::EventSpec>& events, const CountingTarget& target,
                                      const CountingOptions& options);

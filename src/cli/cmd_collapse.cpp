@@ -59,7 +59,8 @@ int cmd_collapse(int argc, char** argv) {
       return 1;
     }
     // Straight from the session: frames named as perf script would print them.
-    if (auto replayed = analysis::for_each_session_stack(input->name(), {}, filter, add, diagnostics); !replayed) {
+    if (auto replayed = analysis::for_each_session_stack(input->name(), {}, filter, add, diagnostics);
+        !replayed) {
       fmt::print(stderr, "sonde collapse: {}\n", replayed.error().message);
       return 1;
     }

@@ -24,7 +24,8 @@ int print_collapsed_stacks(const analysis::ReportRequest& request) {
     return report_error({"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
                          "-d and -S filter -g folded-perf (perf's per-entry layout)", Error::Kind::usage});
   Diagnostics diagnostics = Diagnostics::printing_to(stderr);
-  auto folded = analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, diagnostics);
+  auto folded =
+      analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, diagnostics);
   if (!folded) return report_error(folded.error().with_context("sonde report"));
   std::fwrite(folded->data(), 1, folded->size(), stdout);
   std::fflush(stdout);

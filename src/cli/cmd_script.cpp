@@ -161,7 +161,8 @@ int cmd_script(int argc, char** argv) {
   auto processed = session->process(visitor);
   out.flush();
   // The printer's errors (it stops the replay) name the command already; the reader's do not.
-  if (!processed && processed.error().message.starts_with("sonde script: ")) return report_error(processed.error());
+  if (!processed && processed.error().message.starts_with("sonde script: "))
+    return report_error(processed.error());
   if (!processed) return report_error(processed.error().with_context("sonde script"));
   return 0;
 }

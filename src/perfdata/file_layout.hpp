@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "base/bytes.hpp"
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
-#include "perfdata/attrs.hpp"
-#include "base/bytes.hpp"
 #include "format/perf_format.hpp"
+#include "perfdata/attrs.hpp"
 
 namespace sonde::perfdata {
 

@@ -198,7 +198,8 @@ bool PerfDataReader::advance(RecordView& out) {
 void PerfDataReader::absorb_user_record(const RecordView& record) {
   State& s = *state_;
   auto warn = [&](const std::string& what) {
-    s.read_diagnostics->warningf("{} record at offset {:#x}: {}", record_type_name(record.type()), record.offset, what);
+    s.read_diagnostics->warningf("{} record at offset {:#x}: {}", record_type_name(record.type()),
+                                 record.offset, what);
   };
   Bytes payload = record.payload();
   switch (record.type()) {

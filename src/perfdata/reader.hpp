@@ -18,10 +18,10 @@
 
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
-#include "perfdata/attrs.hpp"
 #include "format/features.hpp"
 #include "format/perf_format.hpp"
 #include "format/record_view.hpp"
+#include "perfdata/attrs.hpp"
 
 namespace sonde::perfdata {
 

@@ -25,7 +25,8 @@ Result<void> RecordStream::decompress(const RecordView& compressed) {
   // The previous output buffer is reused: move any partial record out of it first.
   inner_.release_chunk();
   auto output = decompressor_->decompress(payload);
-  if (!output) return failf("COMPRESSED record at offset {:#x}: {}", compressed.offset, output.error().message);
+  if (!output)
+    return failf("COMPRESSED record at offset {:#x}: {}", compressed.offset, output.error().message);
   inner_.feed(*output);
   compressed_offset_ = compressed.offset;
   return {};
@@ -36,7 +37,8 @@ Result<RecordStream::Status> RecordStream::next(RecordView& out) {
     if (decompressor_) {
       auto status = inner_.next(out);
       if (!status)
-        return failf("in the COMPRESSED record at offset {:#x}: {}", compressed_offset_, status.error().message);
+        return failf("in the COMPRESSED record at offset {:#x}: {}", compressed_offset_,
+                     status.error().message);
       if (*status == RecordTokenizer::Status::Record) {
         out.offset = compressed_offset_;
         return Status::Record;

@@ -26,7 +26,8 @@ Error RecordTokenizer::bad_header(Bytes head) const {
     return Error{fmt::format("record at offset {:#x} (type {}) has size {}, below the 8-byte header", offset_,
                              header.type, header.size)};
   if (header.size < sizeof(TracingDataRecord))
-    return Error{fmt::format("HEADER_TRACING_DATA record at offset {:#x} has size {}, below 12", offset_, header.size)};
+    return Error{fmt::format("HEADER_TRACING_DATA record at offset {:#x} has size {}, below 12", offset_,
+                             header.size)};
   size_t extent = header.size + size_t{load<TracingDataRecord>(head.data()).size};
   return Error{fmt::format("HEADER_TRACING_DATA record at offset {:#x} claims {} bytes", offset_, extent)};
 }

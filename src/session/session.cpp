@@ -253,12 +253,15 @@ Result<void> Session::State::run(const ReadStep& step, SessionVisitor& visitor) 
     else progress->update(step.record.offset > data.offset ? step.record.offset - data.offset : 0, data.size);
   }
   switch (step.kind) {
-    case ReadStep::Kind::deliver: return deliver(step.record, visitor);
+    case ReadStep::Kind::deliver:
+      return deliver(step.record, visitor);
     case ReadStep::Kind::as_read:
       reader.absorb(step.record);
       if (step.record.type() != perfdata::PERF_RECORD_FINISHED_ROUND) apply_build_ids();  // pipe mode: features come as records
       return visitor.on_record(step.record, nullptr, {});
-    case ReadStep::Kind::release: reader.release_before(step.record.offset); return {};
+    case ReadStep::Kind::release:
+      reader.release_before(step.record.offset);
+      return {};
   }
   return {};
 }

@@ -14,8 +14,8 @@
 
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
-#include "perfdata/reader.hpp"
 #include "format/sample.hpp"
+#include "perfdata/reader.hpp"
 #include "session/machine.hpp"
 
 namespace sonde::session {

@@ -97,7 +97,8 @@ struct KernelState {
   std::future<Result<KernelSymbols>> prefetched;
 };
 
-Symbolizer::Symbolizer(SymbolizerOptions options, Diagnostics* notes) : options_(std::move(options)), notes_(notes) {
+Symbolizer::Symbolizer(SymbolizerOptions options, Diagnostics* notes)
+    : options_(std::move(options)), notes_(notes) {
   if (options_.buildid_dir.empty()) options_.buildid_dir = buildid_cache_dir();
 }
 
@@ -163,8 +164,8 @@ class Loader {
       return;
     }
     if (!dso.build_id.empty() && own->build_id() != dso.build_id) {
-      note(fmt::format("[vdso]: recorded build-id {} is not this kernel's vdso ({})",
-                                   dso.build_id, own->build_id()));
+      note(fmt::format("[vdso]: recorded build-id {} is not this kernel's vdso ({})", dso.build_id,
+                       own->build_id()));
       return;
     }
     auto image = std::make_shared<ElfImage>(std::move(*own));
@@ -178,8 +179,7 @@ class Loader {
   void load_jit_map(DsoState& state, const session::Dso& dso) {
     auto table = load_perf_map(dso.long_name);
     if (!table) {
-      note(fmt::format("{}: JIT map not readable: {}", dso.long_name,
-                                   table.error().message));
+      note(fmt::format("{}: JIT map not readable: {}", dso.long_name, table.error().message));
       return;
     }
     state.own_table = std::move(*table);
@@ -198,8 +198,7 @@ class Loader {
         return;
       }
       note(fmt::format("{}: {}; using kallsyms", options_.vmlinux,
-                                   image ? "build-id does not match the recorded kernel"
-                                         : image.error().message));
+                       image ? "build-id does not match the recorded kernel" : image.error().message));
     }
     if (!kernel.tried) {
       kernel.tried = true;
@@ -208,7 +207,8 @@ class Loader {
         bool ready = kernel.prefetched.valid() && kernel.prefetched_path == path;
         auto loaded = ready ? kernel.prefetched.get() : load_kallsyms(path);
         if (loaded) kernel.symbols = std::move(*loaded);
-        else note(loaded.error().message);
+        else
+          note(loaded.error().message);
       }
     }
     if (!kernel.symbols) return;
@@ -219,7 +219,8 @@ class Loader {
     std::string module = kernel::module_name_from_path(dso.long_name);
     auto it = kernel.symbols->modules.find(module);
     if (it != kernel.symbols->modules.end()) state.table = &it->second;
-    else note(fmt::format("{}: module not in kallsyms", dso.long_name));
+    else
+      note(fmt::format("{}: module not in kallsyms", dso.long_name));
   }
 
  private:
@@ -234,9 +235,8 @@ class Loader {
     if (!running || format::build_id_hex(*running) == dso.build_id) return options_.kallsyms;
     std::string cached = buildid_cache_file(options_.buildid_dir, dso.build_id, "kallsyms");
     if (cached.empty()) {
-      note(fmt::format(
-          "[kernel.kallsyms]: recorded on another kernel (build-id {}) and not in {}",
-          dso.build_id, options_.buildid_dir));
+      note(fmt::format("[kernel.kallsyms]: recorded on another kernel (build-id {}) and not in {}",
+                       dso.build_id, options_.buildid_dir));
     }
     return cached;
   }
@@ -288,9 +288,10 @@ class Loader {
     state.own_table = SymbolTable::build(
         demangled(source->symbols(!source->has_symtab()), options_.demangle));
     if (!state.symbols && !quiet)
-      note(fmt::format("{}: stripped: only its dynamic symbols are known; install "
-                                   "its debug file for the others",
-                                   dso.long_name));
+      note(
+          fmt::format("{}: stripped: only its dynamic symbols are known; install "
+                      "its debug file for the others",
+                      dso.long_name));
     if (state.runtime)
       state.own_table.add_unchecked(
           demangled(state.runtime->plt_symbols(), options_.demangle, "@plt"));
@@ -440,6 +441,5 @@ std::string Symbolizer::debug_path(const session::Dso& dso) {
   dwarf_of(s);
   return s.debug_path;
 }
-
 
 }  // namespace sonde::symbols

@@ -62,7 +62,8 @@ std::string collapse(const std::string& text, const std::string& option_set, std
   EventFilter filter(event);
   Diagnostics diagnostics;
   parse_script_text(
-      text, {.srcline = srcline}, filter, [&](const StackSample& sample) { collapser.add(sample); }, diagnostics);
+      text, {.srcline = srcline}, filter, [&](const StackSample& sample) { collapser.add(sample); },
+      diagnostics);
   for (const Diagnostics::Message& note : diagnostics.messages()) *notes += note.text + "\n";
   return collapser.folded_text();
 }

@@ -105,7 +105,8 @@ struct Log : session::SessionVisitor {
     lines.push_back(fmt::format("S {} {} {} {} {} {}", s.sample.time, s.sample.tid, s.thread.comm, s.event_index,
                                 s.callchain.size(), s.record.offset));
   }
-  sonde::Result<void> on_record(const RecordView& record, const EventAttr* attr, const SampleId& id) override {
+  sonde::Result<void> on_record(const RecordView& record, const EventAttr* attr,
+                                const SampleId& id) override {
     if (++records == fail_at_record) return sonde::fail("visitor refused a record");
     lines.push_back(fmt::format("R {} {} {} {}", record.type(), record.offset, attr != nullptr, id.time));
     return {};

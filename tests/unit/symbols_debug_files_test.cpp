@@ -175,7 +175,8 @@ TEST_F(DebugFiles, AnotherKernelsKallsymsComesFromTheBuildIdCache) {
     auto kernel = make_dso(0, DsoKind::kernel, "[kernel.kallsyms]", id);
     EXPECT_EQ(symbolizer.find(kernel, 0xffffffff81000010), nullptr);
     ASSERT_EQ(test::note_texts(notes).size(), 1u);
-    EXPECT_NE(test::note_texts(notes)[0].find("another kernel"), std::string::npos) << test::note_texts(notes)[0];
+    EXPECT_NE(test::note_texts(notes)[0].find("another kernel"), std::string::npos)
+        << test::note_texts(notes)[0];
   }
   // perf's layout: [kernel.kallsyms]/<id>/kallsyms, linked from .build-id/cc/<rest>.
   std::string entry = dir_ + "/cache/[kernel.kallsyms]/" + id;

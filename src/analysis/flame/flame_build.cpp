@@ -12,8 +12,8 @@ namespace {
 // Calls `each(sample)` for every stack sample of perf script text or a perf.data file; fails
 // when a perf.data file's replay stops.
 template <typename Each>
-Result<void> for_each_sample(const TextInput& input, const FlameBuildOptions& options, Diagnostics& diagnostics,
-                             Each&& each) {
+Result<void> for_each_sample(const TextInput& input, const FlameBuildOptions& options,
+                             Diagnostics& diagnostics, Each&& each) {
   EventFilter filter(options.event_filter);
   if (input.kind() == InputKind::perf_data) {
     // A perf.data file: its samples straight from the session, named as perf script names them.
@@ -25,8 +25,8 @@ Result<void> for_each_sample(const TextInput& input, const FlameBuildOptions& op
 
 }  // namespace
 
-Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
-                                          Diagnostics& diagnostics) {
+Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options,
+                                          FlameTree& tree, Diagnostics& diagnostics) {
   FlameBuildStats stats;
   if (input.kind() == InputKind::folded) {
     stats.invalid_lines = for_each_folded_line(input.text(), [&](const FoldedLine& line) {
@@ -55,7 +55,8 @@ Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptio
   if (input.kind() == InputKind::folded) return std::string(input.text());
   DwarfInlineExpander expander;
   StackCollapser collapser(options.collapse, &expander);
-  auto added = for_each_sample(input, options, diagnostics, [&](const StackSample& sample) { collapser.add(sample); });
+  auto added =
+      for_each_sample(input, options, diagnostics, [&](const StackSample& sample) { collapser.add(sample); });
   if (!added) return tl::unexpected(added.error());
   return collapser.folded_text();
 }

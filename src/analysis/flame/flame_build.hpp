@@ -24,8 +24,8 @@ struct FlameBuildStats {
 
 // Adds every stack of `input` (folded, perf script text or perf.data) to `tree`; fails when a
 // perf.data file's replay stops. Notes (the event filter's, unrecognized lines) go to `diagnostics`.
-Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
-                                          Diagnostics& diagnostics);
+Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options,
+                                          FlameTree& tree, Diagnostics& diagnostics);
 // Folded text of `input`: as is when folded, collapsed when perf script text.
 Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options,
                                    Diagnostics& diagnostics);

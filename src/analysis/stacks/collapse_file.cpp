@@ -6,8 +6,8 @@
 namespace sonde::analysis {
 
 Result<std::string> collapse_perf_data(const std::string& path, const CollapseOptions& options,
-                                       const symbols::SymbolizerOptions& symbols, const std::string& event_filter,
-                                       Diagnostics& diagnostics) {
+                                       const symbols::SymbolizerOptions& symbols,
+                                       const std::string& event_filter, Diagnostics& diagnostics) {
   DwarfInlineExpander expander;
   StackCollapser collapser(options, &expander);
   EventFilter filter(event_filter);

@@ -153,8 +153,9 @@ class LineCursor {
 
 }  // namespace
 
-ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options, EventFilter& filter,
-                                  const StackSampleSink& sink, Diagnostics& diagnostics) {
+ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options,
+                                  EventFilter& filter, const StackSampleSink& sink,
+                                  Diagnostics& diagnostics) {
   ScriptTextStats stats;
   LineCursor cursor(text);
   std::vector<StackFrame> frames;  // leaf first

@@ -25,8 +25,8 @@ struct ScriptTextStats {
 
 // Calls `sink` for every sample `filter` accepts; `diagnostics` receives the filter's note and one
 // note per unrecognized input line.
-ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options, EventFilter& filter,
-                                  const StackSampleSink& sink, Diagnostics& diagnostics);
+ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options,
+                                  EventFilter& filter, const StackSampleSink& sink, Diagnostics& diagnostics);
 
 // True when `text` starts like perf script output (a sample header line followed by a frame
 // line or another header) rather than folded stacks.

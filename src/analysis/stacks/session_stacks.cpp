@@ -187,7 +187,8 @@ Result<void> for_each_sample_time(const std::string& path,
 }
 
 Result<void> for_each_session_stack(const std::string& path, const symbols::SymbolizerOptions& options,
-                                    EventFilter& filter, const StackSampleSink& sink, Diagnostics& diagnostics) {
+                                    EventFilter& filter, const StackSampleSink& sink,
+                                    Diagnostics& diagnostics) {
   auto session = session::Session::open(path);
   if (!session) return tl::unexpected(session.error());
   symbols::Symbolizer symbolizer(options);
