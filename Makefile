@@ -7,8 +7,9 @@ DEPS := cmake ninja-build g++ pkg-config clang \
         libbpf-dev bpftool libgtest-dev libgmock-dev libbenchmark-dev \
         linux-perf strace trace-cmd
 SONDE := $(BUILD_DIR)/sonde
-# Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium.
-TEST_DEPS := chromium
+# Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium;
+# the format check runs clang-format.
+TEST_DEPS := chromium clang-format
 
 .PHONY: all deps test-deps configure build demo test bench clean fuzz
 

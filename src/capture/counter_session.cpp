@@ -61,7 +61,8 @@ CounterSession::~CounterSession() {
 }
 
 Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>& events,
-                                            const CountingTarget& target, const CountingOptions& options) {
+                                            const CountingTarget& target, const CountingOptions& options,
+                                            Diagnostics& diagnostics) {
   CounterSession session;
   session.verbose_ = options.verbose;
   session.system_wide_ = target.kind == CountingTarget::Kind::system;
@@ -113,14 +114,14 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
             return tl::unexpected(followed.error());
       }
     } else if (options.verbose) {
-      fmt::print(stderr, "in-kernel syscall counting unavailable ({}); opening each tracepoint\n",
-                 counter.error().message);
+      diagnostics.notef("in-kernel syscall counting unavailable ({}); opening each tracepoint",
+                        counter.error().message);
     }
   }
 
   for (size_t i = 0; i < events.size(); ++i) {
     if (session.events_[i].via_syscall_counter) continue;
-    if (auto opened = session.open_perf_event(events[i], i, expanded); !opened)
+    if (auto opened = session.open_perf_event(events[i], i, expanded, diagnostics); !opened)
       return tl::unexpected(opened.error());
   }
 
@@ -133,7 +134,7 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
 }
 
 Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size_t index,
-                                             const CountingTarget& target) {
+                                             const CountingTarget& target, Diagnostics& diagnostics) {
   auto& entry = events_[index];
   bool leader = spec.group_leader == static_cast<int>(index);
   const OpenEvent* leader_event = leader ? nullptr : &events_[static_cast<size_t>(spec.group_leader)];
@@ -155,7 +156,7 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
     if (!fd) {
       int err = fd.error().sys_errno;
       if (means_not_supported(err)) {
-        if (verbose_) fmt::print(stderr, "{}: not supported here: {}\n", spec.name, errno_text(err));
+        if (verbose_) diagnostics.notef("{}: not supported here: {}", spec.name, errno_text(err));
         entry.supported = false;
         entry.fds.clear();
         return {};

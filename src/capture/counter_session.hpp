@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "events/event_spec.hpp"
 #include "kernel/perf_event.hpp"
@@ -46,9 +47,11 @@ struct CountingOptions {
 class CounterSession {
  public:
   // Opens every event (disabled; a workload's start at its exec). Fails on the first error
-  // that perf also treats as fatal (permissions, a refused filter, a missing process).
-  static Result<CounterSession> open(const std::vector<events::EventSpec>& events, const CountingTarget& target,
-                                     const CountingOptions& options);
+  // that perf also treats as fatal (permissions, a refused filter, a missing process). With
+  // options.verbose, what falls back or is not supported goes to `diagnostics` as notes.
+  static Result<CounterSession> open(const std::vector<events::EventSpec>& events,
+                                     const CountingTarget& target, const CountingOptions& options,
+                                     Diagnostics& diagnostics);
   CounterSession(CounterSession&&) noexcept = default;
   ~CounterSession();
 
@@ -70,7 +73,8 @@ class CounterSession {
     bool exit_side = false;
     std::vector<kernel::PerfEventFd> fds;  // one per slot
   };
-  Result<void> open_perf_event(const events::EventSpec& spec, size_t index, const CountingTarget& target);
+  Result<void> open_perf_event(const events::EventSpec& spec, size_t index, const CountingTarget& target,
+                               Diagnostics& diagnostics);
   uint64_t syscall_counter_time_ns() const;
 
   std::vector<Slot> slots_;

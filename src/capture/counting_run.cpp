@@ -23,7 +23,8 @@ double ns_since(Clock::time_point start) {
 }  // namespace
 
 Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& events,
-                                       const CountingRunOptions& options, const IntervalCallback& on_interval) {
+                                       const CountingRunOptions& options, const IntervalCallback& on_interval,
+                                       Diagnostics& diagnostics) {
   // Block before forking so a signal between fork and the wait loop is not lost.
   BlockedSignals signals;
   std::optional<Workload> workload;
@@ -35,7 +36,7 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
     if (target.kind == CountingTarget::Kind::workload) target.ids = {workload->pid()};
   }
 
-  auto session = CounterSession::open(events, target, options.counting);
+  auto session = CounterSession::open(events, target, options.counting, diagnostics);
   if (!session) return tl::unexpected(session.error());
 
   CountingRunResult result;

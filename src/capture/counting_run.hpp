@@ -39,6 +39,7 @@ using IntervalCallback = std::function<void(double elapsed_ns, const std::vector
                                             const std::vector<EventCounts>& cumulative)>;
 
 Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& events,
-                                       const CountingRunOptions& options, const IntervalCallback& on_interval);
+                                       const CountingRunOptions& options, const IntervalCallback& on_interval,
+                                       Diagnostics& diagnostics);
 
 }  // namespace sonde::capture

@@ -28,15 +28,15 @@ int cmd_buildid_cache(int argc, char** argv) {
   // As perf: a file that cannot be added or removed is reported and the others still go.
   for (const std::string& file : add) {
     if (auto added = symbols::buildid_cache_add(dir, file); !added)
-      fmt::print(stderr, "{}\n", added.error().message);
+      report_error(added.error());
   }
   for (const std::string& file : remove) {
     if (auto removed = symbols::buildid_cache_remove(dir, file); !removed)
-      fmt::print(stderr, "{}\n", removed.error().message);
+      report_error(removed.error());
   }
   for (const std::string& file : purge) {
     if (auto purged = symbols::buildid_cache_purge(dir, file); !purged)
-      fmt::print(stderr, "{}\n", purged.error().message);
+      report_error(purged.error());
   }
   if (list) {
     std::string out;

@@ -34,8 +34,8 @@ int cmd_buildid_list(int argc, char** argv) {
   }
   // An ELF file rather than a recording: its own build-id, as perf does.
   if (input != "-") {
-    if (std::string id = symbols::elf_build_id(input); !id.empty()) {
-      fmt::print("{}\n", id);
+    if (auto id = symbols::elf_build_id(input); id && !id->empty()) {
+      fmt::print("{}\n", *id);
       return 0;
     }
   }

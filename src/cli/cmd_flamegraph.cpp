@@ -8,26 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "cli/collapse_options.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "output/flame/flamegraph_svg.hpp"
 #include "pipeline/flamegraph_run.hpp"
 
 namespace sonde::cli {
-
-namespace {
-
-// --minwidth: pixels, or a percentage of the total with a trailing '%'.
-bool parse_minwidth(const std::string& text, output::FlameGraphStyle& style) {
-  std::string_view number = text;
-  style.minwidth_percent = number.ends_with('%');
-  if (style.minwidth_percent) number.remove_suffix(1);
-  if (number.empty() || number.find_first_not_of("0123456789.") != std::string_view::npos) return false;
-  style.minwidth = std::strtod(std::string(number).c_str(), nullptr);
-  return true;
-}
-
-}  // namespace
 
 int cmd_flamegraph(int argc, char** argv) {
   CLI::App app{"Draw an interactive flame graph (SVG or HTML) from folded stacks or perf script text",
@@ -72,32 +59,18 @@ int cmd_flamegraph(int argc, char** argv) {
   app.add_option("--notes", style.notes, "Notes to embed in the SVG");
   app.add_option("--factor", style.factor, "Multiply the counts by this in the labels");
   // For perf script text input: sonde collapse's options.
-  app.add_flag("--pid", build.collapse.include_pid, "perf script input: include the PID with process names");
-  app.add_flag("--tid", build.collapse.include_tid,
-               "perf script input: include PID and TID with process names");
-  app.add_flag("--kernel", build.collapse.annotate_kernel, "perf script input: annotate kernel frames");
-  app.add_flag("--jit", build.collapse.annotate_jit, "perf script input: annotate JIT frames");
-  app.add_flag("--all", annotate_all, "perf script input: all annotations (--kernel --jit)");
-  app.add_flag("--addrs", build.collapse.include_addrs,
-               "perf script input: raw addresses for unknown frames");
-  app.add_flag("--inline", build.collapse.show_inline, "perf script input: expand inline frames");
-  app.add_flag("--context", build.collapse.show_context, "perf script input: with --inline, add file:line");
+  add_collapse_options(app, build.collapse, annotate_all, "perf script input: ");
   app.add_option("--event-filter", build.event_filter, "perf script input: only this event");
   if (auto exit_code = parse_command_line(app, argc, argv, "flamegraph", AfterOptions::nothing))
     return *exit_code;
-  if (annotate_all) build.collapse.annotate_kernel = build.collapse.annotate_jit = true;
-  if (!parse_minwidth(minwidth, style))
-    return report_usage_error("flamegraph",
-                              fmt::format("--minwidth '{}' is not a number of pixels or N%", minwidth));
-  if (auto checked = output::check_style(style); !checked)
-    return report_usage_error("flamegraph", checked.error().message);
+  apply_annotate_all(build.collapse, annotate_all);
+  auto usage_error = [](std::string message) { return report_usage_error("flamegraph", std::move(message)); };
+  if (auto set = output::set_minwidth(style, minwidth); !set) return usage_error(set.error().message);
+  if (auto checked = output::check_style(style); !checked) return usage_error(checked.error().message);
+  if (!format.empty() && format != "svg" && format != "html") return usage_error("--format takes svg or html");
+  if (!diff.empty() && !inputs.empty()) return usage_error("give the two profiles to --diff and no other input");
+  if (inputs.size() > 1) return usage_error("one input at a time (two with --diff BEFORE AFTER)");
   bool html = format == "html" || (format.empty() && output_path.ends_with(".html"));
-  if (!format.empty() && format != "svg" && format != "html")
-    return report_usage_error("flamegraph", "--format takes svg or html");
-  if (!diff.empty() && !inputs.empty())
-    return report_usage_error("flamegraph", "give the two profiles to --diff and no other input");
-  if (inputs.size() > 1)
-    return report_usage_error("flamegraph", "one input at a time (two with --diff BEFORE AFTER)");
 
   pipeline::FlameTreeRequest request;
   if (!inputs.empty()) request.input = inputs[0];

@@ -21,10 +21,7 @@ namespace {
 int print_parsed(const std::vector<std::string>& specs) {
   std::vector<events::EventSpec> parsed;
   for (const auto& spec : specs) {
-    if (auto result = events::parse_events(spec, parsed); !result) {
-      fmt::print(stderr, "{}\n", result.error().message);
-      return exit_status(result.error());
-    }
+    if (auto result = events::parse_events(spec, parsed); !result) return report_error(result.error());
   }
   std::string text;
   for (size_t i = 0; i < parsed.size(); ++i) text += output::format_parsed_event(i, parsed[i]) + "\n";
@@ -51,18 +48,13 @@ int cmd_list(int argc, char** argv) {
   for (size_t i = 0; i < filters.size(); ++i) {
     Result<std::vector<events::ListedEvent>> found;
     if (filters[i] == "subsys") {
-      if (i + 1 == filters.size()) {
-        fmt::print(stderr, "sonde list: 'subsys' needs a subsystem name, as in 'sonde list subsys sched'\n");
-        return 129;
-      }
+      if (i + 1 == filters.size())
+        return report_usage_error("list", "'subsys' needs a subsystem name, as in 'sonde list subsys sched'");
       found = events::list_subsystem(filters[++i]);
     } else {
       found = events::list_events(filters[i]);
     }
-    if (!found) {
-      fmt::print(stderr, "sonde list: {}\n", found.error().message);
-      return exit_status(found.error());
-    }
+    if (!found) return report_error("list", found.error());
     listed.insert(listed.end(), found->begin(), found->end());
   }
   output::print_event_list(stdout, listed);

@@ -25,9 +25,9 @@ int print_collapsed_stacks(const analysis::ReportRequest& request) {
         {"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
          "-d and -S filter -g folded-perf (perf's per-entry layout)",
          Error::Kind::usage});
-  auto note = [](std::string_view text) { fmt::print(stderr, "{}\n", text); };
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
   auto folded =
-      analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, note);
+      analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, diagnostics);
   if (!folded) return report_error("report", folded.error());
   std::fwrite(folded->data(), 1, folded->size(), stdout);
   std::fflush(stdout);
@@ -96,7 +96,8 @@ int cmd_report(int argc, char** argv) {
 
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
-  auto report = analysis::run_report(request);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
+  auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error("report", report.error());
   output::print_report(stdout, **report, request);
   std::fflush(stdout);

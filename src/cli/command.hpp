@@ -1,5 +1,6 @@
 #pragma once
-// Each command is one cmd_<name>.cpp that registers itself in the one table here.
+// Each command is one cmd_<name>.cpp whose entry point is declared here; the one table of names,
+// summaries and entry points, commands(), is in main.cpp.
 #include <string_view>
 #include <vector>
 

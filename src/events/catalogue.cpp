@@ -99,12 +99,13 @@ const SymbolEvent* find_symbol_event(std::string_view name) {
   return nullptr;
 }
 
-CacheEventParse parse_cache_event(std::string_view word) {
-  CacheEventParse parse;
+std::optional<tl::expected<uint64_t, CacheEventError>> parse_cache_event(std::string_view word) {
   size_t length = 0;
   int type = match_prefix(kCacheTypes, word, length);
-  if (type < 0) return parse;
-  parse.matched = true;
+  if (type < 0) return std::nullopt;
+  auto wrong = [](size_t offset, std::string message) {
+    return tl::unexpected(CacheEventError{offset, std::move(message)});
+  };
   int op = -1;
   int result = -1;
   size_t offset = length;
@@ -113,9 +114,7 @@ CacheEventParse parse_cache_event(std::string_view word) {
     ++offset;  // the '-'
     std::string_view rest = word.substr(offset);
     if (part == 2) {
-      parse.error_offset = offset - 1;
-      parse.error = "a cache event takes at most an operation and a result";
-      return parse;
+      return wrong(offset - 1, "a cache event takes at most an operation and a result");
     }
     size_t op_length = 0;
     size_t result_length = 0;
@@ -123,9 +122,7 @@ CacheEventParse parse_cache_event(std::string_view word) {
     int result_row = match_prefix(kCacheResults, rest, result_length);
     if (op_row >= 0 && op < 0) {
       if (!(kCacheOpsValid[type] & (1u << op_row))) {
-        parse.error_offset = offset;
-        parse.error = fmt::format("'{}' has no {} events", kCacheTypes[type][0], kCacheOps[op_row][0]);
-        return parse;
+        return wrong(offset, fmt::format("'{}' has no {} events", kCacheTypes[type][0], kCacheOps[op_row][0]));
       }
       op = op_row;
       offset += op_length;
@@ -133,19 +130,15 @@ CacheEventParse parse_cache_event(std::string_view word) {
       result = result_row;
       offset += result_length;
     } else {
-      parse.error_offset = offset;
-      parse.error = op_row >= 0 || result_row >= 0
-                        ? "repeated cache operation or result"
-                        : "unknown cache operation or result (load, store, prefetch, refs, misses...)";
-      return parse;
+      return wrong(offset, op_row >= 0 || result_row >= 0
+                               ? "repeated cache operation or result"
+                               : "unknown cache operation or result (load, store, prefetch, refs, misses...)");
     }
   }
   // As perf: no operation means reads, no result means accesses.
   if (op < 0) op = PERF_COUNT_HW_CACHE_OP_READ;
   if (result < 0) result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
-  parse.config = static_cast<uint64_t>(type) | (static_cast<uint64_t>(op) << 8) |
-                 (static_cast<uint64_t>(result) << 16);
-  return parse;
+  return static_cast<uint64_t>(type) | (static_cast<uint64_t>(op) << 8) | (static_cast<uint64_t>(result) << 16);
 }
 
 std::vector<std::string> cache_event_names() {

@@ -2,10 +2,13 @@
 // The events perf knows by name without asking the kernel: the generalized hardware events,
 // the software events and the hardware-cache matrix, with perf's spellings and aliases.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <tl/expected.hpp>
 
 namespace sonde::events {
 
@@ -22,13 +25,13 @@ std::span<const SymbolEvent> software_events();
 const SymbolEvent* find_symbol_event(std::string_view name);
 
 // The hardware-cache matrix: config = cache | (op << 8) | (result << 16).
-struct CacheEventParse {
-  bool matched = false;       // the word starts with a cache name ("L1-dcache", "LLC"...)
-  uint64_t config = 0;        // valid when matched and error is empty
-  size_t error_offset = 0;    // within the word, when error is set
-  std::string error;
+struct CacheEventError {
+  size_t offset;  // within the word
+  std::string message;
 };
-CacheEventParse parse_cache_event(std::string_view word);
+// nullopt when the word does not start with a cache name ("L1-dcache", "LLC"...); otherwise its
+// config, or where and why the rest of the word is wrong.
+std::optional<tl::expected<uint64_t, CacheEventError>> parse_cache_event(std::string_view word);
 // Every valid combination under perf list's names ("L1-dcache-load-misses", "LLC-loads"),
 // sorted as perf list sorts them.
 std::vector<std::string> cache_event_names();

@@ -193,10 +193,9 @@ class EventParser {
     if (word.size() > 1 && word[0] == 'r' &&
         word.find_first_not_of("0123456789abcdefABCDEF", 1) == std::string_view::npos)
       return syntax_error(start + 1, "raw event '{}' does not fit in 64 bits", word);
-    CacheEventParse cache = parse_cache_event(word);
-    if (cache.matched) {
-      if (!cache.error.empty()) return syntax_error(start + cache.error_offset, "{}", cache.error);
-      events.push_back(new_event(PERF_TYPE_HW_CACHE, cache.config));
+    if (auto cache = parse_cache_event(word)) {
+      if (!*cache) return syntax_error(start + cache->error().offset, "{}", cache->error().message);
+      events.push_back(new_event(PERF_TYPE_HW_CACHE, **cache));
       events.back().name = std::string(word);  // perf keeps a cache event's name without modifiers
       return events;
     }

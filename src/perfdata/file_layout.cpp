@@ -31,7 +31,7 @@ Result<FileKind> identify(Bytes head) {
   return FileKind::File;
 }
 
-Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnings, bool& data_cut) {
+Result<FileHeader> read_file_header(Bytes file, Diagnostics& diagnostics, bool& data_cut) {
   data_cut = false;
   auto kind = identify(file);
   if (!kind) return tl::unexpected(kind.error());
@@ -53,13 +53,17 @@ Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnin
   if (header.data.size == 0 && !any_feature && file.size() > header.data.offset) {
     // What an interrupted writer leaves (the placeholder header has no feature bits): records
     // may still be there, up to the end. With features, the data section is really empty.
-    warnings.push_back("the data size field is 0: the recording was not finished properly; reading records up to the end of the file");
+    diagnostics.warning(
+        "the data size field is 0: the recording was not finished properly; reading records up to the end of "
+        "the file");
     header.data.size = file.size() - header.data.offset;
     std::fill(std::begin(header.features), std::end(header.features), 0);
     data_cut = true;
   } else if (header.data.size > file.size() - header.data.offset) {
-    warnings.push_back(fmt::format("the data section ({} bytes at offset {:#x}) is cut at the end of the file: {} bytes of it are missing",
-                                   header.data.size, header.data.offset, header.data.size - (file.size() - header.data.offset)));
+    diagnostics.warning(fmt::format(
+        "the data section ({} bytes at offset {:#x}) is cut at the end of the file: {} bytes of it are "
+        "missing",
+        header.data.size, header.data.offset, header.data.size - (file.size() - header.data.offset)));
     header.data.size = file.size() - header.data.offset;
     data_cut = true;
     // The feature table lay after the missing bytes.
@@ -88,7 +92,7 @@ Result<void> read_attr_section(Bytes file, const FileHeader& header, AttrTable& 
   return {};
 }
 
-std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, std::vector<std::string>& warnings) {
+std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, Diagnostics& diagnostics) {
   std::map<int, Bytes> sections;
   int count = 0;
   for (uint64_t word : header.features) count += std::popcount(word);
@@ -96,7 +100,9 @@ std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, st
   uint64_t table_offset = header.data.offset + header.data.size;
   FileSection table{table_offset, static_cast<uint64_t>(count) * sizeof(FileSection)};
   if (!section_fits(table, file.size())) {
-    warnings.push_back(fmt::format("the feature table at offset {:#x} runs past the end of the file; header features are lost", table_offset));
+    diagnostics.warning(fmt::format(
+        "the feature table at offset {:#x} runs past the end of the file; header features are lost",
+        table_offset));
     return sections;
   }
   int index = 0;
@@ -105,8 +111,9 @@ std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, st
     uint64_t entry_at = table_offset + static_cast<uint64_t>(index++) * sizeof(FileSection);
     auto section = load<FileSection>(file.data() + entry_at);
     if (!section_fits(section, file.size())) {
-      warnings.push_back(fmt::format("feature {} ({} bytes at offset {:#x}, table entry at {:#x}) lies outside the file; ignored",
-                                     feature_name(feature), section.size, section.offset, entry_at));
+      diagnostics.warning(fmt::format(
+          "feature {} ({} bytes at offset {:#x}, table entry at {:#x}) lies outside the file; ignored",
+          feature_name(feature), section.size, section.offset, entry_at));
       continue;
     }
     sections[feature] = file.subspan(section.offset, section.size);

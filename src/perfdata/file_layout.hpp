@@ -6,10 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
-#include "perfdata/attrs.hpp"
 #include "base/bytes.hpp"
+#include "base/diagnostics.hpp"
+#include "base/error.hpp"
 #include "format/perf_format.hpp"
+#include "perfdata/attrs.hpp"
 
 namespace sonde::perfdata {
 
@@ -22,12 +23,12 @@ Result<FileKind> identify(Bytes head);
 // The header of a seekable file, with attrs and data sections checked against the file size.
 // A data section that runs past the end of the file is cut to what is there, with a warning,
 // and `data_cut` set: its last record may then be partial, which is no corruption.
-Result<FileHeader> read_file_header(Bytes file, std::vector<std::string>& warnings, bool& data_cut);
+Result<FileHeader> read_file_header(Bytes file, Diagnostics& diagnostics, bool& data_cut);
 
 Result<void> read_attr_section(Bytes file, const FileHeader& header, AttrTable& attrs);
 
 // The feature sections present, by id. Sections that lie outside the file are left out with a
 // warning (a cut file loses its features before its data).
-std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, std::vector<std::string>& warnings);
+std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, Diagnostics& diagnostics);
 
 }  // namespace sonde::perfdata

@@ -27,6 +27,12 @@ Result<size_t> read_fully(int fd, void* buffer, size_t size) {
   return done;
 }
 
+// Where the warnings of a caller that does not show them go.
+Diagnostics& dropped() {
+  static Diagnostics none([](const Diagnostics::Message&) {});
+  return none;
+}
+
 }  // namespace
 
 struct PerfDataReader::State {
@@ -43,7 +49,7 @@ struct PerfDataReader::State {
   std::map<int, Bytes> feature_sections;         // file mode: views into the mapping
   std::map<int, std::string> pipe_feature_bytes;  // pipe mode: copies out of the stream
   std::string pipe_tracing_data;
-  std::vector<std::string> warnings;
+  Diagnostics* read_diagnostics = &dropped();  // the current records() pass's
   std::optional<Error> error;
 
   Bytes data;  // the data section (file mode) or what follows the pipe header (pipe in a file)
@@ -57,7 +63,9 @@ PerfDataReader::PerfDataReader(PerfDataReader&&) noexcept = default;
 PerfDataReader& PerfDataReader::operator=(PerfDataReader&&) noexcept = default;
 PerfDataReader::~PerfDataReader() = default;
 
-Result<PerfDataReader> PerfDataReader::open(const std::string& path) {
+Result<PerfDataReader> PerfDataReader::open(const std::string& path) { return open(path, dropped()); }
+
+Result<PerfDataReader> PerfDataReader::open(const std::string& path, Diagnostics& diagnostics) {
   if (path == "-") return open_stream(STDIN_FILENO);
   auto mapped = MappedFile::open(path);
   if (!mapped) return tl::unexpected(mapped.error());
@@ -75,17 +83,17 @@ Result<PerfDataReader> PerfDataReader::open(const std::string& path) {
     state->file = std::move(*mapped);
     return PerfDataReader(std::move(state));
   }
-  auto header = read_file_header(file, state->warnings, state->data_cut);
+  auto header = read_file_header(file, diagnostics, state->data_cut);
   if (!header) return with_path(header.error());
   state->header = *header;
   if (auto r = read_attr_section(file, *header, state->attrs); !r) return with_path(r.error());
-  state->feature_sections = read_feature_table(file, *header, state->warnings);
+  state->feature_sections = read_feature_table(file, *header, diagnostics);
   for (const auto& [feature, bytes] : state->feature_sections) {
     if (feature == HEADER_TRACING_DATA) continue;  // handed out as a view, not copied
-    if (auto r = decode_feature(feature, bytes, state->features); !r) state->warnings.push_back(r.error().message);
+    if (auto r = decode_feature(feature, bytes, state->features); !r) diagnostics.warning(r.error().message);
   }
   if (state->features.event_desc) state->attrs.apply_event_desc(*state->features.event_desc);
-  if (auto w = state->attrs.consistency_warning(); !w.empty()) state->warnings.push_back(w);
+  if (auto w = state->attrs.consistency_warning(); !w.empty()) diagnostics.warning(w);
   state->data = file.subspan(header->data.offset, header->data.size);
   state->data_offset = header->data.offset;
   state->file = std::move(*mapped);
@@ -112,7 +120,6 @@ bool PerfDataReader::is_pipe() const { return state_->pipe; }
 const FileHeader& PerfDataReader::header() const { return state_->header; }
 const AttrTable& PerfDataReader::attrs() const { return state_->attrs; }
 const FeatureSet& PerfDataReader::features() const { return state_->features; }
-const std::vector<std::string>& PerfDataReader::warnings() const { return state_->warnings; }
 const std::optional<Error>& PerfDataReader::error() const { return state_->error; }
 
 bool PerfDataReader::has_feature(int feature) const {
@@ -133,9 +140,12 @@ Bytes PerfDataReader::tracing_data() const {
   return feature_section(HEADER_TRACING_DATA);
 }
 
-PerfDataReader::RecordRange PerfDataReader::records() {
+PerfDataReader::RecordRange PerfDataReader::records() { return records(dropped()); }
+
+PerfDataReader::RecordRange PerfDataReader::records(Diagnostics& diagnostics) {
   State& s = *state_;
   s.error.reset();
+  s.read_diagnostics = &diagnostics;
   if (s.fd >= 0) {
     if (s.pipe_consumed) {
       s.error = Error{"the input stream can be read only once"};
@@ -165,17 +175,17 @@ bool PerfDataReader::advance(RecordView& out) {
   State& s = *state_;
   if (!s.stream || s.error) return false;
   auto status = s.stream->next(out);
-  if (status == RecordStream::Status::Record) {
+  if (status && *status == RecordStream::Status::Record) {
     if (out.type() >= PERF_RECORD_USER_TYPE_START && s.absorb_while_reading) absorb_user_record(out);
     return true;
   }
-  if (status == RecordStream::Status::Error) {
-    s.error = Error{s.stream->error()};
+  if (!status) {
+    s.error = std::move(status.error());
   } else if (s.stream->truncation()) {
     // A cut file (or a pipe that closed early) loses its last record; a whole data section whose
     // last record claims more bytes than the section holds is corrupt.
     if (s.pipe || s.data_cut)
-      s.warnings.push_back(*s.stream->truncation() + "; the records before it were read");
+      s.read_diagnostics->warning(*s.stream->truncation() + "; the records before it were read");
     else
       s.error = Error{fmt::format("the record at offset {:#x} runs past the end of the data section at {:#x}",
                                   s.stream->offset(), s.data_offset + s.data.size())};
@@ -188,7 +198,8 @@ bool PerfDataReader::advance(RecordView& out) {
 void PerfDataReader::absorb_user_record(const RecordView& record) {
   State& s = *state_;
   auto warn = [&](const std::string& what) {
-    s.warnings.push_back(fmt::format("{} record at offset {:#x}: {}", record_type_name(record.type()), record.offset, what));
+    s.read_diagnostics->warningf("{} record at offset {:#x}: {}", record_type_name(record.type()),
+                                 record.offset, what);
   };
   Bytes payload = record.payload();
   switch (record.type()) {

@@ -1,11 +1,10 @@
 #pragma once
 // PerfDataReader: reads a perf.data file (mmapped, zero-copy) or a pipe-mode stream (`-i -`).
 //
-//   auto reader = PerfDataReader::open("perf.data");
+//   auto reader = PerfDataReader::open("perf.data", diagnostics);  // warnings: unreadable features
 //   if (!reader) { print(reader.error().message); ... }
-//   for (RecordView r : reader->records()) { ... }
+//   for (RecordView r : reader->records(diagnostics)) { ... }     // warnings: truncation
 //   if (reader->error()) ...            // iteration stopped at a corrupt record
-//   for (auto& w : reader->warnings())  // truncation, unreadable features
 //
 // File mode parses the header, attrs and features in open(). In pipe mode they arrive as records
 // (HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, HEADER_BUILD_ID) and attrs()/features()
@@ -17,19 +16,24 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
-#include "perfdata/attrs.hpp"
 #include "format/features.hpp"
 #include "format/perf_format.hpp"
 #include "format/record_view.hpp"
+#include "perfdata/attrs.hpp"
 
 namespace sonde::perfdata {
 
 class PerfDataReader {
  public:
-  // `path` "-" reads a pipe-mode stream from standard input.
+  // `path` "-" reads a pipe-mode stream from standard input. What is wrong with the header but
+  // can be read past (a cut data section, unreadable features) goes to `diagnostics` as warnings;
+  // without it such warnings are dropped.
+  static Result<PerfDataReader> open(const std::string& path, Diagnostics& diagnostics);
   static Result<PerfDataReader> open(const std::string& path);
-  // A pipe-mode stream from `fd` (not closed by the reader).
+  // A pipe-mode stream from `fd` (not closed by the reader). Its header arrives as records: its
+  // warnings are records()'s.
   static Result<PerfDataReader> open_stream(int fd);
 
   PerfDataReader(PerfDataReader&&) noexcept;
@@ -45,7 +49,6 @@ class PerfDataReader {
   Bytes feature_section(int feature) const;
   // The TRACING_DATA feature, or the blob of a HEADER_TRACING_DATA record in pipe mode.
   Bytes tracing_data() const;
-  const std::vector<std::string>& warnings() const;
   // Set when records() stopped at a record that cannot be right. Records before it were
   // delivered.
   const std::optional<Error>& error() const;
@@ -73,6 +76,9 @@ class PerfDataReader {
   };
   // The records of the data section in file order (COMPRESSED records opened up). A file can
   // be iterated again; a pipe only once. Each view is valid until the iterator moves on.
+  // Warnings found while reading (a record cut by the end of the file, a pipe's bad header
+  // records) go to `diagnostics`, which must outlive the iteration; without it they are dropped.
+  RecordRange records(Diagnostics& diagnostics);
   RecordRange records();
   // File mode: the mapped bytes before file offset `offset` may leave memory (they are read
   // again from the file if touched). A no-op for pipes.

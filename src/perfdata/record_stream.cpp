@@ -12,54 +12,50 @@ RecordStream::RecordStream(Bytes input, uint64_t base_offset) : outer_(base_offs
 
 RecordStream::RecordStream(Refill refill, uint64_t base_offset) : outer_(base_offset), refill_(std::move(refill)) {}
 
-RecordStream::Status RecordStream::fail_with(std::string message) {
-  error_ = std::move(message);
-  return Status::Error;
-}
-
-RecordStream::Status RecordStream::decompress(const RecordView& compressed) {
+Result<void> RecordStream::decompress(const RecordView& compressed) {
   Bytes payload = compressed.payload();
   if (compressed.type() == PERF_RECORD_COMPRESSED2) {
     // COMPRESSED2 states its data size, the rest of the record being padding.
     auto data_size = ByteReader(payload).read<uint64_t>();
     if (!data_size || *data_size > payload.size() - sizeof(uint64_t))
-      return fail_with(fmt::format("COMPRESSED2 record at offset {:#x}: bad data size", compressed.offset));
+      return failf("COMPRESSED2 record at offset {:#x}: bad data size", compressed.offset);
     payload = payload.subspan(sizeof(uint64_t), *data_size);
   }
   if (!decompressor_) decompressor_.emplace();
   // The previous output buffer is reused: move any partial record out of it first.
   inner_.release_chunk();
   auto output = decompressor_->decompress(payload);
-  if (!output) return fail_with(fmt::format("COMPRESSED record at offset {:#x}: {}", compressed.offset, output.error().message));
+  if (!output)
+    return failf("COMPRESSED record at offset {:#x}: {}", compressed.offset, output.error().message);
   inner_.feed(*output);
   compressed_offset_ = compressed.offset;
-  return Status::Record;
+  return {};
 }
 
-RecordStream::Status RecordStream::next(RecordView& out) {
-  if (!error_.empty()) return Status::Error;
+Result<RecordStream::Status> RecordStream::next(RecordView& out) {
   while (true) {
     if (decompressor_) {
       auto status = inner_.next(out);
-      if (status == RecordTokenizer::Status::Record) {
+      if (!status)
+        return failf("in the COMPRESSED record at offset {:#x}: {}", compressed_offset_,
+                     status.error().message);
+      if (*status == RecordTokenizer::Status::Record) {
         out.offset = compressed_offset_;
         return Status::Record;
       }
-      if (status == RecordTokenizer::Status::Error)
-        return fail_with(fmt::format("in the COMPRESSED record at offset {:#x}: {}", compressed_offset_, inner_.error()));
     }
     auto status = outer_.next(out);
-    if (status == RecordTokenizer::Status::Error) return fail_with(outer_.error());
-    if (status == RecordTokenizer::Status::Record) {
+    if (!status) return tl::unexpected(status.error());
+    if (*status == RecordTokenizer::Status::Record) {
       if (out.type() != PERF_RECORD_COMPRESSED && out.type() != PERF_RECORD_COMPRESSED2) return Status::Record;
-      if (decompress(out) == Status::Error) return Status::Error;
+      if (auto opened = decompress(out); !opened) return tl::unexpected(opened.error());
       continue;
     }
     // NeedMore.
     if (!input_done_) {
       outer_.release_chunk();
       auto chunk = refill_();
-      if (!chunk) return fail_with(chunk.error().message);
+      if (!chunk) return tl::unexpected(chunk.error());
       if (!chunk->empty()) {
         outer_.feed(*chunk);
         continue;

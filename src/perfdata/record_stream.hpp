@@ -12,7 +12,7 @@ namespace sonde::perfdata {
 
 class RecordStream {
  public:
-  enum class Status { Record, End, Error };
+  enum class Status { Record, End };
 
   // The next input chunk; an empty span at end of input, an error on a failed read.
   using Refill = std::function<Result<Bytes>()>;
@@ -23,15 +23,14 @@ class RecordStream {
   RecordStream(Refill refill, uint64_t base_offset);
 
   // End: no more records. If the input stopped inside a record, truncation() says where.
-  Status next(RecordView& out);
+  // Fails at a record that cannot be right or a failed read; the stream is not read further.
+  Result<Status> next(RecordView& out);
 
-  const std::string& error() const { return error_; }
   const std::optional<std::string>& truncation() const { return truncation_; }
   uint64_t offset() const { return outer_.offset(); }
 
  private:
-  Status fail_with(std::string message);
-  Status decompress(const RecordView& compressed);
+  Result<void> decompress(const RecordView& compressed);
 
   RecordTokenizer outer_;
   Refill refill_;
@@ -39,7 +38,6 @@ class RecordStream {
   std::optional<Decompressor> decompressor_;
   RecordTokenizer inner_;
   uint64_t compressed_offset_ = 0;
-  std::string error_;
   std::optional<std::string> truncation_;
 };
 

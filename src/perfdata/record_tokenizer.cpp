@@ -8,31 +8,28 @@
 
 namespace sonde::perfdata {
 
-namespace {
-constexpr size_t kExtentError = SIZE_MAX;
-}
-
 size_t RecordTokenizer::extent_of(Bytes head) {
   if (head.size() < sizeof(perf_event_header)) return 0;
   auto header = load<perf_event_header>(head.data());
-  if (header.size < sizeof(perf_event_header)) {
-    error_ = fmt::format("record at offset {:#x} (type {}) has size {}, below the 8-byte header", offset_,
-                         header.type, header.size);
-    return kExtentError;
-  }
+  if (header.size < sizeof(perf_event_header)) return kBadExtent;
   if (header.type != PERF_RECORD_HEADER_TRACING_DATA) return header.size;
   // The tracing data blob follows the record; its size is the record's only field.
   if (head.size() < sizeof(TracingDataRecord)) return 0;
-  if (header.size < sizeof(TracingDataRecord)) {
-    error_ = fmt::format("HEADER_TRACING_DATA record at offset {:#x} has size {}, below 12", offset_, header.size);
-    return kExtentError;
-  }
+  if (header.size < sizeof(TracingDataRecord)) return kBadExtent;
   size_t extent = header.size + size_t{load<TracingDataRecord>(head.data()).size};
-  if (extent > kMaxExtent) {
-    error_ = fmt::format("HEADER_TRACING_DATA record at offset {:#x} claims {} bytes", offset_, extent);
-    return kExtentError;
-  }
-  return extent;
+  return extent > kMaxExtent ? kBadExtent : extent;
+}
+
+Error RecordTokenizer::bad_header(Bytes head) const {
+  auto header = load<perf_event_header>(head.data());
+  if (header.size < sizeof(perf_event_header))
+    return Error{fmt::format("record at offset {:#x} (type {}) has size {}, below the 8-byte header", offset_,
+                             header.type, header.size)};
+  if (header.size < sizeof(TracingDataRecord))
+    return Error{fmt::format("HEADER_TRACING_DATA record at offset {:#x} has size {}, below 12", offset_,
+                             header.size)};
+  size_t extent = header.size + size_t{load<TracingDataRecord>(head.data()).size};
+  return Error{fmt::format("HEADER_TRACING_DATA record at offset {:#x} claims {} bytes", offset_, extent)};
 }
 
 void RecordTokenizer::release_chunk() {
@@ -51,8 +48,7 @@ void RecordTokenizer::feed(Bytes chunk) {
   chunk_ = chunk;
 }
 
-RecordTokenizer::Status RecordTokenizer::next(RecordView& out) {
-  if (!error_.empty()) return Status::Error;
+Result<RecordTokenizer::Status> RecordTokenizer::next(RecordView& out) {
   if (carry_pos_ > 0 && carry_pos_ == carry_.size()) {
     carry_.clear();
     carry_pos_ = 0;
@@ -62,7 +58,7 @@ RecordTokenizer::Status RecordTokenizer::next(RecordView& out) {
     Bytes rest = chunk_.subspan(pos_);
     if (rest.empty()) return Status::NeedMore;
     size_t extent = extent_of(rest);
-    if (extent == kExtentError) return Status::Error;
+    if (extent == kBadExtent) return tl::unexpected(bad_header(rest));
     if (extent == 0 || extent > rest.size()) {
       release_chunk();
       return Status::NeedMore;
@@ -77,7 +73,7 @@ RecordTokenizer::Status RecordTokenizer::next(RecordView& out) {
   return take_from_carry(out);
 }
 
-RecordTokenizer::Status RecordTokenizer::take_from_carry(RecordView& out) {
+Result<RecordTokenizer::Status> RecordTokenizer::take_from_carry(RecordView& out) {
   // carry_[carry_pos_..] holds the start of a record; the chunk holds what follows. Pull bytes
   // across in steps that never pass the record's end: the header, the tracing-data size, the rest.
   auto held = [&] { return carry_.size() - carry_pos_; };
@@ -93,7 +89,7 @@ RecordTokenizer::Status RecordTokenizer::take_from_carry(RecordView& out) {
   auto header = load<perf_event_header>(held_bytes().data());
   if (header.type == PERF_RECORD_HEADER_TRACING_DATA && !pull_until(sizeof(TracingDataRecord))) return Status::NeedMore;
   size_t extent = extent_of(held_bytes());
-  if (extent == kExtentError) return Status::Error;
+  if (extent == kBadExtent) return tl::unexpected(bad_header(held_bytes()));
   if (!pull_until(extent)) return Status::NeedMore;
   out.header = header;
   out.bytes = held_bytes().first(extent);

@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "format/record_view.hpp"
 
 namespace sonde::perfdata {
 
 class RecordTokenizer {
  public:
-  enum class Status { Record, NeedMore, Error };
+  enum class Status { Record, NeedMore };
 
   // `base_offset`: the stream offset of the first byte fed, for positions in messages.
   explicit RecordTokenizer(uint64_t base_offset = 0) : offset_(base_offset) {}
@@ -26,10 +27,10 @@ class RecordTokenizer {
 
   // The next whole record. A view stays valid until the next call to next(), feed() or
   // release_chunk(). NeedMore: the input so far ends inside a record (or exactly at its end).
-  // Error: a record header that cannot be right (size below 8); error() says where.
-  Status next(RecordView& out);
+  // Fails at a record header that cannot be right (size below 8), saying where; the tokenizer
+  // stays at that record, so calling again fails again.
+  Result<Status> next(RecordView& out);
 
-  const std::string& error() const { return error_; }
   // Bytes of a started but incomplete record, held until more input arrives.
   size_t pending_bytes() const { return (carry_.size() - carry_pos_) + (chunk_.size() - pos_); }
   // Stream offset of the next record.
@@ -39,16 +40,18 @@ class RecordTokenizer {
 
  private:
   // The record's full extent from its first bytes: header.size, plus the tracing-data blob.
-  // 0 when more bytes are needed to tell; sets error_ on a bad header.
-  size_t extent_of(Bytes head);
-  Status take_from_carry(RecordView& out);
+  // 0 when more bytes are needed to tell; kBadExtent for a header that cannot be right.
+  static size_t extent_of(Bytes head);
+  static constexpr size_t kBadExtent = SIZE_MAX;
+  // Why extent_of(head) said kBadExtent.
+  Error bad_header(Bytes head) const;
+  Result<Status> take_from_carry(RecordView& out);
 
   Bytes chunk_;
   size_t pos_ = 0;
   std::vector<uint8_t> carry_;  // bytes before the chunk's, from carry_pos_ on not yet handed out
   size_t carry_pos_ = 0;
   uint64_t offset_ = 0;
-  std::string error_;
 };
 
 }  // namespace sonde::perfdata

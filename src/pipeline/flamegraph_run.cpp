@@ -18,7 +18,6 @@ Result<analysis::TextInput> open_text(const std::string& path) {
 }  // namespace
 
 Result<analysis::FlameTree> build_flame_tree(const FlameTreeRequest& request, Diagnostics& diagnostics) {
-  auto note = [&diagnostics](std::string_view text) { diagnostics.note(std::string(text)); };
   analysis::FlameTree tree(request.tree);
   analysis::FlameBuildStats stats;
   if (request.diff) {
@@ -27,7 +26,7 @@ Result<analysis::FlameTree> build_flame_tree(const FlameTreeRequest& request, Di
     for (int i = 0; i < 2; ++i) {
       auto input = open_text(*paths[i]);
       if (!input) return tl::unexpected(input.error());
-      auto text = analysis::folded_text_of(*input, request.build, note);
+      auto text = analysis::folded_text_of(*input, request.build, diagnostics);
       if (!text) return tl::unexpected(text.error());
       folded[i] = std::move(*text);
     }
@@ -37,8 +36,9 @@ Result<analysis::FlameTree> build_flame_tree(const FlameTreeRequest& request, Di
   } else {
     auto input = open_text(request.input.empty() ? "-" : request.input);
     if (!input) return tl::unexpected(input.error());
-    stats = analysis::add_to_flame_tree(*input, request.build, tree, note);
-    if (!stats.error.empty()) return fail(stats.error);
+    auto added = analysis::add_to_flame_tree(*input, request.build, tree, diagnostics);
+    if (!added) return tl::unexpected(added.error());
+    stats = *added;
   }
   if (stats.invalid_lines) diagnostics.warningf("ignored {} lines with invalid format", stats.invalid_lines);
   return tree;

@@ -48,11 +48,10 @@ unsigned kernel_max_stack() {
 }
 
 Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
-  auto session = session::Session::open(options.input);
+  auto session = session::Session::open(options.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   // Its lines stream to stdout: progress only when they go elsewhere.
   if (!stdout_is_terminal()) session->show_progress(options.progress_label);
-  for (const std::string& warning : session->reader().warnings()) diagnostics.warning(warning);
   output::ScriptOutput out(stdout);
   if (options.header || options.header_only) {
     output::append_header_info(session->reader(), options.input, out.buffer());
@@ -80,7 +79,6 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   session::SessionVisitor& visitor = options.dump_raw ? static_cast<session::SessionVisitor&>(dump) : printer;
   auto processed = session->process(visitor);
   out.flush();
-  if (printer.error()) return tl::unexpected(*printer.error());
   return processed;
 }
 

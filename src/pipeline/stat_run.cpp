@@ -154,7 +154,7 @@ Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics) {
   analysis::RunningStats elapsed;
   std::optional<capture::CountingRunResult> last;
   for (int run = 0; run < options.repeat; ++run) {
-    auto result = capture::run_counting(options.events, run_options, on_interval);
+    auto result = capture::run_counting(options.events, run_options, on_interval, diagnostics);
     if (!result) return tl::unexpected(result.error());
     if (options.interval) {
       last = std::move(*result);

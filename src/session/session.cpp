@@ -155,10 +155,10 @@ struct Session::State {
     }
   }
 
-  void deliver(const perfdata::RecordView& record, SessionVisitor& visitor) {
+  Result<void> deliver(const perfdata::RecordView& record, SessionVisitor& visitor) {
     if (record.type() == PERF_RECORD_SAMPLE) {
       deliver_sample(record, visitor);
-      return;
+      return {};
     }
     apply_side_band(record);
     const perfdata::EventAttr* attr = reader.attrs().for_record(record);
@@ -166,7 +166,7 @@ struct Session::State {
     if (attr != nullptr && record.type() < perfdata::PERF_RECORD_USER_TYPE_START) {
       if (auto decoded = perfdata::decode_sample_id(record, attr->attr)) id = *decoded;
     }
-    visitor.on_record(record, attr, id);
+    return visitor.on_record(record, attr, id);
   }
 
   // Reads every record in file order and orders them as perf's ordered events do, handing each
@@ -175,8 +175,9 @@ struct Session::State {
   template <typename Emit, typename Keep>
   uint64_t read_in_order(Emit&& emit, Keep&& keep);
   // The same with the reading on a second thread; this one runs the steps.
-  uint64_t read_ahead(SessionVisitor& visitor);
-  void run(const ReadStep& step, SessionVisitor& visitor);
+  // Fails with the visitor's error when it stopped the replay.
+  Result<uint64_t> read_ahead(SessionVisitor& visitor);
+  Result<void> run(const ReadStep& step, SessionVisitor& visitor);
 
   static constexpr uint32_t PROT_EXEC_BIT = 4;  // PROT_EXEC: MMAP records only announce executable maps
 };
@@ -187,7 +188,12 @@ Session& Session::operator=(Session&&) noexcept = default;
 Session::~Session() = default;
 
 Result<Session> Session::open(const std::string& path) {
-  auto reader = perfdata::PerfDataReader::open(path);
+  Diagnostics dropped([](const Diagnostics::Message&) {});
+  return open(path, dropped);
+}
+
+Result<Session> Session::open(const std::string& path, Diagnostics& diagnostics) {
+  auto reader = perfdata::PerfDataReader::open(path, diagnostics);
   if (!reader) return tl::unexpected(reader.error());
   auto state = std::make_unique<State>(std::move(*reader));
   state->apply_build_ids();
@@ -239,7 +245,7 @@ uint64_t Session::State::read_in_order(Emit&& emit, Keep&& keep) {
   return records;
 }
 
-void Session::State::run(const ReadStep& step, SessionVisitor& visitor) {
+Result<void> Session::State::run(const ReadStep& step, SessionVisitor& visitor) {
   if (progress && ++steps_run % 4096 == 0) {
     // How far through the data section (a pipe's size is unknown: the records are counted).
     const perfdata::FileSection& data = reader.header().data;
@@ -247,14 +253,17 @@ void Session::State::run(const ReadStep& step, SessionVisitor& visitor) {
     else progress->update(step.record.offset > data.offset ? step.record.offset - data.offset : 0, data.size);
   }
   switch (step.kind) {
-    case ReadStep::Kind::deliver: deliver(step.record, visitor); return;
+    case ReadStep::Kind::deliver:
+      return deliver(step.record, visitor);
     case ReadStep::Kind::as_read:
       reader.absorb(step.record);
       if (step.record.type() != perfdata::PERF_RECORD_FINISHED_ROUND) apply_build_ids();  // pipe mode: features come as records
-      visitor.on_record(step.record, nullptr, {});
-      return;
-    case ReadStep::Kind::release: reader.release_before(step.record.offset); return;
+      return visitor.on_record(step.record, nullptr, {});
+    case ReadStep::Kind::release:
+      reader.release_before(step.record.offset);
+      return {};
   }
+  return {};
 }
 
 Result<void> Session::process(SessionVisitor& visitor) {
@@ -271,17 +280,29 @@ Result<void> Session::process(SessionVisitor& visitor) {
   bool read_ahead = s.read_ahead_allowed && !s.reader.is_pipe() && !s.reader.has_feature(perfdata::HEADER_COMPRESSED) &&
                     std::thread::hardware_concurrency() > 1;
   if (!read_ahead) {
-    auto run_now = [&](const ReadStep& step) { s.run(step, visitor); };
+    // A visitor's failure leaves the reading loop as an exception, caught here.
+    struct Stopped {
+      Error error;
+    };
+    auto run_now = [&](const ReadStep& step) {
+      if (auto ran = s.run(step, visitor); !ran) throw Stopped{std::move(ran.error())};
+    };
     auto as_is = [](const perfdata::RecordView& record, bool&) { return record; };
-    s.stats.records += s.read_in_order(run_now, as_is);
+    try {
+      s.stats.records += s.read_in_order(run_now, as_is);
+    } catch (Stopped& stopped) {
+      return tl::unexpected(std::move(stopped.error));
+    }
   } else {
-    s.stats.records += s.read_ahead(visitor);
+    auto records = s.read_ahead(visitor);
+    if (!records) return tl::unexpected(records.error());
+    s.stats.records += *records;
   }
   if (s.reader.error()) return tl::unexpected(*s.reader.error());
   return {};
 }
 
-uint64_t Session::State::read_ahead(SessionVisitor& visitor) {
+Result<uint64_t> Session::State::read_ahead(SessionVisitor& visitor) {
   static constexpr size_t kBatch = 4096;
   BatchChannel<ReadStep> channel(8);
   // Records the reader would overwrite (a COMPRESSED record's contents, never expected in a
@@ -334,18 +355,21 @@ uint64_t Session::State::read_ahead(SessionVisitor& visitor) {
       reader.set_absorb_while_reading(true);
     }
   };
+  Result<void> visited;
   {
     Join join{channel, reader_thread, reader};
     std::vector<ReadStep> batch;
-    while (channel.take(batch)) {
+    while (visited && channel.take(batch)) {
       for (const ReadStep& step : batch) {
-        run(step, visitor);
+        visited = run(step, visitor);
+        if (!visited) break;
         if (step.kind == ReadStep::Kind::as_read && perfdata::PerfDataReader::changes_header(step.record.type()))
           channel.signal();
       }
     }
   }
   if (failure) std::rethrow_exception(failure);
+  if (!visited) return tl::unexpected(visited.error());
   return records;
 }
 

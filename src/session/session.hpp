@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
-#include "perfdata/reader.hpp"
 #include "format/sample.hpp"
+#include "perfdata/reader.hpp"
 #include "session/machine.hpp"
 
 namespace sonde::session {
@@ -51,8 +52,11 @@ class SessionVisitor {
   // Every other record in delivery order, after the machine has applied it. `attr` is the
   // event the record's sample_id names (nullptr when it names none) and `id` its trailer.
   // perf's own records (types 64 and up, FINISHED_ROUND included) come as they are read.
-  virtual void on_record(const perfdata::RecordView& /*record*/, const perfdata::EventAttr* /*attr*/,
-                         const perfdata::SampleId& /*id*/) {}
+  // A failure stops the replay: process() returns it.
+  virtual Result<void> on_record(const perfdata::RecordView& /*record*/, const perfdata::EventAttr* /*attr*/,
+                                 const perfdata::SampleId& /*id*/) {
+    return {};
+  }
 };
 
 struct SessionStats {
@@ -65,7 +69,9 @@ struct SessionStats {
 
 class Session {
  public:
-  // `path` "-" reads a pipe-mode stream from standard input.
+  // `path` "-" reads a pipe-mode stream from standard input. The header's warnings (a cut data
+  // section, unreadable features) go to `diagnostics`; without it they are dropped.
+  static Result<Session> open(const std::string& path, Diagnostics& diagnostics);
   static Result<Session> open(const std::string& path);
 
   Session(Session&&) noexcept;

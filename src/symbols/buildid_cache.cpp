@@ -60,7 +60,9 @@ Result<void> buildid_cache_add(const std::string& dir, const std::string& file,
   if (!resolved) return failf("Couldn't add {}: {}", file, errno_text(errno));
   std::string real(resolved);
   std::free(resolved);
-  std::string build_id = elf_build_id(real);
+  auto read_id = elf_build_id(real);
+  if (!read_id) return failf("Couldn't add {}: {}", file, read_id.error().message);
+  std::string build_id = std::move(*read_id);
   if (build_id.empty()) return failf("Couldn't add {}: no build-id (not an ELF file?)", file);
 
   std::string entry = dir + real + "/" + build_id;
@@ -96,7 +98,9 @@ Result<void> buildid_cache_remove(const std::string& dir, const std::string& fil
   if (!resolved) return failf("Couldn't remove {}: {}", file, errno_text(errno));
   std::string real(resolved);
   std::free(resolved);
-  std::string build_id = elf_build_id(real);
+  auto read_id = elf_build_id(real);
+  if (!read_id) return failf("Couldn't remove {}: {}", file, read_id.error().message);
+  std::string build_id = std::move(*read_id);
   if (build_id.empty()) return failf("Couldn't remove {}: no build-id (not an ELF file?)", file);
   std::error_code ec;
   fs::remove(buildid_cache_link(dir, build_id), ec);

@@ -1,7 +1,9 @@
 #include "symbols/elf_image.hpp"
 
 #include <fcntl.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <span>
 
@@ -220,9 +222,13 @@ std::optional<std::string> ElfImage::debuglink() const {
   return std::string(text, length);
 }
 
-std::string elf_build_id(const std::string& path) {
+Result<std::string> elf_build_id(const std::string& path) {
+  // The reader's failures past opening (not ELF, no note, cut short) all mean there is none to use.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail_errno(errno, fmt::format("cannot open {}", path));
+  ::close(fd);
   auto id = format::read_elf_build_id(path);
-  return id ? format::build_id_hex(*id) : "";
+  return id ? format::build_id_hex(*id) : std::string();
 }
 
 }  // namespace sonde::symbols

@@ -69,7 +69,8 @@ class ElfImage {
   std::vector<LoadSegment> segments_;
 };
 
-// The ELF file's build-id (lowercase hex), or "" when it is not ELF or has none.
-std::string elf_build_id(const std::string& path);
+// The ELF file's build-id (lowercase hex), or "" when it is not ELF or has no build-id note.
+// Fails when the file cannot be opened.
+Result<std::string> elf_build_id(const std::string& path);
 
 }  // namespace sonde::symbols

@@ -97,7 +97,8 @@ struct KernelState {
   std::future<Result<KernelSymbols>> prefetched;
 };
 
-Symbolizer::Symbolizer(SymbolizerOptions options) : options_(std::move(options)) {
+Symbolizer::Symbolizer(SymbolizerOptions options, Diagnostics* notes)
+    : options_(std::move(options)), notes_(notes) {
   if (options_.buildid_dir.empty()) options_.buildid_dir = buildid_cache_dir();
 }
 
@@ -115,14 +116,14 @@ namespace {
 
 class Loader {
  public:
-  Loader(const SymbolizerOptions& options, std::vector<std::string>& notes)
-      : options_(options), notes_(notes) {}
+  Loader(const SymbolizerOptions& options, Diagnostics* notes) : options_(options), notes_(notes) {}
 
   void load_user(DsoState& state, const session::Dso& dso) {
     state.space_is_offsets = true;
     std::string binary = options_.symfs + dso.long_name;
-    // Without a recorded build-id, perf takes the file's own to find its debug files.
-    const std::string id = dso.build_id.empty() ? elf_build_id(binary) : dso.build_id;
+    // Without a recorded build-id, perf takes the file's own to find its debug files (a file
+    // that cannot be opened has none; the note below says it was not found).
+    const std::string id = dso.build_id.empty() ? elf_build_id(binary).value_or("") : dso.build_id;
     std::string debug_root = options_.symfs + options_.debug_root;
     std::vector<std::string> candidates;
     // perf's order: .gnu_debuglink, the build-id cache, distribution debug paths, the file.
@@ -159,12 +160,12 @@ class Loader {
     if (state.runtime || state.symbols) return;
     auto own = ElfImage::open_memory(own_vdso_image(), "[vdso]");
     if (!own) {
-      notes_.push_back("[vdso]: this process has no vdso to read symbols from");
+      note("[vdso]: this process has no vdso to read symbols from");
       return;
     }
     if (!dso.build_id.empty() && own->build_id() != dso.build_id) {
-      notes_.push_back(fmt::format("[vdso]: recorded build-id {} is not this kernel's vdso ({})",
-                                   dso.build_id, own->build_id()));
+      note(fmt::format("[vdso]: recorded build-id {} is not this kernel's vdso ({})", dso.build_id,
+                       own->build_id()));
       return;
     }
     auto image = std::make_shared<ElfImage>(std::move(*own));
@@ -178,8 +179,7 @@ class Loader {
   void load_jit_map(DsoState& state, const session::Dso& dso) {
     auto table = load_perf_map(dso.long_name);
     if (!table) {
-      notes_.push_back(fmt::format("{}: JIT map not readable: {}", dso.long_name,
-                                   table.error().message));
+      note(fmt::format("{}: JIT map not readable: {}", dso.long_name, table.error().message));
       return;
     }
     state.own_table = std::move(*table);
@@ -197,9 +197,8 @@ class Loader {
         state.symbols = std::make_shared<ElfImage>(std::move(*image));
         return;
       }
-      notes_.push_back(fmt::format("{}: {}; using kallsyms", options_.vmlinux,
-                                   image ? "build-id does not match the recorded kernel"
-                                         : image.error().message));
+      note(fmt::format("{}: {}; using kallsyms", options_.vmlinux,
+                       image ? "build-id does not match the recorded kernel" : image.error().message));
     }
     if (!kernel.tried) {
       kernel.tried = true;
@@ -208,7 +207,8 @@ class Loader {
         bool ready = kernel.prefetched.valid() && kernel.prefetched_path == path;
         auto loaded = ready ? kernel.prefetched.get() : load_kallsyms(path);
         if (loaded) kernel.symbols = std::move(*loaded);
-        else notes_.push_back(loaded.error().message);
+        else
+          note(loaded.error().message);
       }
     }
     if (!kernel.symbols) return;
@@ -219,7 +219,8 @@ class Loader {
     std::string module = kernel::module_name_from_path(dso.long_name);
     auto it = kernel.symbols->modules.find(module);
     if (it != kernel.symbols->modules.end()) state.table = &it->second;
-    else notes_.push_back(fmt::format("{}: module not in kallsyms", dso.long_name));
+    else
+      note(fmt::format("{}: module not in kallsyms", dso.long_name));
   }
 
  private:
@@ -234,9 +235,8 @@ class Loader {
     if (!running || format::build_id_hex(*running) == dso.build_id) return options_.kallsyms;
     std::string cached = buildid_cache_file(options_.buildid_dir, dso.build_id, "kallsyms");
     if (cached.empty()) {
-      notes_.push_back(fmt::format(
-          "[kernel.kallsyms]: recorded on another kernel (build-id {}) and not in {}",
-          dso.build_id, options_.buildid_dir));
+      note(fmt::format("[kernel.kallsyms]: recorded on another kernel (build-id {}) and not in {}",
+                       dso.build_id, options_.buildid_dir));
     }
     return cached;
   }
@@ -278,19 +278,20 @@ class Loader {
     if (!source) {
       if (quiet) return;
       if (!mismatch.empty())
-        notes_.push_back(fmt::format("{}: no symbols: {}", dso.long_name, mismatch));
+        note(fmt::format("{}: no symbols: {}", dso.long_name, mismatch));
       else if (!found_any)
-        notes_.push_back(fmt::format("{}: no symbols: file not found", dso.long_name));
+        note(fmt::format("{}: no symbols: file not found", dso.long_name));
       else
-        notes_.push_back(fmt::format("{}: no symbols: no symbol table", dso.long_name));
+        note(fmt::format("{}: no symbols: no symbol table", dso.long_name));
       return;
     }
     state.own_table = SymbolTable::build(
         demangled(source->symbols(!source->has_symtab()), options_.demangle));
     if (!state.symbols && !quiet)
-      notes_.push_back(fmt::format("{}: stripped: only its dynamic symbols are known; install "
-                                   "its debug file for the others",
-                                   dso.long_name));
+      note(
+          fmt::format("{}: stripped: only its dynamic symbols are known; install "
+                      "its debug file for the others",
+                      dso.long_name));
     if (state.runtime)
       state.own_table.add_unchecked(
           demangled(state.runtime->plt_symbols(), options_.demangle, "@plt"));
@@ -302,8 +303,12 @@ class Loader {
     state.segments = (state.runtime ? state.runtime.get() : source)->load_segments();
   }
 
+  void note(std::string text) {
+    if (notes_) notes_->note(std::move(text));
+  }
+
   const SymbolizerOptions& options_;
-  std::vector<std::string>& notes_;
+  Diagnostics* notes_;
 };
 
 }  // namespace
@@ -436,7 +441,5 @@ std::string Symbolizer::debug_path(const session::Dso& dso) {
   dwarf_of(s);
   return s.debug_path;
 }
-
-std::vector<std::string> Symbolizer::notes() const { return notes_; }
 
 }  // namespace sonde::symbols

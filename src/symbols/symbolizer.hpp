@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "session/dso.hpp"
 
 namespace sonde::symbols {
@@ -51,7 +52,9 @@ struct KernelState;  // kallsyms, shared by the kernel and its modules
 
 class Symbolizer {
  public:
-  explicit Symbolizer(SymbolizerOptions options);
+  // One note per DSO that could not be resolved (missing, stripped, build-id mismatch) goes to
+  // `notes` as it is found, when the caller shows them (report -v); nullptr drops them.
+  explicit Symbolizer(SymbolizerOptions options, Diagnostics* notes = nullptr);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
@@ -92,9 +95,6 @@ class Symbolizer {
   // about later: reading and sorting it takes tens of milliseconds that a caller's own work
   // (the session's pass over a file) can hide. Unused when the recorded kernel needs another file.
   void prefetch_kernel_symbols();
-  // One note per DSO that could not be resolved (missing, stripped, build-id mismatch), in the
-  // order they were found, for -v or a single warning.
-  std::vector<std::string> notes() const;
 
  private:
   DsoState& state(const session::Dso& dso);
@@ -102,7 +102,7 @@ class Symbolizer {
   SymbolizerOptions options_;
   std::vector<std::unique_ptr<DsoState>> states_;  // indexed by Dso::id
   std::unique_ptr<KernelState> kernel_;
-  std::vector<std::string> notes_;
+  Diagnostics* notes_;
 };
 
 }  // namespace sonde::symbols

@@ -78,8 +78,9 @@ struct OurRead {
 };
 
 OurRead read_with_sonde(PerfDataReader& reader) {
+  Diagnostics warnings;
   OurRead out;
-  for (RecordView r : reader.records()) {
+  for (RecordView r : reader.records(warnings)) {
     if (r.type() != PERF_RECORD_SAMPLE) continue;
     const EventAttr* event = reader.attrs().for_record(r);
     if (!event) {
@@ -100,7 +101,7 @@ OurRead read_with_sonde(PerfDataReader& reader) {
     if (!s->raw.empty()) ++out.raw_samples;
   }
   if (reader.error()) out.error = reader.error()->message;
-  out.warnings = reader.warnings();
+  for (const Diagnostics::Message& warning : warnings.messages()) out.warnings.push_back(warning.text);
   return out;
 }
 
@@ -125,10 +126,12 @@ void expect_same_samples_as_perf(const std::string& file, const std::string& rec
   auto theirs = perf_dump_samples(dump.out);
   ASSERT_GE(theirs.size(), min_samples) << rec.err;
 
-  auto reader = PerfDataReader::open(file);
+  Diagnostics header_warnings;
+  auto reader = PerfDataReader::open(file, header_warnings);
   ASSERT_TRUE(reader) << reader.error().message;
   auto ours = read_with_sonde(*reader);
   EXPECT_EQ(ours.error, "");
+  EXPECT_EQ(header_warnings.count(Diagnostics::Kind::warning), 0u);
   EXPECT_TRUE(ours.warnings.empty()) << ours.warnings.front();
   // perf delivers samples in time order (file order is per ring buffer); ties keep file order.
   auto by_time = [](const SampleLine& a, const SampleLine& b) { return a.time < b.time; };

@@ -60,9 +60,11 @@ std::string collapse(const std::string& text, const std::string& option_set, std
   DwarfInlineExpander expander;
   StackCollapser collapser(options, &expander);
   EventFilter filter(event);
+  Diagnostics diagnostics;
   parse_script_text(
       text, {.srcline = srcline}, filter, [&](const StackSample& sample) { collapser.add(sample); },
-      [&](std::string_view note) { *notes += std::string(note) + "\n"; });
+      diagnostics);
+  for (const Diagnostics::Message& note : diagnostics.messages()) *notes += note.text + "\n";
   return collapser.folded_text();
 }
 

@@ -106,13 +106,14 @@ Outcome read_everything(const std::string& bytes) {
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   }
   Outcome outcome;
-  auto reader = PerfDataReader::open(path);
+  Diagnostics warnings;
+  auto reader = PerfDataReader::open(path, warnings);
   if (!reader) {
     outcome.open_error = reader.error().message;
     unlink(path.c_str());
     return outcome;
   }
-  for (RecordView r : reader->records()) {
+  for (RecordView r : reader->records(warnings)) {
     ++outcome.records;
     const EventAttr* event = reader->attrs().for_record(r);
     if (r.type() == PERF_RECORD_SAMPLE && event) {
@@ -127,7 +128,7 @@ Outcome read_everything(const std::string& bytes) {
     if (event) (void)decode_sample_id(r, event->attr);
   }
   if (reader->error()) outcome.iter_error = reader->error()->message;
-  outcome.warnings = reader->warnings();
+  for (const Diagnostics::Message& warning : warnings.messages()) outcome.warnings.push_back(warning.text);
   unlink(path.c_str());
   return outcome;
 }

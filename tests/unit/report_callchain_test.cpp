@@ -154,3 +154,11 @@ TEST_F(ReportCallchain, FoldedListsChainsByTheirOwnHits) {
   EXPECT_EQ(graph(entry("c"), params), "75.00% a;b;c\n");
   EXPECT_EQ(graph(entry("b"), params), "25.00% a;b\n");
 }
+
+TEST(ReportParentPattern, ABadRegexIsAUsageErrorInPerfsWords) {
+  EXPECT_TRUE(check_parent_pattern("^sys_|^do_page_fault").has_value());
+  auto checked = check_parent_pattern("(");
+  ASSERT_FALSE(checked.has_value());
+  EXPECT_EQ(checked.error().kind, Error::Kind::usage);
+  EXPECT_EQ(checked.error().message.rfind("Invalid regex: (: ", 0), 0u) << checked.error().message;
+}

@@ -98,13 +98,18 @@ struct Log : session::SessionVisitor {
   std::vector<std::string> lines;
   size_t samples = 0;
   size_t throw_at = SIZE_MAX;
+  size_t records = 0;
+  size_t fail_at_record = SIZE_MAX;  // on_record fails at this one
   void on_sample(const session::SampleEvent& s) override {
     if (++samples == throw_at) throw std::runtime_error("visitor gave up");
     lines.push_back(fmt::format("S {} {} {} {} {} {}", s.sample.time, s.sample.tid, s.thread.comm, s.event_index,
                                 s.callchain.size(), s.record.offset));
   }
-  void on_record(const RecordView& record, const EventAttr* attr, const SampleId& id) override {
+  sonde::Result<void> on_record(const RecordView& record, const EventAttr* attr,
+                                const SampleId& id) override {
+    if (++records == fail_at_record) return sonde::fail("visitor refused a record");
     lines.push_back(fmt::format("R {} {} {} {}", record.type(), record.offset, attr != nullptr, id.time));
+    return {};
   }
 };
 
@@ -155,6 +160,22 @@ TEST(SessionReadAhead, AVisitorThatThrowsStopsTheReadingAndTheFileCanBeReplayedA
   Log whole;
   ASSERT_TRUE(again->process(whole));
   EXPECT_EQ(whole.samples, 8u * 1500u);
+}
+
+TEST(SessionReadAhead, AVisitorsFailedRecordStopsTheReplayAndProcessReturnsIt) {
+  std::string path = write_recording("read_ahead_fail.data", 8);
+  for (bool read_ahead : {false, true}) {
+    auto session = session::Session::open(path);
+    ASSERT_TRUE(session) << session.error().message;
+    session->set_read_ahead(read_ahead);
+    Log failing;
+    failing.fail_at_record = 3;
+    auto processed = session->process(failing);
+    ASSERT_FALSE(processed) << "read ahead " << read_ahead;
+    EXPECT_EQ(processed.error().message, "visitor refused a record");
+    EXPECT_EQ(failing.records, 3u);
+    EXPECT_LT(failing.samples, 8u * 1500u);
+  }
 }
 
 TEST(SessionBatchChannel, BatchesArriveInOrderAndCancelStopsTheProducer) {

@@ -50,14 +50,15 @@ class DebugFiles : public ::testing::Test {
 }  // namespace
 
 TEST_F(DebugFiles, StrippedWithoutDebugFileHasNoStaticSymbolsAndOneNote) {
-  symbols::Symbolizer symbolizer(options());
+  Diagnostics notes;
+  symbols::Symbolizer symbolizer(options(), &notes);
   auto dso = make_dso(0, DsoKind::user, stripped_, build_id_);
   EXPECT_EQ(symbolizer.find(dso, hot_leaf_offset_), nullptr);
   EXPECT_EQ(symbolizer.find(dso, hot_leaf_offset_ + 1), nullptr);
   EXPECT_EQ(symbolizer.srcline(dso, hot_leaf_offset_), "");
-  ASSERT_EQ(symbolizer.notes().size(), 1u);
-  EXPECT_NE(symbolizer.notes()[0].find(stripped_), std::string::npos) << symbolizer.notes()[0];
-  EXPECT_NE(symbolizer.notes()[0].find("stripped"), std::string::npos) << symbolizer.notes()[0];
+  ASSERT_EQ(test::note_texts(notes).size(), 1u);
+  EXPECT_NE(test::note_texts(notes)[0].find(stripped_), std::string::npos) << test::note_texts(notes)[0];
+  EXPECT_NE(test::note_texts(notes)[0].find("stripped"), std::string::npos) << test::note_texts(notes)[0];
   EXPECT_EQ(symbolizer.elf_path(dso), stripped_);
 }
 
@@ -65,7 +66,8 @@ TEST_F(DebugFiles, DebugFileInstalledByBuildIdResolves) {
   std::string by_id = dir_ + "/debug-root/.build-id/" + build_id_.substr(0, 2) + "/" + build_id_.substr(2) + ".debug";
   std::filesystem::create_directories(std::filesystem::path(by_id).parent_path());
   std::filesystem::copy_file(debug_, by_id);
-  symbols::Symbolizer symbolizer(options());
+  Diagnostics notes;
+  symbols::Symbolizer symbolizer(options(), &notes);
   auto dso = make_dso(0, DsoKind::user, stripped_, build_id_);
   const symbols::Symbol* symbol = symbolizer.find(dso, hot_leaf_offset_);
   ASSERT_NE(symbol, nullptr);
@@ -74,7 +76,7 @@ TEST_F(DebugFiles, DebugFileInstalledByBuildIdResolves) {
   EXPECT_TRUE(symbolizer.srcline(dso, hot_leaf_offset_).starts_with("demo.c:1"));
   EXPECT_EQ(symbolizer.elf_path(dso), stripped_);  // the code is in the stripped file
   EXPECT_EQ(symbolizer.debug_path(dso), by_id);
-  EXPECT_TRUE(symbolizer.notes().empty());
+  EXPECT_TRUE(test::note_texts(notes).empty());
 }
 
 TEST_F(DebugFiles, WithoutARecordedBuildIdTheFilesOwnFindsItsDebugFile) {
@@ -116,24 +118,26 @@ TEST_F(DebugFiles, BuildIdCacheEntryResolvesWhenTheFileIsGone) {
 }
 
 TEST_F(DebugFiles, ChangedFileIsNotUsed) {
-  symbols::Symbolizer symbolizer(options());
+  Diagnostics notes;
+  symbols::Symbolizer symbolizer(options(), &notes);
   std::string other_id(40, 'a');
   auto dso = make_dso(0, DsoKind::user, original_, other_id);
   EXPECT_EQ(symbolizer.find(dso, hot_leaf_offset_), nullptr);
   EXPECT_EQ(symbolizer.find(dso, hot_leaf_offset_ + 1), nullptr);
-  ASSERT_EQ(symbolizer.notes().size(), 1u);
-  EXPECT_NE(symbolizer.notes()[0].find("build-id"), std::string::npos) << symbolizer.notes()[0];
+  ASSERT_EQ(test::note_texts(notes).size(), 1u);
+  EXPECT_NE(test::note_texts(notes)[0].find("build-id"), std::string::npos) << test::note_texts(notes)[0];
   EXPECT_EQ(symbolizer.elf_path(dso), "");
 }
 
 TEST_F(DebugFiles, MissingFileGivesOneNote) {
-  symbols::Symbolizer symbolizer(options());
+  Diagnostics notes;
+  symbols::Symbolizer symbolizer(options(), &notes);
   auto dso = make_dso(3, DsoKind::user, dir_ + "/not-there.so");
   EXPECT_EQ(symbolizer.find(dso, 0x1000), nullptr);
   EXPECT_EQ(symbolizer.find(dso, 0x2000), nullptr);
   EXPECT_EQ(symbolizer.srcline(dso, 0x1000), "");
-  ASSERT_EQ(symbolizer.notes().size(), 1u);
-  EXPECT_NE(symbolizer.notes()[0].find("not found"), std::string::npos);
+  ASSERT_EQ(test::note_texts(notes).size(), 1u);
+  EXPECT_NE(test::note_texts(notes)[0].find("not found"), std::string::npos);
 }
 
 TEST_F(DebugFiles, SymfsIsTheRootFilesAreLookedUpUnder) {
@@ -166,11 +170,13 @@ TEST_F(DebugFiles, AnotherKernelsKallsymsComesFromTheBuildIdCache) {
   symbols::SymbolizerOptions o = options();
   o.buildid_dir = dir_ + "/cache";
   {
-    symbols::Symbolizer symbolizer(o);
+    Diagnostics notes;
+    symbols::Symbolizer symbolizer(o, &notes);
     auto kernel = make_dso(0, DsoKind::kernel, "[kernel.kallsyms]", id);
     EXPECT_EQ(symbolizer.find(kernel, 0xffffffff81000010), nullptr);
-    ASSERT_EQ(symbolizer.notes().size(), 1u);
-    EXPECT_NE(symbolizer.notes()[0].find("another kernel"), std::string::npos) << symbolizer.notes()[0];
+    ASSERT_EQ(test::note_texts(notes).size(), 1u);
+    EXPECT_NE(test::note_texts(notes)[0].find("another kernel"), std::string::npos)
+        << test::note_texts(notes)[0];
   }
   // perf's layout: [kernel.kallsyms]/<id>/kallsyms, linked from .build-id/cc/<rest>.
   std::string entry = dir_ + "/cache/[kernel.kallsyms]/" + id;

@@ -39,7 +39,8 @@ TEST(SymbolsElf, WorkloadFunctionsResolveAtTheirAddresses) {
   auto functions = readelf_functions(path);
   auto loads = readelf_loads(path);
   ASSERT_TRUE(functions.count("hot_leaf") && functions.count("work")) << "readelf found no hot_leaf/work";
-  symbols::Symbolizer symbolizer(test_options());
+  Diagnostics notes;
+  symbols::Symbolizer symbolizer(test_options(), &notes);
   auto dso = make_dso(0, DsoKind::user, path, readelf_build_id(path));
   for (const char* name : {"hot_leaf", "work", "run", "main"}) {
     const auto& facts = functions.at(name);
@@ -55,7 +56,7 @@ TEST(SymbolsElf, WorkloadFunctionsResolveAtTheirAddresses) {
     }
   }
   EXPECT_EQ(symbolizer.elf_path(dso), path);
-  EXPECT_TRUE(symbolizer.notes().empty()) << symbolizer.notes().front();
+  EXPECT_TRUE(test::note_texts(notes).empty()) << test::note_texts(notes).front();
 }
 
 TEST(SymbolsElf, PltEntriesAreNamedAsObjdumpNamesThem) {

@@ -10,9 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "session/dso.hpp"
 
 namespace sonde::test {
+
+// The texts of the notes `diagnostics` kept.
+inline std::vector<std::string> note_texts(const Diagnostics& diagnostics) {
+  std::vector<std::string> texts;
+  for (const Diagnostics::Message& message : diagnostics.messages()) texts.push_back(message.text);
+  return texts;
+}
 
 inline std::string workload_path(const std::string& name) {
   return std::string(SONDE_WORKLOAD_DIR) + "/" + name;

@@ -32,7 +32,8 @@ Result<std::vector<FileEvent>> read_file(const std::string& path, const DiffRequ
   report_request.vmlinux = request.vmlinux;
   report_request.demangle = request.demangle;
   report_request.quiet = true;
-  auto report = run_report(report_request);
+  Diagnostics unasked;  // only -v has notes, and diff does not ask for them
+  auto report = run_report(report_request, unasked);
   if (!report) return tl::unexpected(report.error());
   std::vector<FileEvent> events;
   const auto& attrs = (*report)->session.reader().attrs().events();

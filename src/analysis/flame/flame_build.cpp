@@ -9,25 +9,24 @@ namespace sonde::analysis {
 
 namespace {
 
-// Calls `each(sample)` for every stack sample of perf script text or a perf.data file; returns
-// the error that stopped a perf.data file's replay, or "".
+// Calls `each(sample)` for every stack sample of perf script text or a perf.data file; fails
+// when a perf.data file's replay stops.
 template <typename Each>
-std::string for_each_sample(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note,
-                            Each&& each) {
+Result<void> for_each_sample(const TextInput& input, const FlameBuildOptions& options,
+                             Diagnostics& diagnostics, Each&& each) {
   EventFilter filter(options.event_filter);
   if (input.kind() == InputKind::perf_data) {
     // A perf.data file: its samples straight from the session, named as perf script names them.
-    auto replayed = for_each_session_stack(input.name(), options.symbols, filter, each, note);
-    return replayed ? std::string() : replayed.error().message;
+    return for_each_session_stack(input.name(), options.symbols, filter, each, diagnostics);
   }
-  parse_script_text(input.text(), {.srcline = options.srcline}, filter, each, note);
+  parse_script_text(input.text(), {.srcline = options.srcline}, filter, each, diagnostics);
   return {};
 }
 
 }  // namespace
 
-FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
-                                  const NoteSink& note) {
+Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options,
+                                          FlameTree& tree, Diagnostics& diagnostics) {
   FlameBuildStats stats;
   if (input.kind() == InputKind::folded) {
     stats.invalid_lines = for_each_folded_line(input.text(), [&](const FoldedLine& line) {
@@ -44,18 +43,21 @@ FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOption
   StackCollapser collapser(options.collapse, &expander);
   // Each sample straight into the tree (a flame chart's time order, or merged): the tree sums
   // stacks as the collapser would, without keeping each distinct stack a second time.
-  stats.error = for_each_sample(input, options, note, [&](const StackSample& sample) {
+  auto added = for_each_sample(input, options, diagnostics, [&](const StackSample& sample) {
     tree.add(collapser.fold(sample), collapser.names(), static_cast<double>(sample.period));
   });
+  if (!added) return tl::unexpected(added.error());
   return stats;
 }
 
-Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note) {
+Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options,
+                                   Diagnostics& diagnostics) {
   if (input.kind() == InputKind::folded) return std::string(input.text());
   DwarfInlineExpander expander;
   StackCollapser collapser(options.collapse, &expander);
-  std::string error = for_each_sample(input, options, note, [&](const StackSample& sample) { collapser.add(sample); });
-  if (!error.empty()) return fail(error);
+  auto added =
+      for_each_sample(input, options, diagnostics, [&](const StackSample& sample) { collapser.add(sample); });
+  if (!added) return tl::unexpected(added.error());
   return collapser.folded_text();
 }
 

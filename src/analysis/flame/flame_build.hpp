@@ -20,14 +20,15 @@ struct FlameBuildOptions {
 
 struct FlameBuildStats {
   size_t invalid_lines = 0;  // folded lines without a count
-  std::string error;         // what stopped a perf.data file's replay, or ""
 };
 
-// Adds every stack of `input` (folded, perf script text or perf.data) to `tree`.
-FlameBuildStats add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options, FlameTree& tree,
-                                  const NoteSink& note);
+// Adds every stack of `input` (folded, perf script text or perf.data) to `tree`; fails when a
+// perf.data file's replay stops. Notes (the event filter's, unrecognized lines) go to `diagnostics`.
+Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options,
+                                          FlameTree& tree, Diagnostics& diagnostics);
 // Folded text of `input`: as is when folded, collapsed when perf script text.
-Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options, const NoteSink& note);
+Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptions& options,
+                                   Diagnostics& diagnostics);
 // Adds difffolded output ("stack before after" lines) to `tree`: widths from the second
 // profile, colours from the change.
 FlameBuildStats add_diff_to_flame_tree(std::string_view diff_text, FlameTree& tree);

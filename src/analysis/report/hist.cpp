@@ -8,6 +8,18 @@
 
 namespace sonde::analysis {
 
+Result<void> check_parent_pattern(const std::string& pattern) {
+  regex_t compiled;
+  int status = regcomp(&compiled, pattern.c_str(), REG_EXTENDED | REG_NOSUB);
+  if (status == 0) {
+    regfree(&compiled);
+    return {};
+  }
+  char reason[256];
+  regerror(status, &compiled, reason, sizeof reason);
+  return fail_usage(fmt::format("Invalid regex: {}: {}", pattern, reason));
+}
+
 std::span<const uint32_t> Histogram::chain(uint32_t stack) const {
   std::span<const uint32_t> sequence = stacks_.sequence(stack).subspan(1);
   if (stack_limits_.empty()) return sequence;

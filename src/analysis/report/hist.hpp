@@ -14,6 +14,7 @@
 #include "analysis/report/hist_index.hpp"
 #include "analysis/report/report_frames.hpp"
 #include "analysis/report/sort_keys.hpp"
+#include "base/error.hpp"
 
 namespace sonde::analysis {
 
@@ -68,6 +69,9 @@ struct HistOptions {
   int max_stack = 127;
   std::string parent_pattern = "^sys_|^do_page_fault";
 };
+
+// A usage error, in perf's words, when `pattern` is not a POSIX extended regular expression.
+Result<void> check_parent_pattern(const std::string& pattern);
 
 struct HistEntry {
   uint32_t context = 0;   // of the first stack that made it (perf shows the first sample's)

@@ -40,7 +40,6 @@ class FrameResolver {
   // Kernel symbols will be asked for: loading them may start now, alongside the caller's work.
   virtual void prefetch_kernel_symbols() {}
   // What could not be resolved, one note per DSO (for -v).
-  virtual std::vector<std::string> notes() const { return {}; }
 };
 
 // Names nothing: every address stays a hex number, as perf shows a DSO without symbols.

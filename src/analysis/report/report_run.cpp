@@ -116,7 +116,8 @@ class HistogramFiller : public session::SessionVisitor {
     return histogram.add(context, locations_, period, /*look_up=*/!raw_cache_off_);
   }
 
-  void on_record(const perfdata::RecordView& record, const perfdata::EventAttr*, const perfdata::SampleId&) override {
+  Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr*,
+                         const perfdata::SampleId&) override {
     switch (record.type()) {
       case PERF_RECORD_MMAP:
       case PERF_RECORD_MMAP2:
@@ -125,6 +126,7 @@ class HistogramFiller : public session::SessionVisitor {
       case PERF_RECORD_EXIT: sideband_changed_ = true; break;
       default: break;
     }
+    return {};
   }
 
  private:
@@ -189,7 +191,9 @@ class HistogramFiller : public session::SessionVisitor {
 
 }  // namespace
 
-Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
+Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnostics& diagnostics) {
+  if (auto checked = check_parent_pattern(request.options.parent_pattern); !checked)
+    return tl::unexpected(checked.error());
   auto session = session::Session::open(request.input);
   if (!session) return tl::unexpected(session.error());
   auto report = std::make_unique<Report>(std::move(*session));
@@ -215,7 +219,10 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
   }
 
   // Kernel symbols load while the file is read, when the events could have sampled the kernel.
-  auto resolver = make_frame_resolver(request);
+  // -v: each DSO that could not be resolved, as it is found.
+  Diagnostics unresolved(
+      [&diagnostics](const Diagnostics::Message& note) { diagnostics.notef("unresolved: {}", note.text); });
+  auto resolver = make_frame_resolver(request, request.verbose ? &unresolved : nullptr);
   for (const auto& event : report->session.reader().attrs().events()) {
     if (!event.attr.exclude_kernel) {
       resolver->prefetch_kernel_symbols();
@@ -255,8 +262,8 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request) {
     event.histogram.build(report->tables, options);
   }
   if (request.verbose) {
-    report->notes = resolver->notes();
-    for (std::string& line : report->tables.locations.unresolved_descriptions()) report->notes.push_back(std::move(line));
+    for (const std::string& line : report->tables.locations.unresolved_descriptions())
+      diagnostics.notef("unresolved: {}", line);
   }
   return report;
 }

@@ -8,6 +8,7 @@
 #include "analysis/report/hist.hpp"
 #include "analysis/report/report_frames.hpp"
 #include "analysis/report/report_options.hpp"
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "session/session.hpp"
 #include "symbols/symbolizer.hpp"
@@ -31,15 +32,16 @@ struct Report {
   bool children = false;            // after perf's default (children when there are callchains)
   bool callchains = false;          // call graphs are shown
   uint64_t lost_samples = 0;
-  std::vector<std::string> notes;   // -v: what could not be resolved
 };
 
-// Makes the resolver the report uses (the symbols layer).
-std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request);
+// Makes the resolver the report uses (the symbols layer); `notes` (or nullptr) takes a note per
+// DSO it could not resolve.
+std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request, Diagnostics* notes);
 // The symbols layer's options the request's --symfs, --kallsyms, --vmlinux and --no-demangle give.
 symbols::SymbolizerOptions symbolizer_options(const ReportRequest& request);
 
-// Request keys left empty take the file's default (Report::keys).
-Result<std::unique_ptr<Report>> run_report(const ReportRequest& request);
+// Request keys left empty take the file's default (Report::keys). With -v, what could not be
+// resolved goes to `diagnostics` as "unresolved: ..." notes.
+Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnostics& diagnostics);
 
 }  // namespace sonde::analysis

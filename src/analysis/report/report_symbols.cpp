@@ -9,7 +9,8 @@ namespace {
 
 class SymbolizerResolver : public FrameResolver {
  public:
-  explicit SymbolizerResolver(symbols::SymbolizerOptions options) : symbolizer_(std::move(options)) {}
+  SymbolizerResolver(symbols::SymbolizerOptions options, Diagnostics* notes)
+      : symbolizer_(std::move(options), notes) {}
 
   std::optional<Symbol> symbol(const session::Dso& dso, uint64_t address) override {
     const symbols::Symbol* found = symbolizer_.find(dso, address);
@@ -29,7 +30,6 @@ class SymbolizerResolver : public FrameResolver {
     return symbolizer_.elf_address(dso, address);
   }
   void prefetch_kernel_symbols() override { symbolizer_.prefetch_kernel_symbols(); }
-  std::vector<std::string> notes() const override { return symbolizer_.notes(); }
 
  private:
   symbols::Symbolizer symbolizer_;
@@ -46,8 +46,8 @@ symbols::SymbolizerOptions symbolizer_options(const ReportRequest& request) {
   return options;
 }
 
-std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request) {
-  return std::make_unique<SymbolizerResolver>(symbolizer_options(request));
+std::unique_ptr<FrameResolver> make_frame_resolver(const ReportRequest& request, Diagnostics* notes) {
+  return std::make_unique<SymbolizerResolver>(symbolizer_options(request), notes);
 }
 
 }  // namespace sonde::analysis

@@ -6,13 +6,13 @@
 namespace sonde::analysis {
 
 Result<std::string> collapse_perf_data(const std::string& path, const CollapseOptions& options,
-                                       const symbols::SymbolizerOptions& symbols, const std::string& event_filter,
-                                       const NoteSink& note) {
+                                       const symbols::SymbolizerOptions& symbols,
+                                       const std::string& event_filter, Diagnostics& diagnostics) {
   DwarfInlineExpander expander;
   StackCollapser collapser(options, &expander);
   EventFilter filter(event_filter);
   auto add = [&](const StackSample& sample) { collapser.add(sample); };
-  if (auto replayed = for_each_session_stack(path, symbols, filter, add, note); !replayed)
+  if (auto replayed = for_each_session_stack(path, symbols, filter, add, diagnostics); !replayed)
     return tl::unexpected(replayed.error());
   return collapser.folded_text();
 }

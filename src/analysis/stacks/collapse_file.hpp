@@ -11,9 +11,9 @@
 namespace sonde::analysis {
 
 // The folded lines, sorted as stackcollapse-perf.pl sorts them. Samples of events other than
-// `event_filter` (default: the first seen) are left out, with a note.
+// `event_filter` (default: the first seen) are left out, with a note to `diagnostics`.
 Result<std::string> collapse_perf_data(const std::string& path, const CollapseOptions& options,
-                                       const symbols::SymbolizerOptions& symbols, const std::string& event_filter,
-                                       const NoteSink& note);
+                                       const symbols::SymbolizerOptions& symbols,
+                                       const std::string& event_filter, Diagnostics& diagnostics);
 
 }  // namespace sonde::analysis

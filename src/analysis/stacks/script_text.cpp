@@ -153,8 +153,9 @@ class LineCursor {
 
 }  // namespace
 
-ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options, EventFilter& filter,
-                                  const StackSampleSink& sink, const NoteSink& note) {
+ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options,
+                                  EventFilter& filter, const StackSampleSink& sink,
+                                  Diagnostics& diagnostics) {
   ScriptTextStats stats;
   LineCursor cursor(text);
   std::vector<StackFrame> frames;  // leaf first
@@ -188,7 +189,7 @@ ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions
         event = event_part->event;
         filter_note.clear();
         bool accepted = filter.accept(event, &filter_note);
-        if (!filter_note.empty()) note(filter_note);
+        if (!filter_note.empty()) diagnostics.note(filter_note);
         if (!accepted) continue;
         if (!event_part->period.empty() && event_part->period != "0") period = decimal(event_part->period);
       }
@@ -234,7 +235,7 @@ ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions
       continue;
     }
     ++stats.unrecognized_lines;
-    note("unrecognized line " + std::to_string(line_number) + ": " + std::string(line));
+    diagnostics.notef("unrecognized line {}: {}", line_number, line);
   }
   return stats;
 }

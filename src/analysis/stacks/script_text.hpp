@@ -8,6 +8,7 @@
 
 #include "analysis/stacks/stack_collapse.hpp"
 #include "analysis/stacks/stack_sample.hpp"
+#include "base/diagnostics.hpp"
 
 namespace sonde::analysis {
 
@@ -16,17 +17,16 @@ struct ScriptTextOptions {
 };
 
 using StackSampleSink = std::function<void(const StackSample&)>;
-using NoteSink = std::function<void(std::string_view)>;
 
 struct ScriptTextStats {
   size_t samples = 0;
   size_t unrecognized_lines = 0;
 };
 
-// Calls `sink` for every sample `filter` accepts; `note` receives the filter's note and one line
-// per unrecognized input line.
-ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options, EventFilter& filter,
-                                  const StackSampleSink& sink, const NoteSink& note);
+// Calls `sink` for every sample `filter` accepts; `diagnostics` receives the filter's note and one
+// note per unrecognized input line.
+ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions& options,
+                                  EventFilter& filter, const StackSampleSink& sink, Diagnostics& diagnostics);
 
 // True when `text` starts like perf script output (a sample header line followed by a frame
 // line or another header) rather than folded stacks.

@@ -73,8 +73,8 @@ class LocationFrames {
 class StackSampleMaker : public session::SessionVisitor {
  public:
   StackSampleMaker(symbols::Symbolizer& symbolizer, EventFilter& filter, const StackSampleSink& sink,
-                   const NoteSink& note)
-      : symbolizer_(symbolizer), filter_(filter), sink_(sink), note_(note) {}
+                   Diagnostics& diagnostics)
+      : symbolizer_(symbolizer), filter_(filter), sink_(sink), diagnostics_(diagnostics) {}
 
   void on_sample(const session::SampleEvent& event) override {
     if (event.event_index >= names_.size()) names_.resize(event.event_index + 1);
@@ -82,7 +82,7 @@ class StackSampleMaker : public session::SessionVisitor {
     if (name.empty()) name = session::event_name(event.event);
     std::string filter_note;
     bool accepted = filter_.accept(name, &filter_note);
-    if (!filter_note.empty()) note_(filter_note);
+    if (!filter_note.empty()) diagnostics_.note(filter_note);
     if (!accepted) return;
 
     frames_.clear();
@@ -162,7 +162,7 @@ class StackSampleMaker : public session::SessionVisitor {
   std::unordered_map<uint32_t, std::unordered_map<uint64_t, std::vector<symbols::UnwoundFrame>>> unwound_;
   EventFilter& filter_;
   const StackSampleSink& sink_;
-  const NoteSink& note_;
+  Diagnostics& diagnostics_;
   std::vector<std::string> names_;
   std::vector<StackFrame> frames_;
 };
@@ -187,13 +187,14 @@ Result<void> for_each_sample_time(const std::string& path,
 }
 
 Result<void> for_each_session_stack(const std::string& path, const symbols::SymbolizerOptions& options,
-                                    EventFilter& filter, const StackSampleSink& sink, const NoteSink& note) {
+                                    EventFilter& filter, const StackSampleSink& sink,
+                                    Diagnostics& diagnostics) {
   auto session = session::Session::open(path);
   if (!session) return tl::unexpected(session.error());
   symbols::Symbolizer symbolizer(options);
   unwind::DwarfUnwinder unwinder([&](const session::Dso& dso) { return symbolizer.elf_path(dso); });
   session->set_unwinder(&unwinder);
-  StackSampleMaker maker(symbolizer, filter, sink, note);
+  StackSampleMaker maker(symbolizer, filter, sink, diagnostics);
   if (!stdout_is_terminal()) session->show_progress("sonde: reading " + path);
   return session->process(maker);
 }

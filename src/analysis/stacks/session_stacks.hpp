@@ -17,7 +17,8 @@ namespace sonde::analysis {
 // Calls `sink` for every sample `filter` accepts (perf script's event name decides), in time
 // order. Samples without a callchain have no frames, as perf script prints none beneath them.
 Result<void> for_each_session_stack(const std::string& path, const symbols::SymbolizerOptions& options,
-                                    EventFilter& filter, const StackSampleSink& sink, const NoteSink& note);
+                                    EventFilter& filter, const StackSampleSink& sink,
+                                    Diagnostics& diagnostics);
 
 // Calls `each` with the time (ns) and comm of every sample of the file, in time order.
 Result<void> for_each_sample_time(const std::string& path,

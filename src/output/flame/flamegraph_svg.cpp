@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -133,6 +135,16 @@ void write_text(std::string& out, std::string_view id, double x, double y, std::
 }
 
 }  // namespace
+
+Result<void> set_minwidth(FlameGraphStyle& style, std::string_view text) {
+  std::string_view number = text;
+  style.minwidth_percent = number.ends_with('%');
+  if (style.minwidth_percent) number.remove_suffix(1);
+  if (number.empty() || number.find_first_not_of("0123456789.") != std::string_view::npos)
+    return failf("--minwidth '{}' is not a number of pixels or N%", text);
+  style.minwidth = std::strtod(std::string(number).c_str(), nullptr);
+  return {};
+}
 
 Result<void> check_style(const FlameGraphStyle& style) {
   if (!is_known_palette(style.colors))

@@ -31,6 +31,8 @@ struct FlameGraphStyle {
   double factor = 1;  // counts are multiplied by this in the labels
 };
 
+// --minwidth's text: pixels, or a percentage of the total with a trailing '%'.
+Result<void> set_minwidth(FlameGraphStyle& style, std::string_view text);
 // Checks the options flamegraph.pl checks (palette, background, notes without < or >).
 Result<void> check_style(const FlameGraphStyle& style);
 std::string render_flamegraph_svg(const analysis::FlameTree& tree, const FlameGraphStyle& style);

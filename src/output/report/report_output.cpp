@@ -64,8 +64,8 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
     print_histogram(out, event.histogram, report.tables, layout, event.histogram.total_period(), !request.quiet);
     std::fputs("\n\n", out);
   }
-  if (!request.quiet) std::fputs("#\n# (Tip: sonde report -n shows the number of samples of each entry)\n#\n", out);
-  for (const std::string& note : report.notes) fmt::print(stderr, "unresolved: {}\n", note);
+  if (!request.quiet)
+    std::fputs("#\n# (Tip: sonde report -n shows the number of samples of each entry)\n#\n", out);
 }
 
 }  // namespace sonde::output

@@ -198,8 +198,8 @@ void RawDumpPrinter::append_sample(const session::SampleEvent& event) {
   if (s.has(PERF_SAMPLE_READ)) append_read_values(out, s.read);
 }
 
-void RawDumpPrinter::on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
-                               const perfdata::SampleId& id) {
+Result<void> RawDumpPrinter::on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
+                                       const perfdata::SampleId& id) {
   if (record.type() >= perfdata::PERF_RECORD_USER_TYPE_START) {
     // perf opens COMPRESSED records without dumping them; what is inside comes on its own.
     if (record.type() != perfdata::PERF_RECORD_COMPRESSED) {
@@ -222,15 +222,16 @@ void RawDumpPrinter::on_record(const perfdata::RecordView& record, const perfdat
     append_head(record, stamp);
     // perf script prints an EXIT's --show-task-events line before it processes (and dumps) it.
     if (record.type() == PERF_RECORD_EXIT) {
-      next_.on_record(record, attr, id);
+      if (auto printed = next_.on_record(record, attr, id); !printed) return printed;
       append_kernel_record(record, trailer);
       out_.line_done();
-      return;
+      return {};
     }
     if (!(record.type() == PERF_RECORD_LOST && script_shows_lost_)) append_kernel_record(record, trailer);
   }
-  next_.on_record(record, attr, id);
+  if (auto printed = next_.on_record(record, attr, id); !printed) return printed;
   out_.line_done();
+  return {};
 }
 
 void RawDumpPrinter::append_user_record(const perfdata::RecordView& record) {

@@ -22,8 +22,8 @@ class RawDumpPrinter final : public session::SessionVisitor {
                  bool script_shows_lost, ScriptOutput& out, session::SessionVisitor& next);
 
   void on_sample(const session::SampleEvent& sample) override;
-  void on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
-                 const perfdata::SampleId& id) override;
+  Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
+                         const perfdata::SampleId& id) override;
 
  private:
   struct Stamp {

@@ -43,8 +43,8 @@ ScriptPrinter::ScriptPrinter(ScriptOptions options, session::Session& session, S
       events_(session.reader().attrs().events()) {}
 
 Result<void> ScriptPrinter::prepare() {
+  // Marked prepared only when it worked: a failed preparation fails again at the next record.
   if (events_.size() != prepared_events_) {
-    prepared_events_ = events_.size();
     event_names_.clear();
     name_width_ = 0;
     for (const auto& event : events_) {
@@ -53,22 +53,20 @@ Result<void> ScriptPrinter::prepare() {
     }
     if (auto fitted = fit_fields_to_events(options_.fields, events_, options_.use_callchain); !fitted)
       return tl::unexpected(fitted.error());
+    prepared_events_ = events_.size();
   }
   sonde::Bytes blob = session_.reader().tracing_data();
   if (blob.size() != tracing_data_size_) {
-    tracing_data_size_ = blob.size();
     auto parsed = session::TracepointFormats::parse(blob);
-    if (!parsed) return tl::unexpected(parsed.error().with_context("sonde script: tracing data"));
+    if (!parsed) return tl::unexpected(parsed.error().with_context("tracing data"));
     formats_ = std::move(*parsed);
+    tracing_data_size_ = blob.size();
   }
   return {};
 }
 
-bool ScriptPrinter::ready() {
-  if (error_) return false;
-  if (events_.size() == prepared_events_ && session_.reader().tracing_data().size() == tracing_data_size_) return true;
-  if (auto prepared = prepare(); !prepared) error_ = prepared.error();
-  return !error_;
+bool ScriptPrinter::prepared() const {
+  return events_.size() == prepared_events_ && session_.reader().tracing_data().size() == tracing_data_size_;
 }
 
 void ScriptPrinter::append_start(const LineStart& start, const perfdata::EventAttr& event, uint64_t fields) {
@@ -220,7 +218,10 @@ void ScriptPrinter::append_addr(const session::SampleEvent& sample, uint64_t fie
 
 void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   const perfdata::Sample& s = sample.sample;
-  if (!ready() || out_.failed()) return;
+  // A pipe's header records have changed the events: prepare once they are all in (the first
+  // record after them fails with the error when this cannot).
+  if (!prepared() && !prepare()) return;
+  if (out_.failed()) return;
   uint64_t fields = options_.fields.of(sample.event.attr.type).fields;
   if (fields == 0) return;
   const analysis::ScriptFilter& filter = options_.filter;
@@ -270,9 +271,12 @@ bool ScriptPrinter::shows_record(uint32_t type) const {
   }
 }
 
-void ScriptPrinter::on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
-                              const perfdata::SampleId& id) {
-  if (!shows_record(record.type()) || !ready() || events_.empty() || out_.failed()) return;
+Result<void> ScriptPrinter::on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
+                                      const perfdata::SampleId& id) {
+  // A pipe's header records change the events one by one: prepare after the last of them.
+  if (!perfdata::PerfDataReader::changes_header(record.type()) && !prepared())
+    if (auto fitted = prepare(); !fitted) return fitted;
+  if (!shows_record(record.type()) || !prepared() || events_.empty() || out_.failed()) return {};
   // perf takes the first event for a record whose sample_id names none (a zeroed trailer of a
   // synthesized record) and reads the trailer by it.
   const perfdata::EventAttr& event = attr != nullptr ? *attr : events_.front();
@@ -332,12 +336,13 @@ void ScriptPrinter::on_record(const perfdata::RecordView& record, const perfdata
     start.pid = task_pid;
     start.tid = task_tid;
   }
-  if (options_.filter.skip_cpu(start.cpu)) return;
+  if (options_.filter.skip_cpu(start.cpu)) return {};
   start.thread = &session_.machine().thread(task_pid, task_tid);
   uint64_t fields = options_.fields.of(event.attr.type).fields;
   append_start(start, event, fields);
   append_record_text(record, out_.buffer());
   out_.line_done();
+  return {};
 }
 
 }  // namespace sonde::output

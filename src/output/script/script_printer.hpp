@@ -58,13 +58,12 @@ class ScriptPrinter : public session::SessionVisitor {
 
   // Fits the fields to the file's events and loads its tracepoint formats. Call it before
   // process() for a file; a pipe delivers its events and formats as records, so the printer
-  // prepares again as they arrive, and keeps the first error in error().
+  // prepares again as they arrive (on_record), and a failure there stops the replay.
   Result<void> prepare();
-  const std::optional<Error>& error() const { return error_; }
 
   void on_sample(const session::SampleEvent& sample) override;
-  void on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
-                 const perfdata::SampleId& id) override;
+  Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
+                         const perfdata::SampleId& id) override;
 
  private:
   struct LineStart {
@@ -81,7 +80,8 @@ class ScriptPrinter : public session::SessionVisitor {
   void append_symbol(const session::Location& loc, uint64_t fields, const ResolvedSymbol** resolved);
   void append_srcline(const session::Location& loc);
   bool shows_record(uint32_t type) const;
-  bool ready();
+  // prepare() has seen the events and tracing data there are now.
+  bool prepared() const;
 
   ScriptOptions options_;
   session::Session& session_;
@@ -89,7 +89,6 @@ class ScriptPrinter : public session::SessionVisitor {
   std::optional<session::TracepointFormats> formats_;
   size_t tracing_data_size_ = 0;  // the blob formats_ was parsed from
   size_t prepared_events_ = 0;
-  std::optional<Error> error_;
   ScriptOutput& out_;
   const std::vector<perfdata::EventAttr>& events_;
   std::vector<std::string> event_names_;
