@@ -11,7 +11,7 @@
 #include "analysis/report/report_run.hpp"
 #include "analysis/stacks/collapse_file.hpp"
 #include "cli/command.hpp"
-#include "cli/event_options.hpp"
+#include "cli/command_line.hpp"
 #include "output/report/report_output.hpp"
 
 namespace sonde::cli {
@@ -21,10 +21,9 @@ namespace {
 // -g folded: the whole file folded as `sonde collapse FILE` folds it, not perf's per-entry layout.
 int print_collapsed_stacks(const analysis::ReportRequest& request) {
   if (request.filters.any())
-    return report_error(
-        {"sonde report: -g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
-         "-d and -S filter -g folded-perf (perf's per-entry layout)",
-         Error::Kind::usage});
+    return report_usage_error("report",
+                              "-g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
+                              "-d and -S filter -g folded-perf (perf's per-entry layout)");
   Diagnostics diagnostics = Diagnostics::printing_to(stderr);
   auto folded =
       analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, diagnostics);

@@ -69,7 +69,7 @@ std::string record_summary(const RecordOutcome& outcome) {
     if (cpu.overrun + cpu.dropped > 0) per_cpu += fmt::format(" (lost {})", cpu.overrun + cpu.dropped);
   }
   return fmt::format(
-      "sonde ftrace record: {} events in {} pages (events/pages per CPU: {}); lost {} events{}", events,
+      "{} events in {} pages (events/pages per CPU: {}); lost {} events{}", events,
       pages, per_cpu, lost, lost > 0 ? " (the buffer overran: raise -b)" : "");
 }
 

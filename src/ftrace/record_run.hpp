@@ -39,7 +39,8 @@ Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const Trac
                                     const std::vector<std::string>& command, const std::string& data_prefix,
                                     Diagnostics& diagnostics);
 
-// "sonde ftrace record: cpu0 1234 events in 5 pages, ...; lost 0": the summary on stderr.
+// "1234 events in 5 pages (events/pages per CPU: ...); lost 0 events": the summary line, which
+// cli prints after its "sonde ftrace record: ".
 std::string record_summary(const RecordOutcome& outcome);
 
 }  // namespace sonde::ftrace

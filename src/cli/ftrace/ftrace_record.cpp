@@ -28,7 +28,7 @@ int ftrace_record(int argc, char** argv) {
   auto diagnostics = ftrace_diagnostics();
   auto outcome = pipeline::ftrace_record_to_trace_dat({request, *command, output}, diagnostics);
   if (!outcome) return report_error("ftrace", outcome.error());
-  fmt::print(stderr, "{}\n", ftrace::record_summary(*outcome));
+  fmt::print(stderr, "sonde ftrace record: {}\n", ftrace::record_summary(*outcome));
   return 0;
 }
 
