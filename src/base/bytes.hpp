@@ -10,7 +10,6 @@
 #include <string_view>
 #include <type_traits>
 
-
 namespace sonde {
 
 // perf pads the strings of its header (feature sections, build-id file names) to this many bytes.
@@ -85,7 +84,9 @@ class ByteWriter {
   size_t size() const { return out_.size(); }
   std::string& str() { return out_; }
 
-  static size_t align_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+  static size_t align_up(size_t value, size_t alignment) {
+    return (value + alignment - 1) / alignment * alignment;
+  }
 
  private:
   std::string out_;

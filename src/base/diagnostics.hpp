@@ -3,6 +3,8 @@
 // that is not an error (a DSO without symbols, a tracer the kernel refused, lost samples) hands it
 // to the Diagnostics it was given; the command decides where it goes. Errors are not diagnostics:
 // they travel as Result<T>.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <functional>
 #include <mutex>
@@ -10,8 +12,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace sonde {
 

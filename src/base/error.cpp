@@ -5,7 +5,8 @@
 namespace sonde {
 
 tl::unexpected<Error> fail_errno(int err, std::string_view message) {
-  return tl::unexpected<Error>(Error{fmt::format("{}: {}", message, errno_text(err)), Error::Kind::failed, err});
+  return tl::unexpected<Error>(
+      Error{fmt::format("{}: {}", message, errno_text(err)), Error::Kind::failed, err});
 }
 
 std::string errno_text(int err) {

@@ -2,20 +2,20 @@
 // Result<T>: a value or an Error that says what failed and what to do, carried up to the
 // command, which prints it as one line and picks the exit status (cli/ only). Errors gather
 // context as they travel (with_context).
-#include <string>
-#include <utility>
-
 #include <fmt/format.h>
+
+#include <string>
 #include <tl/expected.hpp>
+#include <utility>
 
 namespace sonde {
 
 struct Error {
   // What kind of failure this is; the command turns it into an exit status.
   enum class Kind {
-    failed,      // the work could not be done (exit 1)
-    usage,       // the request itself is malformed: options, specs, field lists (exit 129)
-    cannot_run,  // the command to run could not be started (127, or 126 when not executable)
+    failed,         // the work could not be done (exit 1)
+    usage,          // the request itself is malformed: options, specs, field lists (exit 129)
+    cannot_run,     // the command to run could not be started (127, or 126 when not executable)
     command_ended,  // the command to run ended before it started: sonde exits with its status
   };
 
@@ -34,7 +34,8 @@ template <typename T = void>
 class [[nodiscard]] Result : public tl::expected<T, Error> {
  public:
   using tl::expected<T, Error>::expected;
-  Result(tl::expected<T, Error> other) : tl::expected<T, Error>(std::move(other)) {}  // NOLINT: from map()/and_then()
+  Result(tl::expected<T, Error> other)
+      : tl::expected<T, Error>(std::move(other)) {}  // NOLINT: from map()/and_then()
 };
 
 inline tl::unexpected<Error> fail(std::string message) {

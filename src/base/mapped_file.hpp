@@ -2,8 +2,8 @@
 // A read-only memory mapping of a whole file, for zero-copy record access.
 #include <string>
 
-#include "base/error.hpp"
 #include "base/bytes.hpp"
+#include "base/error.hpp"
 
 namespace sonde {
 

@@ -1,18 +1,19 @@
 #include "base/progress.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 namespace sonde {
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 
-Progress::Progress(std::string label, bool wanted, std::FILE* terminal) : label_(std::move(label)), terminal_(terminal) {
+Progress::Progress(std::string label, bool wanted, std::FILE* terminal)
+    : label_(std::move(label)), terminal_(terminal) {
   active_ = wanted && terminal_ != nullptr && ::isatty(::fileno(terminal_)) == 1;
-  if (const char* delay = std::getenv("SONDE_PROGRESS_DELAY_MS")) delay_ = std::chrono::milliseconds(std::atoll(delay));
+  if (const char* delay = std::getenv("SONDE_PROGRESS_DELAY_MS"))
+    delay_ = std::chrono::milliseconds(std::atoll(delay));
   start_ = std::chrono::steady_clock::now();
   next_draw_ = start_ + delay_;
 }

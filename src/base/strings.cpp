@@ -1,8 +1,9 @@
 #include "base/strings.hpp"
 
+#include <fnmatch.h>
+
 #include <cerrno>
 #include <cstdlib>
-#include <fnmatch.h>
 
 namespace sonde {
 

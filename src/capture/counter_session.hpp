@@ -19,10 +19,10 @@ namespace sonde::capture {
 struct CountingTarget {
   enum class Kind { workload, processes, threads, system };
   Kind kind = Kind::workload;
-  std::vector<pid_t> ids;  // the workload's pid, -p PIDs or -t TIDs
-  std::vector<int> cpus;   // for system: the CPUs to count (-C, or every online CPU)
-  bool per_thread = false; // --per-thread: one slot per thread of the processes
-  bool inherit = true;     // count children and new threads too (perf's default; -i turns it off)
+  std::vector<pid_t> ids;   // the workload's pid, -p PIDs or -t TIDs
+  std::vector<int> cpus;    // for system: the CPUs to count (-C, or every online CPU)
+  bool per_thread = false;  // --per-thread: one slot per thread of the processes
+  bool inherit = true;      // count children and new threads too (perf's default; -i turns it off)
 };
 
 // What one counter instance counts.
@@ -57,7 +57,9 @@ class CounterSession {
 
   const std::vector<Slot>& slots() const { return slots_; }
   // New tasks the in-kernel syscall counter could not follow (its map was full).
-  uint64_t syscall_follow_failures() const { return syscall_counter_ ? syscall_counter_->follow_failures() : 0; }
+  uint64_t syscall_follow_failures() const {
+    return syscall_counter_ ? syscall_counter_->follow_failures() : 0;
+  }
   // Starts counting now (targets other than a workload, whose counters start at exec).
   Result<void> enable();
   void disable();
@@ -85,6 +87,5 @@ class CounterSession {
   int64_t syscall_counter_stopped_ns_ = -1;
   bool verbose_ = false;
 };
-
 
 }  // namespace sonde::capture

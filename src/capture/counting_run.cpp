@@ -17,7 +17,8 @@ using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kTargetPoll{100};
 
 double ns_since(Clock::time_point start) {
-  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
 }
 
 }  // namespace

@@ -29,8 +29,8 @@ struct CountingRunResult {
   bool had_workload = false;
   rusage workload_usage{};
   int workload_wait_status = 0;
-  int exit_status = 0;       // the workload's, as a shell reports it; 0 without one
-  int stopped_by_signal = 0; // SIGINT or SIGTERM that ended the run, else 0
+  int exit_status = 0;                   // the workload's, as a shell reports it; 0 without one
+  int stopped_by_signal = 0;             // SIGINT or SIGTERM that ended the run, else 0
   uint64_t syscall_follow_failures = 0;  // new tasks the in-kernel syscall counter lost track of
 };
 

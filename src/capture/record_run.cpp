@@ -16,7 +16,8 @@ constexpr uint64_t kX86UserRegs = 0xff0fff;
 
 }  // namespace
 
-std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& events, const RecordOptions& options) {
+std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& events,
+                                          const RecordOptions& options) {
   std::vector<perf_event_attr> attrs;
   for (size_t i = 0; i < events.size(); ++i) {
     perf_event_attr attr = events[i].attr;
@@ -51,7 +52,8 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
     attr.inherit = options.inherit ? 1 : 0;
     // Only a workload alone starts at its exec; system-wide and attached events are enabled
     // before the workload starts (enable_on_exec acts on task events only), as perf does.
-    attr.enable_on_exec = !options.command.empty() && options.target.kind == SamplingTarget::Kind::workload ? 1 : 0;
+    attr.enable_on_exec =
+        !options.command.empty() && options.target.kind == SamplingTarget::Kind::workload ? 1 : 0;
     attr.sample_id_all = 1;
     if (i == 0) {
       // The first event carries the side-band: maps, names, forks and exits.
@@ -64,9 +66,9 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
   return attrs;
 }
 
-Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const std::vector<std::string>& filters,
-                                   const RecordOptions& options, const OpenedCallback& on_opened,
-                                   const CaptureSink& sink) {
+Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
+                                   const std::vector<std::string>& filters, const RecordOptions& options,
+                                   const OpenedCallback& on_opened, const CaptureSink& sink) {
   BlockedSignals signals;
   std::optional<Workload> workload;
   SamplingTarget target = options.target;

@@ -19,10 +19,10 @@ namespace sonde::capture {
 enum class CallGraph { none, frame_pointer, dwarf };
 
 struct RecordOptions {
-  std::vector<std::string> command;  // run and sample this; empty to sample the target as it is
-  SamplingTarget target;             // tids get the workload's pid for a command
-  std::optional<uint64_t> frequency; // -F
-  std::optional<uint64_t> period;    // -c
+  std::vector<std::string> command;   // run and sample this; empty to sample the target as it is
+  SamplingTarget target;              // tids get the workload's pid for a command
+  std::optional<uint64_t> frequency;  // -F
+  std::optional<uint64_t> period;     // -c
   CallGraph call_graph = CallGraph::none;
   uint32_t dwarf_stack_size = 8192;  // --call-graph dwarf,SIZE
   bool sample_cpu = false;           // -a/-C, or tracepoints: PERF_SAMPLE_CPU as perf adds it
@@ -36,19 +36,21 @@ struct RecordOptions {
 };
 
 // The attrs perf record would open for these events and options, in order.
-std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& events, const RecordOptions& options);
+std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& events,
+                                          const RecordOptions& options);
 
 struct RecordRunResult {
   uint64_t samples = 0;
-  uint64_t lost = 0;           // samples the kernel dropped (PERF_RECORD_LOST)
-  uint64_t bytes = 0;          // bytes of records drained
-  int exit_status = 0;         // the workload's, as a shell reports it; 0 without one
-  int stopped_by_signal = 0;   // SIGINT/SIGTERM/SIGHUP that ended the capture, else 0
+  uint64_t lost = 0;          // samples the kernel dropped (PERF_RECORD_LOST)
+  uint64_t bytes = 0;         // bytes of records drained
+  int exit_status = 0;        // the workload's, as a shell reports it; 0 without one
+  int stopped_by_signal = 0;  // SIGINT/SIGTERM/SIGHUP that ended the capture, else 0
 };
 
 // Called once the events are open, with each attr's sample ids, before any record arrives:
 // where the caller writes the file's attrs and the synthesized side-band.
-using OpenedCallback = std::function<Result<void>(const std::vector<std::vector<uint64_t>>& ids, pid_t workload_pid)>;
+using OpenedCallback =
+    std::function<Result<void>(const std::vector<std::vector<uint64_t>>& ids, pid_t workload_pid)>;
 // Receives the drained records (whole records, kernel format); `end_of_round` after each pass.
 struct CaptureSink {
   std::function<Result<void>(const void* data, size_t size)> records;
@@ -56,8 +58,8 @@ struct CaptureSink {
 };
 
 // `filters[i]` is the tracepoint filter of attrs[i] (empty for none).
-Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs, const std::vector<std::string>& filters,
-                                   const RecordOptions& options, const OpenedCallback& on_opened,
-                                   const CaptureSink& sink);
+Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
+                                   const std::vector<std::string>& filters, const RecordOptions& options,
+                                   const OpenedCallback& on_opened, const CaptureSink& sink);
 
 }  // namespace sonde::capture

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "format/build_ids.hpp"
 #include "capture/sampling_session.hpp"
+#include "format/build_ids.hpp"
 
 namespace sonde::capture {
 

@@ -5,8 +5,8 @@
 #include <sys/types.h>
 
 #include <chrono>
-#include <string>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "base/error.hpp"
@@ -29,8 +29,9 @@ class SamplingSession {
   // Opens every attr on every (cpu, thread) slot, disabled (a workload's start at its exec), sets
   // each tracepoint's filter (filters[i] for attrs[i], empty for none), and maps `mmap_pages`
   // data pages per CPU.
-  static Result<SamplingSession> open(const std::vector<perf_event_attr>& attrs, const std::vector<std::string>& filters,
-                                      const SamplingTarget& target, size_t mmap_pages);
+  static Result<SamplingSession> open(const std::vector<perf_event_attr>& attrs,
+                                      const std::vector<std::string>& filters, const SamplingTarget& target,
+                                      size_t mmap_pages);
   SamplingSession(SamplingSession&&) noexcept = default;
 
   // The kernel's sample ids of each attr, for the file's attr section.

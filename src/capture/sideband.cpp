@@ -85,7 +85,8 @@ std::vector<pid_t> numeric_entries(const std::string& dir) {
   DIR* d = ::opendir(dir.c_str());
   if (!d) return ids;
   while (dirent* entry = ::readdir(d)) {
-    if (auto id = parse_uint(entry->d_name, 10); id && *id > 0 && *id <= INT_MAX) ids.push_back(static_cast<pid_t>(*id));
+    if (auto id = parse_uint(entry->d_name, 10); id && *id > 0 && *id <= INT_MAX)
+      ids.push_back(static_cast<pid_t>(*id));
   }
   ::closedir(d);
   std::sort(ids.begin(), ids.end());
@@ -94,7 +95,8 @@ std::vector<pid_t> numeric_entries(const std::string& dir) {
 
 Result<void> emit_comm(const perf_event_attr& attr, pid_t tgid, pid_t tid, const std::string& comm,
                        const RecordSink& sink) {
-  return sink(perfdata::make_comm(attr, static_cast<uint32_t>(tgid), static_cast<uint32_t>(tid), comm, false, {}));
+  return sink(
+      perfdata::make_comm(attr, static_cast<uint32_t>(tgid), static_cast<uint32_t>(tid), comm, false, {}));
 }
 
 // What perf_event__synthesize_mmap_events writes for one maps line, or nothing.
@@ -180,7 +182,8 @@ std::vector<ProcMap> parse_proc_maps(std::string_view text) {
 Result<void> synthesize_kernel_maps(const perf_event_attr& attr, const kernel::KernelText& text,
                                     std::span<const kernel::KernelModule> modules, const RecordSink& sink) {
   std::vector<kernel::KernelModule> by_address(modules.begin(), modules.end());
-  std::sort(by_address.begin(), by_address.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  std::sort(by_address.begin(), by_address.end(),
+            [](const auto& a, const auto& b) { return a.start < b.start; });
   uint64_t end = text.end;
   if (end == 0) {  // no _etext: perf ends the kernel map where the next module starts
     end = UINT64_MAX;
@@ -196,7 +199,8 @@ Result<void> synthesize_kernel_maps(const perf_event_attr& attr, const kernel::K
   if (!sent) return sent;
   for (const auto& module : by_address) {
     const std::string& file = module.path.empty() ? "[" + module.name + "]" : module.path;
-    sent = sink(perfdata::make_mmap(attr, kKernelPid, 0, module.start, module.size, 0, file, PERF_RECORD_MISC_KERNEL, {}));
+    sent = sink(perfdata::make_mmap(attr, kKernelPid, 0, module.start, module.size, 0, file,
+                                    PERF_RECORD_MISC_KERNEL, {}));
     if (!sent) return sent;
   }
   return {};
@@ -246,8 +250,9 @@ Result<void> synthesize_all_tasks(const perf_event_attr& attr, const SidebandOpt
       if (!stat) continue;
       // perf's parent for a thread is its leader; for a leader, the parent process.
       pid_t parent = tid == pid ? stat->ppid : pid;
-      std::string fork = perfdata::make_fork_exit(attr, true, static_cast<uint32_t>(pid), static_cast<uint32_t>(parent),
-                                                  static_cast<uint32_t>(tid), static_cast<uint32_t>(parent), 0, {});
+      std::string fork =
+          perfdata::make_fork_exit(attr, true, static_cast<uint32_t>(pid), static_cast<uint32_t>(parent),
+                                   static_cast<uint32_t>(tid), static_cast<uint32_t>(parent), 0, {});
       // perf marks its synthesized FORKs so that perf report does not take them for a real fork.
       uint16_t misc = PERF_RECORD_MISC_FORK_EXEC;
       std::memcpy(fork.data() + offsetof(perf_event_header, misc), &misc, sizeof misc);

@@ -1,11 +1,12 @@
 #include "capture/workload.hpp"
 
-#include <cerrno>
-#include <chrono>
-#include <csignal>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 
 namespace sonde::capture {
 
@@ -57,8 +58,13 @@ Result<Workload> Workload::prepare(const std::vector<std::string>& argv, bool st
 }
 
 Workload::Workload(Workload&& other) noexcept
-    : pid_(other.pid_), go_fd_(other.go_fd_), error_fd_(other.error_fd_), command_(std::move(other.command_)),
-      ended_(other.ended_), status_(other.status_), usage_(other.usage_) {
+    : pid_(other.pid_),
+      go_fd_(other.go_fd_),
+      error_fd_(other.error_fd_),
+      command_(std::move(other.command_)),
+      ended_(other.ended_),
+      status_(other.status_),
+      usage_(other.usage_) {
   other.pid_ = -1;
   other.go_fd_ = -1;
   other.error_fd_ = -1;
@@ -81,7 +87,7 @@ Result<void> Workload::start() {
     int err = errno;
     wait();
     return tl::unexpected(Error{err == EPIPE ? "the command was stopped before it started"
-                                            : "cannot start the workload: " + errno_text(err),
+                                             : "cannot start the workload: " + errno_text(err),
                                 Error::Kind::command_ended, err, exit_status()});
   }
   close_fd(go_fd_);

@@ -27,16 +27,13 @@ int cmd_buildid_cache(int argc, char** argv) {
   std::string dir = symbols::buildid_cache_dir(buildid_dir);
   // As perf: a file that cannot be added or removed is reported and the others still go.
   for (const std::string& file : add) {
-    if (auto added = symbols::buildid_cache_add(dir, file); !added)
-      report_error(added.error());
+    if (auto added = symbols::buildid_cache_add(dir, file); !added) report_error(added.error());
   }
   for (const std::string& file : remove) {
-    if (auto removed = symbols::buildid_cache_remove(dir, file); !removed)
-      report_error(removed.error());
+    if (auto removed = symbols::buildid_cache_remove(dir, file); !removed) report_error(removed.error());
   }
   for (const std::string& file : purge) {
-    if (auto purged = symbols::buildid_cache_purge(dir, file); !purged)
-      report_error(purged.error());
+    if (auto purged = symbols::buildid_cache_purge(dir, file); !purged) report_error(purged.error());
   }
   if (list) {
     std::string out;

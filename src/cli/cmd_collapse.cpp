@@ -22,7 +22,8 @@ int cmd_collapse(int argc, char** argv) {
   app.add_option("file,-i,--input", request.input, "perf script text (default: stdin)");
   app.add_option("-o,--output", output_path, "Write the folded stacks here (default: stdout)");
   add_collapse_options(app, request.options, annotate_all);
-  app.add_flag("--srcline", request.srcline, "The input is perf script -F+srcline: add source lines to names");
+  app.add_flag("--srcline", request.srcline,
+               "The input is perf script -F+srcline: add source lines to names");
   app.add_option("--event-filter", request.event_filter,
                  "Fold only samples of this event (default: the first seen)");
   if (auto exit_code = parse_command_line(app, argc, argv, "collapse", AfterOptions::nothing))

@@ -67,8 +67,10 @@ int cmd_flamegraph(int argc, char** argv) {
   auto usage_error = [](std::string message) { return report_usage_error("flamegraph", std::move(message)); };
   if (auto set = output::set_minwidth(style, minwidth); !set) return usage_error(set.error().message);
   if (auto checked = output::check_style(style); !checked) return usage_error(checked.error().message);
-  if (!format.empty() && format != "svg" && format != "html") return usage_error("--format takes svg or html");
-  if (!diff.empty() && !inputs.empty()) return usage_error("give the two profiles to --diff and no other input");
+  if (!format.empty() && format != "svg" && format != "html")
+    return usage_error("--format takes svg or html");
+  if (!diff.empty() && !inputs.empty())
+    return usage_error("give the two profiles to --diff and no other input");
   if (inputs.size() > 1) return usage_error("one input at a time (two with --diff BEFORE AFTER)");
   bool html = format == "html" || (format.empty() && output_path.ends_with(".html"));
 

@@ -1,11 +1,10 @@
 #include "events/catalogue.hpp"
 
+#include <fmt/format.h>
 #include <linux/perf_event.h>
 
 #include <algorithm>
 #include <array>
-
-#include <fmt/format.h>
 
 namespace sonde::events {
 
@@ -66,8 +65,13 @@ constexpr Aliases kCacheResults[] = {
 constexpr unsigned kRead = 1u << PERF_COUNT_HW_CACHE_OP_READ;
 constexpr unsigned kWrite = 1u << PERF_COUNT_HW_CACHE_OP_WRITE;
 constexpr unsigned kPrefetch = 1u << PERF_COUNT_HW_CACHE_OP_PREFETCH;
-constexpr unsigned kCacheOpsValid[] = {kRead | kWrite | kPrefetch, kRead | kPrefetch, kRead | kWrite | kPrefetch,
-                                       kRead | kWrite | kPrefetch, kRead, kRead, kRead | kWrite | kPrefetch};
+constexpr unsigned kCacheOpsValid[] = {kRead | kWrite | kPrefetch,
+                                       kRead | kPrefetch,
+                                       kRead | kWrite | kPrefetch,
+                                       kRead | kWrite | kPrefetch,
+                                       kRead,
+                                       kRead,
+                                       kRead | kWrite | kPrefetch};
 
 // The row whose spelling is the longest prefix of `text` ending at '-' or the end of text;
 // -1 when none. `length` receives the spelling's length.
@@ -92,7 +96,8 @@ std::span<const SymbolEvent> hardware_events() { return kHardware; }
 std::span<const SymbolEvent> software_events() { return kSoftware; }
 
 const SymbolEvent* find_symbol_event(std::string_view name) {
-  for (std::span<const SymbolEvent> table : {std::span<const SymbolEvent>(kHardware), std::span<const SymbolEvent>(kSoftware)}) {
+  for (std::span<const SymbolEvent> table :
+       {std::span<const SymbolEvent>(kHardware), std::span<const SymbolEvent>(kSoftware)}) {
     for (const auto& event : table)
       if (event.name == name || (!event.alias.empty() && event.alias == name)) return &event;
   }
@@ -122,7 +127,8 @@ std::optional<tl::expected<uint64_t, CacheEventError>> parse_cache_event(std::st
     int result_row = match_prefix(kCacheResults, rest, result_length);
     if (op_row >= 0 && op < 0) {
       if (!(kCacheOpsValid[type] & (1u << op_row))) {
-        return wrong(offset, fmt::format("'{}' has no {} events", kCacheTypes[type][0], kCacheOps[op_row][0]));
+        return wrong(offset,
+                     fmt::format("'{}' has no {} events", kCacheTypes[type][0], kCacheOps[op_row][0]));
       }
       op = op_row;
       offset += op_length;
@@ -130,15 +136,17 @@ std::optional<tl::expected<uint64_t, CacheEventError>> parse_cache_event(std::st
       result = result_row;
       offset += result_length;
     } else {
-      return wrong(offset, op_row >= 0 || result_row >= 0
-                               ? "repeated cache operation or result"
-                               : "unknown cache operation or result (load, store, prefetch, refs, misses...)");
+      return wrong(offset,
+                   op_row >= 0 || result_row >= 0
+                       ? "repeated cache operation or result"
+                       : "unknown cache operation or result (load, store, prefetch, refs, misses...)");
     }
   }
   // As perf: no operation means reads, no result means accesses.
   if (op < 0) op = PERF_COUNT_HW_CACHE_OP_READ;
   if (result < 0) result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
-  return static_cast<uint64_t>(type) | (static_cast<uint64_t>(op) << 8) | (static_cast<uint64_t>(result) << 16);
+  return static_cast<uint64_t>(type) | (static_cast<uint64_t>(op) << 8) |
+         (static_cast<uint64_t>(result) << 16);
 }
 
 std::vector<std::string> cache_event_names() {

@@ -15,22 +15,22 @@ struct EventSpec {
   // Index of this event's group leader within the parsed list; equal to its own index for a
   // leader or an event outside any group.
   int group_leader = 0;
-  bool in_group = false;     // written inside {...}
+  bool in_group = false;          // written inside {...}
   std::string tracepoint_system;  // set for tracepoints ("syscalls")
   std::string tracepoint_name;    // set for tracepoints ("sys_enter_write")
-  std::string filter;        // --filter text applied to this event (tracepoints)
-  int max_stack = 0;         // /max-stack=N/ term; 0 when not given
+  std::string filter;             // --filter text applied to this event (tracepoints)
+  int max_stack = 0;              // /max-stack=N/ term; 0 when not given
   // What other terms and modifiers asked for, beyond the attr bits the parser sets itself.
-  bool period_term = false;   // /period=N/ set attr.sample_period: -c/-F must not override it
-  bool freq_term = false;     // /freq=N/ set attr.sample_freq and attr.freq
-  std::string call_graph;     // /call-graph=fp|dwarf|lbr|no/
-  uint32_t stack_size = 0;    // /stack-size=N/ for dwarf unwinding; 0 when not given
-  int inherit = -1;           // /inherit/ 1, /no-inherit/ 0, -1 when not given
-  bool percore = false;       // /percore/: sum counts over SMT siblings
-  bool sample_read = false;   // :S  read the group on each sample
-  bool weak_group = false;    // :W  drop the group when it cannot be scheduled as one
-  bool precise_max = false;   // :P  the highest precise_ip the kernel takes
-  bool bpf_counter = false;   // :b  count with BPF
+  bool period_term = false;        // /period=N/ set attr.sample_period: -c/-F must not override it
+  bool freq_term = false;          // /freq=N/ set attr.sample_freq and attr.freq
+  std::string call_graph;          // /call-graph=fp|dwarf|lbr|no/
+  uint32_t stack_size = 0;         // /stack-size=N/ for dwarf unwinding; 0 when not given
+  int inherit = -1;                // /inherit/ 1, /no-inherit/ 0, -1 when not given
+  bool percore = false;            // /percore/: sum counts over SMT siblings
+  bool sample_read = false;        // :S  read the group on each sample
+  bool weak_group = false;         // :W  drop the group when it cannot be scheduled as one
+  bool precise_max = false;        // :P  the highest precise_ip the kernel takes
+  bool bpf_counter = false;        // :b  count with BPF
   bool guest_host_chosen = false;  // a :G or :H modifier decided exclude_guest/host (perf's exclude_GH)
   bool is_tracepoint() const { return attr.type == PERF_TYPE_TRACEPOINT; }
 };

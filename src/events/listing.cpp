@@ -24,7 +24,8 @@ void add_symbols(std::span<const SymbolEvent> table, EventKind kind, std::string
   std::vector<std::string> names;
   for (const auto& event : table) {
     if (!glob_ok(glob, event.name) && (event.alias.empty() || !glob_ok(glob, event.alias))) continue;
-    names.push_back(event.alias.empty() ? std::string(event.name) : fmt::format("{} OR {}", event.name, event.alias));
+    names.push_back(event.alias.empty() ? std::string(event.name)
+                                        : fmt::format("{} OR {}", event.name, event.alias));
   }
   std::sort(names.begin(), names.end());
   for (auto& name : names) out.push_back({std::move(name), kind});
@@ -41,7 +42,8 @@ void add_pmu_events(std::string_view glob, std::vector<ListedEvent>& out) {
     if (!pmu) continue;
     for (const auto& event : pmu->events) {
       std::string name = fmt::format("{}/{}/", pmu_name, event.name);
-      if (glob_ok(glob, name, true) || glob_ok(glob, event.name, true)) out.push_back({name, EventKind::KernelPmu});
+      if (glob_ok(glob, name, true) || glob_ok(glob, event.name, true))
+        out.push_back({name, EventKind::KernelPmu});
     }
   }
 }
@@ -52,7 +54,8 @@ void add_descriptors(std::vector<ListedEvent>& out) {
   out.push_back({"mem:<addr>[/len][:access]", EventKind::Breakpoint});
 }
 
-Result<void> add_tracepoints(std::string_view system_glob, std::string_view name_glob, std::vector<ListedEvent>& out) {
+Result<void> add_tracepoints(std::string_view system_glob, std::string_view name_glob,
+                             std::vector<ListedEvent>& out) {
   auto found = find_tracepoints(system_glob, name_glob);
   if (!found) return tl::unexpected(found.error());
   // perf list sorts by the whole "system:name" ("fib6:..." before "fib:...").
@@ -67,13 +70,20 @@ Result<void> add_tracepoints(std::string_view system_glob, std::string_view name
 
 std::string_view event_kind_label(EventKind kind) {
   switch (kind) {
-    case EventKind::Hardware: return "Hardware event";
-    case EventKind::Software: return "Software event";
-    case EventKind::HardwareCache: return "Hardware cache event";
-    case EventKind::KernelPmu: return "Kernel PMU event";
-    case EventKind::RawDescriptor: return "Raw hardware event descriptor";
-    case EventKind::Breakpoint: return "Hardware breakpoint";
-    case EventKind::Tracepoint: return "Tracepoint event";
+    case EventKind::Hardware:
+      return "Hardware event";
+    case EventKind::Software:
+      return "Software event";
+    case EventKind::HardwareCache:
+      return "Hardware cache event";
+    case EventKind::KernelPmu:
+      return "Kernel PMU event";
+    case EventKind::RawDescriptor:
+      return "Raw hardware event descriptor";
+    case EventKind::Breakpoint:
+      return "Hardware breakpoint";
+    case EventKind::Tracepoint:
+      return "Tracepoint event";
   }
   return "";
 }

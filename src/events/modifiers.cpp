@@ -12,7 +12,8 @@ Parsed<void> apply_modifiers(EventSpec& event, std::string_view letters, size_t 
       return syntax_error(pos + i, "unknown modifier '{}' (valid: u k h G H I p P S D e W b)", c);
     if (c != 'p' && letters.substr(0, i).find(c) != std::string_view::npos)
       return syntax_error(pos + i, "modifier '{}' given twice", c);
-    if (c == 'p' && ++precise > 3) return syntax_error(pos + i, "too many 'p' modifiers: precise_ip is at most 3");
+    if (c == 'p' && ++precise > 3)
+      return syntax_error(pos + i, "too many 'p' modifiers: precise_ip is at most 3");
   }
 
   // perf's get_event_modifier: the first of u/k/h excludes all three privilege levels and each
@@ -35,21 +36,47 @@ Parsed<void> apply_modifiers(EventSpec& event, std::string_view letters, size_t 
         if (!exclude_gh) eG = true;  // counting user space means the host's (perf_guest is off)
         eu = false;
         break;
-      case 'k': exclude_all(); ek = false; break;
-      case 'h': exclude_all(); eh = false; break;
-      case 'G': exclude_guest_host(); eG = false; break;
-      case 'H': exclude_guest_host(); eH = false; break;
-      case 'I': attr.exclude_idle = 1; break;
+      case 'k':
+        exclude_all();
+        ek = false;
+        break;
+      case 'h':
+        exclude_all();
+        eh = false;
+        break;
+      case 'G':
+        exclude_guest_host();
+        eG = false;
+        break;
+      case 'H':
+        exclude_guest_host();
+        eH = false;
+        break;
+      case 'I':
+        attr.exclude_idle = 1;
+        break;
       case 'p':
         ++attr.precise_ip;
         if (!exclude_gh) eG = true;  // precise sampling requires exclude_guest
         break;
-      case 'P': event.precise_max = true; break;
-      case 'S': event.sample_read = true; break;
-      case 'D': if (leader) attr.pinned = 1; break;
-      case 'e': if (leader) attr.exclusive = 1; break;
-      case 'W': event.weak_group = true; break;
-      case 'b': event.bpf_counter = true; break;
+      case 'P':
+        event.precise_max = true;
+        break;
+      case 'S':
+        event.sample_read = true;
+        break;
+      case 'D':
+        if (leader) attr.pinned = 1;
+        break;
+      case 'e':
+        if (leader) attr.exclusive = 1;
+        break;
+      case 'W':
+        event.weak_group = true;
+        break;
+      case 'b':
+        event.bpf_counter = true;
+        break;
     }
   }
   attr.exclude_user = eu;

@@ -9,7 +9,8 @@ namespace sonde::events {
 namespace {
 
 constexpr std::string_view kGenericTerms =
-    "config,config1,config2,name,period,freq,call-graph,stack-size,max-stack,inherit,no-inherit,percore,metric-id";
+    "config,config1,config2,name,period,freq,call-graph,stack-size,max-stack,inherit,no-inherit,percore,"
+    "metric-id";
 
 // perf reads term numbers as decimal or 0x hex (not octal: "010" is ten).
 Parsed<uint64_t> term_number(const Term& term) {
@@ -18,10 +19,14 @@ Parsed<uint64_t> term_number(const Term& term) {
   bool hex = text.starts_with("0x") || text.starts_with("0X");
   std::string_view digits = hex ? text.substr(2) : text;
   bool well_formed = !digits.empty();
-  for (char c : digits) well_formed = well_formed && (hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c)));
-  if (!well_formed) return syntax_error(term.value_pos, "term '{}' needs a number, not '{}'", term.name, term.value);
+  for (char c : digits)
+    well_formed = well_formed && (hex ? std::isxdigit(static_cast<unsigned char>(c))
+                                      : std::isdigit(static_cast<unsigned char>(c)));
+  if (!well_formed)
+    return syntax_error(term.value_pos, "term '{}' needs a number, not '{}'", term.name, term.value);
   auto value = parse_uint(digits, hex ? 16 : 10);
-  if (!value) return syntax_error(term.value_pos, "number '{}' is out of range (64 bits at most)", term.value);
+  if (!value)
+    return syntax_error(term.value_pos, "number '{}' is out of range (64 bits at most)", term.value);
   return *value;
 }
 
@@ -39,9 +44,12 @@ Parsed<bool> apply_generic_term(EventSpec& event, const Term& term) {
       name == "stack-size" || name == "max-stack") {
     auto value = term_number(term);
     if (!value) return tl::unexpected(value.error());
-    if (name == "config") attr.config = *value;
-    else if (name == "config1") attr.config1 = *value;
-    else if (name == "config2") attr.config2 = *value;
+    if (name == "config")
+      attr.config = *value;
+    else if (name == "config1")
+      attr.config1 = *value;
+    else if (name == "config2")
+      attr.config2 = *value;
     else if (name == "period") {
       attr.sample_period = *value;
       attr.freq = 0;
@@ -82,8 +90,10 @@ Parsed<bool> apply_generic_term(EventSpec& event, const Term& term) {
       if (!number) return tl::unexpected(number.error());
       value = *number;
     }
-    if (name == "percore") event.percore = value != 0;
-    else event.inherit = (name == "inherit") == (value != 0) ? 1 : 0;
+    if (name == "percore")
+      event.percore = value != 0;
+    else
+      event.inherit = (name == "inherit") == (value != 0) ? 1 : 0;
     return true;
   }
   return false;
@@ -124,7 +134,8 @@ Parsed<std::vector<Term>> parse_terms(Scanner& scanner) {
     if (scanner.take(',')) continue;
     if (scanner.take('/')) return terms;
     if (scanner.at_end()) return syntax_error(open, "missing '/' to close this term list");
-    return syntax_error(scanner.pos(), "unexpected '{}' in the term list (expected ',' or '/')", scanner.peek());
+    return syntax_error(scanner.pos(), "unexpected '{}' in the term list (expected ',' or '/')",
+                        scanner.peek());
   }
 }
 
@@ -132,7 +143,8 @@ Parsed<void> apply_generic_terms(EventSpec& event, const std::vector<Term>& term
   for (const auto& term : terms) {
     auto applied = apply_generic_term(event, term);
     if (!applied) return tl::unexpected(applied.error());
-    if (!*applied) return syntax_error(term.pos, "unknown term '{}' (valid terms: {})", term.name, kGenericTerms);
+    if (!*applied)
+      return syntax_error(term.pos, "unknown term '{}' (valid terms: {})", term.name, kGenericTerms);
   }
   return {};
 }
@@ -143,7 +155,8 @@ Parsed<void> apply_pmu_terms(EventSpec& event, const kernel::Pmu& pmu, const std
   // ("msr/tsc/" is "msr/event=0x00/"); errors in them point at the name.
   std::vector<Term> expanded;
   for (const auto& term : terms) {
-    const kernel::PmuEventAlias* alias = term.has_value || pmu.format(term.name) ? nullptr : pmu.event(term.name);
+    const kernel::PmuEventAlias* alias =
+        term.has_value || pmu.format(term.name) ? nullptr : pmu.event(term.name);
     if (!alias) {
       expanded.push_back(term);
       continue;
@@ -192,7 +205,8 @@ Parsed<void> apply_pmu_terms(EventSpec& event, const kernel::Pmu& pmu, const std
     if (!fits) {
       int width = format.width();
       uint64_t maximum = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
-      return syntax_error(term->value_pos, "value too big for format '{}', maximum is {:#x}", term->name, maximum);
+      return syntax_error(term->value_pos, "value too big for format '{}', maximum is {:#x}", term->name,
+                          maximum);
     }
   }
   return {};

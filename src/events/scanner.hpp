@@ -37,7 +37,9 @@ class Scanner {
   }
   // A term name inside pmu/.../: letters, digits, '_', '-', '.'.
   std::string_view term_name() {
-    return take_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; });
+    return take_while([](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
   }
   // A term value: a number or a word ("fp", "foo.bar").
   std::string_view term_value() {

@@ -1,13 +1,13 @@
 #pragma once
 // A syntax error inside one -e argument: where (a character index into the argument) and what.
 // The parser's passes return these; parse_events turns one into perf's two-line message.
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
-
-#include <fmt/format.h>
 #include <tl/expected.hpp>
+#include <utility>
 
 namespace sonde::events {
 

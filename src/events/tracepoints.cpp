@@ -41,8 +41,10 @@ Result<std::vector<Tracepoint>> find_tracepoints(std::string_view system_glob, s
   std::string events = *root + "/events";
   std::vector<Tracepoint> found;
   std::vector<std::string> systems;
-  if (has_glob(system_glob)) systems = subdirectories(events);
-  else systems.emplace_back(system_glob);
+  if (has_glob(system_glob))
+    systems = subdirectories(events);
+  else
+    systems.emplace_back(system_glob);
   for (const auto& system : systems) {
     if (!matches(system_glob, system)) continue;
     if (!has_glob(name_glob)) {
@@ -54,7 +56,8 @@ Result<std::vector<Tracepoint>> find_tracepoints(std::string_view system_glob, s
     // lists only those with one, and only the matching names need the check.
     std::string system_dir = events + "/" + system + "/";
     for (auto& name : subdirectories(system_dir))
-      if (glob_match(name_glob, name) && path_exists(system_dir + name + "/id")) found.push_back({system, std::move(name)});
+      if (glob_match(name_glob, name) && path_exists(system_dir + name + "/id"))
+        found.push_back({system, std::move(name)});
   }
   return found;
 }

@@ -1,9 +1,9 @@
 #include "format/blktrace_event.hpp"
 
-#include <string>
-
 #include <fmt/format.h>
 #include <traceevent/event-parse.h>
+
+#include <string>
 
 namespace sonde::tracedat {
 
@@ -39,7 +39,8 @@ void add_blktrace_event(tep_handle* tep) {
     if ((neighbour = tep_find_event_by_name(tep, "ftrace", name))) break;
   if (!neighbour) return;
   if (!common_field_at(neighbour, "common_type", 0, 2) || !common_field_at(neighbour, "common_flags", 2, 1) ||
-      !common_field_at(neighbour, "common_preempt_count", 3, 1) || !common_field_at(neighbour, "common_pid", 4, 4))
+      !common_field_at(neighbour, "common_preempt_count", 3, 1) ||
+      !common_field_at(neighbour, "common_pid", 4, 4))
     return;
   std::string format = fmt::format(
       "name: blktrace\nID: {}\nformat:\n"

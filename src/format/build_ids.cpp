@@ -120,8 +120,10 @@ Result<BuildId> read_elf_build_id(const std::string& path) {
     return failf("{}: not an ELF file", path);
   const unsigned char native = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB;
   if (ident[EI_DATA] != native) return failf("{}: ELF of the other byte order", path);
-  if (ident[EI_CLASS] == ELFCLASS64) return build_id_of_elf<Elf64_Ehdr, Elf64_Phdr, Elf64_Shdr>(fd.get(), path);
-  if (ident[EI_CLASS] == ELFCLASS32) return build_id_of_elf<Elf32_Ehdr, Elf32_Phdr, Elf32_Shdr>(fd.get(), path);
+  if (ident[EI_CLASS] == ELFCLASS64)
+    return build_id_of_elf<Elf64_Ehdr, Elf64_Phdr, Elf64_Shdr>(fd.get(), path);
+  if (ident[EI_CLASS] == ELFCLASS32)
+    return build_id_of_elf<Elf32_Ehdr, Elf32_Phdr, Elf32_Shdr>(fd.get(), path);
   return failf("{}: unknown ELF class {}", path, ident[EI_CLASS]);
 }
 
@@ -171,8 +173,10 @@ std::vector<perfdata::BuildIdEntry> BuildIdCache::entries(std::span<const DsoRef
       id = *kernel_;
     } else if (dso.kernel) {
       // A loaded module's notes are in sysfs whatever the file's compression.
-      if (auto from_sysfs = read_module_build_id(kernel::module_name_from_path(dso.name))) id = std::move(*from_sysfs);
-      else if (!is_pseudo_file(dso.name)) id = lookup(dso.name);
+      if (auto from_sysfs = read_module_build_id(kernel::module_name_from_path(dso.name)))
+        id = std::move(*from_sysfs);
+      else if (!is_pseudo_file(dso.name))
+        id = lookup(dso.name);
     } else if (!is_pseudo_file(dso.name)) {
       id = lookup(dso.name);
     }

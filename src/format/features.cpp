@@ -67,7 +67,8 @@ Result<std::vector<EventDesc>> decode_event_desc(ByteReader& in) {
   auto nr = in.read<uint32_t>();
   auto attr_size = in.read<uint32_t>();
   if (!nr || !attr_size) return fail("truncated counts");
-  if (*attr_size < PERF_ATTR_SIZE_VER0 || *attr_size > 4096) return failf("attr size {} is not plausible", *attr_size);
+  if (*attr_size < PERF_ATTR_SIZE_VER0 || *attr_size > 4096)
+    return failf("attr size {} is not plausible", *attr_size);
   std::vector<EventDesc> events;
   for (uint32_t i = 0; i < *nr; ++i) {
     EventDesc event;
@@ -78,7 +79,8 @@ Result<std::vector<EventDesc>> decode_event_desc(ByteReader& in) {
     auto name = in.read_string();
     if (!nr_ids || !name) return failf("event {} truncated", i);
     event.name = *name;
-    if (in.remaining() / sizeof(uint64_t) < *nr_ids) return failf("event {} has {} ids past the section", i, *nr_ids);
+    if (in.remaining() / sizeof(uint64_t) < *nr_ids)
+      return failf("event {} has {} ids past the section", i, *nr_ids);
     for (uint32_t k = 0; k < *nr_ids; ++k) event.ids.push_back(*in.read<uint64_t>());
     events.push_back(std::move(event));
   }
@@ -148,14 +150,17 @@ Result<std::vector<BuildIdEntry>> decode_build_ids(Bytes section) {
     size_t at = in.offset();
     auto header = in.read<BuildIdEntryHeader>();
     if (!header) return failf("build-id entry at +{:#x} truncated", at);
-    if (header->header.size < sizeof(BuildIdEntryHeader) || header->header.size - sizeof(BuildIdEntryHeader) > in.remaining())
+    if (header->header.size < sizeof(BuildIdEntryHeader) ||
+        header->header.size - sizeof(BuildIdEntryHeader) > in.remaining())
       return failf("build-id entry at +{:#x} has size {}", at, header->header.size);
     auto name = *in.take(header->header.size - sizeof(BuildIdEntryHeader));
     BuildIdEntry entry;
     entry.pid = header->pid;
     entry.cpumode = header->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
     // Old perf did not record the length: it wrote 20 bytes of SHA-1 then zeros.
-    size_t id_size = (header->header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE) ? std::min<size_t>(header->build_id_size, 20) : 20;
+    size_t id_size = (header->header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE)
+                         ? std::min<size_t>(header->build_id_size, 20)
+                         : 20;
     entry.build_id.assign(header->build_id, header->build_id + id_size);
     std::string_view text(reinterpret_cast<const char*>(name.data()), name.size());
     entry.filename = std::string(text.substr(0, text.find('\0')));
@@ -230,60 +235,89 @@ Result<void> decode_feature(int feature, Bytes section, FeatureSet& f) {
   };
   Result<void> result;
   switch (feature) {
-    case HEADER_HOSTNAME: result = string_feature(f.hostname); break;
-    case HEADER_OSRELEASE: result = string_feature(f.os_release); break;
-    case HEADER_VERSION: result = string_feature(f.version); break;
-    case HEADER_ARCH: result = string_feature(f.arch); break;
-    case HEADER_CPUDESC: result = string_feature(f.cpu_desc); break;
-    case HEADER_CPUID: result = string_feature(f.cpuid); break;
+    case HEADER_HOSTNAME:
+      result = string_feature(f.hostname);
+      break;
+    case HEADER_OSRELEASE:
+      result = string_feature(f.os_release);
+      break;
+    case HEADER_VERSION:
+      result = string_feature(f.version);
+      break;
+    case HEADER_ARCH:
+      result = string_feature(f.arch);
+      break;
+    case HEADER_CPUDESC:
+      result = string_feature(f.cpu_desc);
+      break;
+    case HEADER_CPUID:
+      result = string_feature(f.cpuid);
+      break;
     case HEADER_NRCPUS: {
       auto available = in.read<uint32_t>();
       auto online = in.read<uint32_t>();
-      if (!available || !online) result = fail("truncated");
-      else f.nr_cpus = NrCpus{*available, *online};
+      if (!available || !online)
+        result = fail("truncated");
+      else
+        f.nr_cpus = NrCpus{*available, *online};
       break;
     }
     case HEADER_TOTAL_MEM: {
       auto kb = in.read<uint64_t>();
-      if (!kb) result = fail("truncated");
-      else f.total_mem_kb = *kb;
+      if (!kb)
+        result = fail("truncated");
+      else
+        f.total_mem_kb = *kb;
       break;
     }
     case HEADER_CMDLINE: {
       auto list = read_string_list(in);
-      if (!list) result = tl::unexpected(list.error());
-      else f.cmdline = std::move(*list);
+      if (!list)
+        result = tl::unexpected(list.error());
+      else
+        f.cmdline = std::move(*list);
       break;
     }
     case HEADER_EVENT_DESC: {
       auto events = decode_event_desc(in);
-      if (!events) result = tl::unexpected(events.error());
-      else f.event_desc = std::move(*events);
+      if (!events)
+        result = tl::unexpected(events.error());
+      else
+        f.event_desc = std::move(*events);
       break;
     }
     case HEADER_CPU_TOPOLOGY: {
       // NRCPUS comes first in feature order; without it, the rest of the section is the ids.
       uint32_t nr = f.nr_cpus ? f.nr_cpus->available : 0;
       auto topology = decode_cpu_topology(in, nr);
-      if (!topology) result = tl::unexpected(topology.error());
-      else f.cpu_topology = std::move(*topology);
+      if (!topology)
+        result = tl::unexpected(topology.error());
+      else
+        f.cpu_topology = std::move(*topology);
       break;
     }
     case HEADER_BUILD_ID: {
       auto entries = decode_build_ids(section);
-      if (!entries) result = tl::unexpected(entries.error());
-      else f.build_ids = std::move(*entries);
+      if (!entries)
+        result = tl::unexpected(entries.error());
+      else
+        f.build_ids = std::move(*entries);
       break;
     }
     case HEADER_PMU_MAPPINGS: {
       auto nr = in.read<uint32_t>();
-      if (!nr) { result = fail("truncated"); break; }
+      if (!nr) {
+        result = fail("truncated");
+        break;
+      }
       std::vector<std::pair<uint32_t, std::string>> mappings;
       for (uint32_t i = 0; i < *nr && result; ++i) {
         auto type = in.read<uint32_t>();
         auto name = in.read_string();
-        if (!type || !name) result = failf("mapping {} truncated", i);
-        else mappings.emplace_back(*type, std::move(*name));
+        if (!type || !name)
+          result = failf("mapping {} truncated", i);
+        else
+          mappings.emplace_back(*type, std::move(*name));
       }
       if (result) f.pmu_mappings = std::move(mappings);
       break;
@@ -291,14 +325,18 @@ Result<void> decode_feature(int feature, Bytes section, FeatureSet& f) {
     case HEADER_SAMPLE_TIME: {
       auto first = in.read<uint64_t>();
       auto last = in.read<uint64_t>();
-      if (!first || !last) result = fail("truncated");
-      else f.sample_time = SampleTime{*first, *last};
+      if (!first || !last)
+        result = fail("truncated");
+      else
+        f.sample_time = SampleTime{*first, *last};
       break;
     }
     case HEADER_CLOCKID: {
       auto res = in.read<uint64_t>();
-      if (!res) result = fail("truncated");
-      else f.clockid_res_ns = *res;
+      if (!res)
+        result = fail("truncated");
+      else
+        f.clockid_res_ns = *res;
       break;
     }
     case HEADER_CLOCK_DATA: {
@@ -306,20 +344,27 @@ Result<void> decode_feature(int feature, Bytes section, FeatureSet& f) {
       auto clockid = in.read<uint32_t>();
       auto tod = in.read<uint64_t>();
       auto ref = in.read<uint64_t>();
-      if (!version || !clockid || !tod || !ref) result = fail("truncated");
-      else if (*version != 1) result = failf("version {} (perf knows 1)", *version);
-      else f.clock_data = ClockData{*clockid, *tod, *ref};
+      if (!version || !clockid || !tod || !ref)
+        result = fail("truncated");
+      else if (*version != 1)
+        result = failf("version {} (perf knows 1)", *version);
+      else
+        f.clock_data = ClockData{*clockid, *tod, *ref};
       break;
     }
     case HEADER_COMPRESSED: {
       auto compressed = in.read<CompressedFeature>();
-      if (!compressed) result = fail("truncated");
-      else f.compressed = *compressed;
+      if (!compressed)
+        result = fail("truncated");
+      else
+        f.compressed = *compressed;
       break;
     }
-    default: break;  // present, kept as raw bytes by the reader
+    default:
+      break;  // present, kept as raw bytes by the reader
   }
-  if (!result) return tl::unexpected(result.error().with_context(fmt::format("feature {}", feature_name(feature))));
+  if (!result)
+    return tl::unexpected(result.error().with_context(fmt::format("feature {}", feature_name(feature))));
   return {};
 }
 

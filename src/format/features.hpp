@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
 #include "base/bytes.hpp"
+#include "base/error.hpp"
 #include "format/perf_format.hpp"
 
 namespace sonde::perfdata {
@@ -30,8 +30,8 @@ struct CpuTopology {
     uint32_t socket_id = 0;
     uint32_t die_id = 0;
   };
-  std::vector<Cpu> cpus;               // indexed by CPU number, NrCpus::available entries
-  std::vector<std::string> die_cpus;   // empty when the machine has no die level in sysfs
+  std::vector<Cpu> cpus;              // indexed by CPU number, NrCpus::available entries
+  std::vector<std::string> die_cpus;  // empty when the machine has no die level in sysfs
 };
 
 // One event of the EVENT_DESC feature: the attr, its display name and its sample ids.
@@ -43,9 +43,9 @@ struct EventDesc {
 
 // One entry of the BUILD_ID feature.
 struct BuildIdEntry {
-  int32_t pid = -1;                // -1: the host machine, as perf writes for every DSO
+  int32_t pid = -1;                          // -1: the host machine, as perf writes for every DSO
   uint16_t cpumode = PERF_RECORD_MISC_USER;  // PERF_RECORD_MISC_KERNEL for the kernel and modules
-  std::vector<uint8_t> build_id;   // up to 20 bytes
+  std::vector<uint8_t> build_id;             // up to 20 bytes
   std::string filename;
 };
 
@@ -65,7 +65,7 @@ struct ClockData {
 struct FeatureSet {
   std::optional<std::string> hostname, os_release, version, arch, cpu_desc, cpuid;
   std::optional<NrCpus> nr_cpus;
-  std::optional<uint64_t> total_mem_kb;  // perf's TOTAL_MEM is MemTotal in kB despite the docs
+  std::optional<uint64_t> total_mem_kb;             // perf's TOTAL_MEM is MemTotal in kB despite the docs
   std::optional<std::vector<std::string>> cmdline;  // argv, the binary's path first
   std::optional<std::vector<EventDesc>> event_desc;
   std::optional<CpuTopology> cpu_topology;

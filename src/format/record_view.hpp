@@ -21,7 +21,9 @@ struct RecordView {
   uint32_t type() const { return header.type; }
   uint16_t misc() const { return header.misc; }
   // The bytes after the header, up to header.size.
-  Bytes payload() const { return bytes.subspan(sizeof(perf_event_header), header.size - sizeof(perf_event_header)); }
+  Bytes payload() const {
+    return bytes.subspan(sizeof(perf_event_header), header.size - sizeof(perf_event_header));
+  }
 };
 
 }  // namespace sonde::perfdata

@@ -17,31 +17,39 @@ class FieldReader {
 
   void u64(uint64_t& out, const char* field) {
     if (missing_) return;
-    if (auto v = in_.read<uint64_t>()) out = *v;
-    else missing_ = field;
+    if (auto v = in_.read<uint64_t>())
+      out = *v;
+    else
+      missing_ = field;
   }
   void u32(uint32_t& out, const char* field) {
     if (missing_) return;
-    if (auto v = in_.read<uint32_t>()) out = *v;
-    else missing_ = field;
+    if (auto v = in_.read<uint32_t>())
+      out = *v;
+    else
+      missing_ = field;
   }
   void bytes(Bytes& out, size_t size, const char* field) {
     if (missing_) return;
-    if (auto v = in_.take(size)) out = *v;
-    else missing_ = field;
+    if (auto v = in_.take(size))
+      out = *v;
+    else
+      missing_ = field;
   }
   // `count` u64s, refusing counts whose byte size would overflow.
   void u64s(U64Array& out, uint64_t count, const char* field) {
     if (missing_) return;
-    if (count > in_.remaining() / sizeof(uint64_t)) missing_ = field;
-    else out = U64Array{*in_.take(count * sizeof(uint64_t))};
+    if (count > in_.remaining() / sizeof(uint64_t))
+      missing_ = field;
+    else
+      out = U64Array{*in_.take(count * sizeof(uint64_t))};
   }
   // Bytes read so far: where the next field starts, counted from the end of the header.
   size_t offset() const { return in_.offset(); }
   bool ok() const { return missing_ == nullptr; }
   tl::unexpected<Error> error() const {
-    return failf("{} record at offset {:#x} ({} bytes) ends before its {} field", record_type_name(record_.type()),
-                 record_.offset, record_.header.size, missing_);
+    return failf("{} record at offset {:#x} ({} bytes) ends before its {} field",
+                 record_type_name(record_.type()), record_.offset, record_.header.size, missing_);
   }
 
  private:
@@ -53,7 +61,8 @@ class FieldReader {
 void read_regs(FieldReader& in, Regs& regs, uint64_t mask, const char* field) {
   regs.mask = mask;
   in.u64(regs.abi, field);
-  if (in.ok() && regs.abi != PERF_SAMPLE_REGS_ABI_NONE) in.u64s(regs.values, static_cast<uint64_t>(std::popcount(mask)), field);
+  if (in.ok() && regs.abi != PERF_SAMPLE_REGS_ABI_NONE)
+    in.u64s(regs.values, static_cast<uint64_t>(std::popcount(mask)), field);
 }
 
 }  // namespace
@@ -79,7 +88,8 @@ std::optional<uint64_t> Regs::get(int reg) const {
 std::optional<uint64_t> sample_time(const RecordView& record, const perf_event_attr& attr) {
   uint64_t type = attr.sample_type;
   if (!(type & PERF_SAMPLE_TIME)) return std::nullopt;
-  size_t at = sizeof(uint64_t) * (!!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) + !!(type & PERF_SAMPLE_TID));
+  size_t at = sizeof(uint64_t) *
+              (!!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) + !!(type & PERF_SAMPLE_TID));
   Bytes body = record.payload();
   if (body.size() < at + sizeof(uint64_t)) return std::nullopt;
   return load<uint64_t>(body.data() + at);
@@ -127,7 +137,8 @@ Result<void> decode_sample_into(const RecordView& record, const perf_event_attr&
       in.u64(nr, "READ");
       if (format & PERF_FORMAT_TOTAL_TIME_ENABLED) in.u64(s.read.time_enabled, "READ");
       if (format & PERF_FORMAT_TOTAL_TIME_RUNNING) in.u64(s.read.time_running, "READ");
-      if (nr > (uint64_t{1} << 20)) return failf("SAMPLE record at offset {:#x}: READ group of {} values", record.offset, nr);
+      if (nr > (uint64_t{1} << 20))
+        return failf("SAMPLE record at offset {:#x}: READ group of {} values", record.offset, nr);
       U64Array values;
       in.u64s(values, nr * s.read.stride, "READ");
       s.read.group_values = values.bytes;
@@ -159,7 +170,8 @@ Result<void> decode_sample_into(const RecordView& record, const perf_event_attr&
       in.u64(hw_idx, "BRANCH_STACK");
     }
     U64Array entries;  // perf_branch_entry: from, to, flags
-    if (s.branch_nr > (uint64_t{1} << 20)) return failf("SAMPLE record at offset {:#x}: BRANCH_STACK of {} entries", record.offset, s.branch_nr);
+    if (s.branch_nr > (uint64_t{1} << 20))
+      return failf("SAMPLE record at offset {:#x}: BRANCH_STACK of {} entries", record.offset, s.branch_nr);
     in.u64s(entries, s.branch_nr * 3, "BRANCH_STACK");
   }
   if (type & PERF_SAMPLE_REGS_USER) read_regs(in, s.regs_user, attr.sample_regs_user, "REGS_USER");
@@ -192,8 +204,8 @@ Result<void> decode_sample_into(const RecordView& record, const perf_event_attr&
 
 size_t sample_id_size(const perf_event_attr& attr) {
   if (!attr.sample_id_all) return 0;
-  uint64_t bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-                  PERF_SAMPLE_IDENTIFIER;
+  uint64_t bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+                  PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
   return static_cast<size_t>(std::popcount(attr.sample_type & bits)) * sizeof(uint64_t);
 }
 

@@ -47,34 +47,34 @@ struct Regs {
 };
 
 struct Sample {
-  uint64_t sample_type = 0;  // the attr's, for telling which fields are set
-  uint64_t identifier = 0;   // PERF_SAMPLE_IDENTIFIER
-  uint64_t ip = 0;           // PERF_SAMPLE_IP
-  uint32_t pid = 0;          // PERF_SAMPLE_TID
-  uint32_t tid = 0;          // PERF_SAMPLE_TID
-  uint64_t time = 0;         // PERF_SAMPLE_TIME
-  uint64_t addr = 0;         // PERF_SAMPLE_ADDR
-  uint64_t id = 0;           // PERF_SAMPLE_ID (or IDENTIFIER when only that is set)
-  uint64_t stream_id = 0;    // PERF_SAMPLE_STREAM_ID
-  uint32_t cpu = 0;          // PERF_SAMPLE_CPU
-  uint64_t period = 0;       // PERF_SAMPLE_PERIOD
-  ReadValues read;           // PERF_SAMPLE_READ
-  U64Array callchain;        // PERF_SAMPLE_CALLCHAIN: ips, with PERF_CONTEXT_* markers
-  Bytes raw;                 // PERF_SAMPLE_RAW: the tracepoint's fields (padding included)
-  uint64_t branch_nr = 0;    // PERF_SAMPLE_BRANCH_STACK: entries are skipped, not decoded
-  Regs regs_user;            // PERF_SAMPLE_REGS_USER (attr.sample_regs_user)
-  Bytes stack_user;          // PERF_SAMPLE_STACK_USER: the copied stack, dyn_size bytes valid
+  uint64_t sample_type = 0;          // the attr's, for telling which fields are set
+  uint64_t identifier = 0;           // PERF_SAMPLE_IDENTIFIER
+  uint64_t ip = 0;                   // PERF_SAMPLE_IP
+  uint32_t pid = 0;                  // PERF_SAMPLE_TID
+  uint32_t tid = 0;                  // PERF_SAMPLE_TID
+  uint64_t time = 0;                 // PERF_SAMPLE_TIME
+  uint64_t addr = 0;                 // PERF_SAMPLE_ADDR
+  uint64_t id = 0;                   // PERF_SAMPLE_ID (or IDENTIFIER when only that is set)
+  uint64_t stream_id = 0;            // PERF_SAMPLE_STREAM_ID
+  uint32_t cpu = 0;                  // PERF_SAMPLE_CPU
+  uint64_t period = 0;               // PERF_SAMPLE_PERIOD
+  ReadValues read;                   // PERF_SAMPLE_READ
+  U64Array callchain;                // PERF_SAMPLE_CALLCHAIN: ips, with PERF_CONTEXT_* markers
+  Bytes raw;                         // PERF_SAMPLE_RAW: the tracepoint's fields (padding included)
+  uint64_t branch_nr = 0;            // PERF_SAMPLE_BRANCH_STACK: entries are skipped, not decoded
+  Regs regs_user;                    // PERF_SAMPLE_REGS_USER (attr.sample_regs_user)
+  Bytes stack_user;                  // PERF_SAMPLE_STACK_USER: the copied stack, dyn_size bytes valid
   uint64_t stack_user_dyn_size = 0;  // PERF_SAMPLE_STACK_USER
   uint32_t stack_user_offset = 0;    // PERF_SAMPLE_STACK_USER: where its size field sits in the record
-  uint64_t weight = 0;       // PERF_SAMPLE_WEIGHT or PERF_SAMPLE_WEIGHT_STRUCT
-  uint64_t data_src = 0;     // PERF_SAMPLE_DATA_SRC
-  uint64_t transaction = 0;  // PERF_SAMPLE_TRANSACTION
-  Regs regs_intr;            // PERF_SAMPLE_REGS_INTR (attr.sample_regs_intr)
-  uint64_t phys_addr = 0;    // PERF_SAMPLE_PHYS_ADDR
-  uint64_t cgroup = 0;       // PERF_SAMPLE_CGROUP
-  uint64_t data_page_size = 0;  // PERF_SAMPLE_DATA_PAGE_SIZE
-  uint64_t code_page_size = 0;  // PERF_SAMPLE_CODE_PAGE_SIZE
-  Bytes aux;                 // PERF_SAMPLE_AUX
+  uint64_t weight = 0;               // PERF_SAMPLE_WEIGHT or PERF_SAMPLE_WEIGHT_STRUCT
+  uint64_t data_src = 0;             // PERF_SAMPLE_DATA_SRC
+  uint64_t transaction = 0;          // PERF_SAMPLE_TRANSACTION
+  Regs regs_intr;                    // PERF_SAMPLE_REGS_INTR (attr.sample_regs_intr)
+  uint64_t phys_addr = 0;            // PERF_SAMPLE_PHYS_ADDR
+  uint64_t cgroup = 0;               // PERF_SAMPLE_CGROUP
+  uint64_t data_page_size = 0;       // PERF_SAMPLE_DATA_PAGE_SIZE
+  uint64_t code_page_size = 0;       // PERF_SAMPLE_CODE_PAGE_SIZE
+  Bytes aux;                         // PERF_SAMPLE_AUX
 
   bool has(uint64_t bit) const { return sample_type & bit; }
 };
@@ -93,7 +93,7 @@ std::optional<uint64_t> sample_time(const RecordView& record, const perf_event_a
 // The sample_id trailer of a non-sample record (attr.sample_id_all): in this order, TID, TIME,
 // ID, STREAM_ID, CPU, IDENTIFIER, each when its bit is in the attr's sample_type.
 struct SampleId {
-  bool present = false;  // false: the attr has no sample_id_all, nothing was decoded
+  bool present = false;       // false: the attr has no sample_id_all, nothing was decoded
   uint32_t pid = 0, tid = 0;  // PERF_SAMPLE_TID
   uint64_t time = 0;          // PERF_SAMPLE_TIME
   uint64_t id = 0;            // PERF_SAMPLE_ID or PERF_SAMPLE_IDENTIFIER

@@ -69,12 +69,13 @@ Result<std::string> make_sample(const perf_event_attr& attr, const SyntheticSamp
     out.put_bytes(s.raw.data(), s.raw.size());
     out.put_zeros(padded - s.raw.size());
   }
-  if (out.size() > kMaxRecordSize) return failf("synthesized sample of {} bytes exceeds a record's 64 KiB", out.size());
+  if (out.size() > kMaxRecordSize)
+    return failf("synthesized sample of {} bytes exceeds a record's 64 KiB", out.size());
   return finish(out, PERF_RECORD_SAMPLE, s.misc);
 }
 
-std::string make_comm(const perf_event_attr& attr, uint32_t pid, uint32_t tid, std::string_view comm, bool exec,
-                      const SyntheticId& id) {
+std::string make_comm(const perf_event_attr& attr, uint32_t pid, uint32_t tid, std::string_view comm,
+                      bool exec, const SyntheticId& id) {
   ByteWriter out;
   out.put_zeros(sizeof(perf_event_header));
   out.put(pid);

@@ -14,16 +14,16 @@
 namespace sonde::perfdata {
 
 struct SyntheticSample {
-  uint64_t ip = 0;             // PERF_SAMPLE_IP
-  uint32_t pid = 0, tid = 0;   // PERF_SAMPLE_TID
-  uint64_t time = 0;           // PERF_SAMPLE_TIME
-  uint64_t addr = 0;           // PERF_SAMPLE_ADDR
-  uint64_t id = 0;             // PERF_SAMPLE_ID, PERF_SAMPLE_IDENTIFIER
-  uint64_t stream_id = 0;      // PERF_SAMPLE_STREAM_ID
-  uint32_t cpu = 0;            // PERF_SAMPLE_CPU
-  uint64_t period = 0;         // PERF_SAMPLE_PERIOD
+  uint64_t ip = 0;                      // PERF_SAMPLE_IP
+  uint32_t pid = 0, tid = 0;            // PERF_SAMPLE_TID
+  uint64_t time = 0;                    // PERF_SAMPLE_TIME
+  uint64_t addr = 0;                    // PERF_SAMPLE_ADDR
+  uint64_t id = 0;                      // PERF_SAMPLE_ID, PERF_SAMPLE_IDENTIFIER
+  uint64_t stream_id = 0;               // PERF_SAMPLE_STREAM_ID
+  uint32_t cpu = 0;                     // PERF_SAMPLE_CPU
+  uint64_t period = 0;                  // PERF_SAMPLE_PERIOD
   std::span<const uint64_t> callchain;  // PERF_SAMPLE_CALLCHAIN, PERF_CONTEXT_* markers included
-  std::string_view raw;        // PERF_SAMPLE_RAW
+  std::string_view raw;                 // PERF_SAMPLE_RAW
   uint16_t misc = PERF_RECORD_MISC_USER;
 };
 
@@ -36,12 +36,13 @@ struct SyntheticId {
 
 // Sample types this builder can write (others make make_sample fail).
 inline constexpr uint64_t kSynthesizableSampleType =
-    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
-    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
+    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+    PERF_SAMPLE_RAW;
 
 Result<std::string> make_sample(const perf_event_attr& attr, const SyntheticSample& sample);
-std::string make_comm(const perf_event_attr& attr, uint32_t pid, uint32_t tid, std::string_view comm, bool exec,
-                      const SyntheticId& id);
+std::string make_comm(const perf_event_attr& attr, uint32_t pid, uint32_t tid, std::string_view comm,
+                      bool exec, const SyntheticId& id);
 struct SyntheticMmap2 {
   uint32_t pid = 0, tid = 0;
   uint64_t addr = 0, len = 0, pgoff = 0;

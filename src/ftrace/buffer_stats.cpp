@@ -15,14 +15,22 @@ CpuBufferStats parse_cpu_stats(std::string_view text) {
     std::string_view key = trim(std::string_view(line).substr(0, colon));
     std::string_view value = trim(std::string_view(line).substr(colon + 1));
     auto number = [&] { return parse_uint(value, 10).value_or(0); };
-    if (key == "entries") stats.entries = number();
-    else if (key == "overrun") stats.overrun = number();
-    else if (key == "commit overrun") stats.commit_overrun = number();
-    else if (key == "bytes") stats.bytes = number();
-    else if (key == "dropped events") stats.dropped_events = number();
-    else if (key == "read events") stats.read_events = number();
-    else if (key == "oldest event ts") stats.oldest_event_ts = value;
-    else if (key == "now ts") stats.now_ts = value;
+    if (key == "entries")
+      stats.entries = number();
+    else if (key == "overrun")
+      stats.overrun = number();
+    else if (key == "commit overrun")
+      stats.commit_overrun = number();
+    else if (key == "bytes")
+      stats.bytes = number();
+    else if (key == "dropped events")
+      stats.dropped_events = number();
+    else if (key == "read events")
+      stats.read_events = number();
+    else if (key == "oldest event ts")
+      stats.oldest_event_ts = value;
+    else if (key == "now ts")
+      stats.now_ts = value;
   }
   return stats;
 }

@@ -11,12 +11,12 @@
 namespace sonde::ftrace {
 
 struct CpuBufferStats {
-  uint64_t entries = 0;         // events in the buffer now
-  uint64_t overrun = 0;         // events overwritten (lost) since the buffer was made or reset
-  uint64_t commit_overrun = 0;  // events lost while the buffer wrapped inside a nested write
-  uint64_t bytes = 0;           // bytes of events in the buffer now
-  uint64_t dropped_events = 0;  // events dropped because the buffer was full (overwrite off)
-  uint64_t read_events = 0;     // events consumed by readers
+  uint64_t entries = 0;                 // events in the buffer now
+  uint64_t overrun = 0;                 // events overwritten (lost) since the buffer was made or reset
+  uint64_t commit_overrun = 0;          // events lost while the buffer wrapped inside a nested write
+  uint64_t bytes = 0;                   // bytes of events in the buffer now
+  uint64_t dropped_events = 0;          // events dropped because the buffer was full (overwrite off)
+  uint64_t read_events = 0;             // events consumed by readers
   std::string oldest_event_ts, now_ts;  // seconds, as the kernel prints them
 
   uint64_t lost() const { return overrun + commit_overrun + dropped_events; }

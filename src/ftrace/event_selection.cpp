@@ -47,8 +47,8 @@ Result<EventSelection> select_events(std::string_view spec, const EventCatalogue
     }
   }
   if (selection.events.empty())
-    return failf("no trace event matches '{}'; 'sonde ftrace list -e' lists them (subsys, subsys:event, globs)",
-                 spec);
+    return failf(
+        "no trace event matches '{}'; 'sonde ftrace list -e' lists them (subsys, subsys:event, globs)", spec);
   return selection;
 }
 

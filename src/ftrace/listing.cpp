@@ -13,7 +13,9 @@
 namespace sonde::ftrace {
 
 namespace {
-bool matches(const std::string& glob, std::string_view text) { return glob.empty() || glob_match(glob, text); }
+bool matches(const std::string& glob, std::string_view text) {
+  return glob.empty() || glob_match(glob, text);
+}
 }  // namespace
 
 std::vector<std::string> list_tracers(const std::string& glob) {
@@ -33,7 +35,8 @@ Result<std::vector<std::string>> list_events(const std::string& glob) {
   for (const auto& [system, events] : catalogue->systems) {
     for (const auto& event : events) {
       std::string name = system + ":" + event;
-      bool keep = glob.empty() || (whole_name ? glob_match(glob, name) : glob_match(glob, system) || glob_match(glob, event));
+      bool keep = glob.empty() ||
+                  (whole_name ? glob_match(glob, name) : glob_match(glob, system) || glob_match(glob, event));
       if (keep) names.push_back(std::move(name));
     }
   }
@@ -47,7 +50,8 @@ Result<std::vector<std::string>> list_functions(const std::string& glob) {
   auto text = read_file(path);
   if (!text) {
     if (::access(path.c_str(), F_OK) != 0)
-      return fail("this kernel has no function tracer (CONFIG_FUNCTION_TRACER): no available_filter_functions");
+      return fail(
+          "this kernel has no function tracer (CONFIG_FUNCTION_TRACER): no available_filter_functions");
     return failf("available_filter_functions refused by the kernel (lockdown?): {}", text.error().message);
   }
   std::string module;

@@ -57,7 +57,8 @@ Result<size_t> LiveReader::read_round(int timeout_ms, const std::function<void(c
       }
     }
   }
-  std::stable_sort(events.begin(), events.end(), [](const LiveEvent& a, const LiveEvent& b) { return a.ts < b.ts; });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const LiveEvent& a, const LiveEvent& b) { return a.ts < b.ts; });
   for (const auto& event : events) on_event(event);
   return events.size();
 }

@@ -10,7 +10,8 @@
 
 namespace sonde::ftrace {
 
-Result<std::unique_ptr<LocalTep>> LocalTep::build(const TraceMetadata& metadata, std::string saved_cmdlines_path) {
+Result<std::unique_ptr<LocalTep>> LocalTep::build(const TraceMetadata& metadata,
+                                                  std::string saved_cmdlines_path) {
   std::unique_ptr<LocalTep> local(new LocalTep);
   local->saved_cmdlines_path_ = std::move(saved_cmdlines_path);
   local->tep_ = tep_alloc();
@@ -23,7 +24,8 @@ Result<std::unique_ptr<LocalTep>> LocalTep::build(const TraceMetadata& metadata,
   std::string header_page = metadata.header_page;
   if (tep_parse_header_page(tep, header_page.data(), header_page.size(), sizeof(long)) != 0)
     return fail("libtraceevent could not parse events/header_page");
-  for (const auto& format : metadata.ftrace_formats) tep_parse_event(tep, format.data(), format.size(), "ftrace");
+  for (const auto& format : metadata.ftrace_formats)
+    tep_parse_event(tep, format.data(), format.size(), "ftrace");
   for (const auto& [system, formats] : metadata.event_formats)
     for (const auto& format : formats)
       if (tep_parse_event(tep, format.data(), format.size(), system.c_str()) != 0)
@@ -51,7 +53,8 @@ void LocalTep::learn_task(int pid) {
   if (auto cmdlines = read_file(saved_cmdlines_path_))
     for (const auto& line : split(*cmdlines, '\n')) {
       auto space = line.find(' ');
-      if (space != std::string::npos && parse_uint(std::string_view(line).substr(0, space), 10) == static_cast<unsigned>(pid))
+      if (space != std::string::npos &&
+          parse_uint(std::string_view(line).substr(0, space), 10) == static_cast<unsigned>(pid))
         tep_register_comm(tep_, line.substr(space + 1).c_str(), pid);
     }
 }

@@ -16,7 +16,8 @@ namespace sonde::ftrace {
 class LocalTep {
  public:
   // `saved_cmdlines_path`: where to look again for the names of tasks that are already gone.
-  static Result<std::unique_ptr<LocalTep>> build(const TraceMetadata& metadata, std::string saved_cmdlines_path);
+  static Result<std::unique_ptr<LocalTep>> build(const TraceMetadata& metadata,
+                                                 std::string saved_cmdlines_path);
   ~LocalTep();
   tep_handle* handle() const { return tep_; }
   // Names a task the kernel's saved_cmdlines did not know when the handle was built: from /proc

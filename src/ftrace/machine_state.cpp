@@ -104,12 +104,14 @@ Result<MachineState> read_machine_state() {
     for (const auto& name : *names) {
       auto instance = Instance::existing(name);
       if (!instance) continue;
-      if (auto instance_state = read_instance_state(*instance)) state.instances.push_back(std::move(*instance_state));
+      if (auto instance_state = read_instance_state(*instance))
+        state.instances.push_back(std::move(*instance_state));
     }
   }
   if (auto devices = list_directory("/sys/class/block"))
     for (const auto& device : *devices)
-      if (auto enable = read_file("/sys/class/block/" + device + "/trace/enable"); enable && trim(*enable) == "1")
+      if (auto enable = read_file("/sys/class/block/" + device + "/trace/enable");
+          enable && trim(*enable) == "1")
         state.blk_devices.push_back(device);
   return state;
 }
@@ -121,15 +123,19 @@ void format_instance(const InstanceState& state, std::string& out) {
   out += fmt::format("  tracer          {}\n", state.tracer);
   out += fmt::format("  tracing_on      {}\n", state.tracing_on);
   out += fmt::format("  clock           {}\n", state.clock);
-  out += fmt::format("  buffer          {} KB per CPU, {} KB in all\n", state.buffer_size_kb, state.buffer_total_size_kb);
-  out += fmt::format("  events          {}\n", state.enabled_events.empty() ? "none enabled" : join(state.enabled_events, " "));
+  out += fmt::format("  buffer          {} KB per CPU, {} KB in all\n", state.buffer_size_kb,
+                     state.buffer_total_size_kb);
+  out += fmt::format("  events          {}\n",
+                     state.enabled_events.empty() ? "none enabled" : join(state.enabled_events, " "));
   if (!state.event_pids.empty()) out += fmt::format("  event pids      {}\n", state.event_pids);
   if (!state.function_pids.empty()) out += fmt::format("  function pids   {}\n", state.function_pids);
   if (!state.function_filter.empty()) out += fmt::format("  functions       {}\n", state.function_filter);
   if (state.filters.empty()) out += "  filters         none\n";
-  for (const auto& [event, filter] : state.filters) out += fmt::format("  filter          {}: {}\n", event, filter);
+  for (const auto& [event, filter] : state.filters)
+    out += fmt::format("  filter          {}: {}\n", event, filter);
   if (state.triggers.empty()) out += "  triggers        none\n";
-  for (const auto& [event, trigger] : state.triggers) out += fmt::format("  trigger         {}: {}\n", event, trigger);
+  for (const auto& [event, trigger] : state.triggers)
+    out += fmt::format("  trigger         {}: {}\n", event, trigger);
 }
 
 }  // namespace
@@ -140,7 +146,7 @@ std::string format_machine_state(const MachineState& state) {
   if (state.instances.empty()) out += "instances: none\n";
   for (const auto& instance : state.instances) format_instance(instance, out);
   out += fmt::format("blktrace: {}\n", state.blk_devices.empty() ? "off on every block device"
-                                                                  : "on for " + join(state.blk_devices, " "));
+                                                                 : "on for " + join(state.blk_devices, " "));
   return out;
 }
 
@@ -162,7 +168,8 @@ std::vector<Error> reset_instance(const Instance& instance) {
   must("set_event", "");
   for (const auto& [system, name] : event_dirs(instance)) {
     std::string dir = "events/" + system + "/" + name + "/";
-    if (auto filter = instance.read(dir + "filter"); filter && trim(*filter) != "none") must(dir + "filter", "0");
+    if (auto filter = instance.read(dir + "filter"); filter && trim(*filter) != "none")
+      must(dir + "filter", "0");
     if (auto triggers = instance.read(dir + "trigger"))
       for (const auto& trigger : listed(*triggers))
         if (auto removed = instance.append(dir + "trigger", trigger_removal(trigger)); !removed)
@@ -170,9 +177,11 @@ std::vector<Error> reset_instance(const Instance& instance) {
   }
   if (auto systems = list_directory(instance.path("events")))
     for (const auto& system : *systems)
-      if (path_exists(instance.path("events/" + system + "/filter"))) where_allowed("events/" + system + "/filter", "0");
-  for (const char* file : {"set_event_pid", "set_event_notrace_pid", "set_ftrace_pid", "set_ftrace_notrace_pid",
-                           "set_ftrace_filter", "set_ftrace_notrace", "set_graph_function", "set_graph_notrace"})
+      if (path_exists(instance.path("events/" + system + "/filter")))
+        where_allowed("events/" + system + "/filter", "0");
+  for (const char* file :
+       {"set_event_pid", "set_event_notrace_pid", "set_ftrace_pid", "set_ftrace_notrace_pid",
+        "set_ftrace_filter", "set_ftrace_notrace", "set_graph_function", "set_graph_notrace"})
     where_allowed(file, "");
   must("trace_clock", "local");
   if (auto cpus = buffer_cpus(instance)) {
@@ -204,7 +213,8 @@ ResetReport reset_machine(bool all_instances) {
       std::string enable = "/sys/class/block/" + device + "/trace/enable";
       if (auto text = read_file(enable); text && trim(*text) == "1")
         if (int err = write_control_file(enable, "0", false); err != 0)
-          report.failures.push_back(Error{fmt::format("writing 0 to {} failed: {}", enable, errno_name(err))});
+          report.failures.push_back(
+              Error{fmt::format("writing 0 to {} failed: {}", enable, errno_name(err))});
     }
   if (auto names = list_directory(top->path("instances"))) {
     for (const auto& name : *names) {
@@ -217,7 +227,8 @@ ResetReport reset_machine(bool all_instances) {
       if (::rmdir(dir.c_str()) == 0)
         report.removed_instances.push_back(name);
       else
-        report.failures.push_back(Error{fmt::format("cannot remove instance {}: {}", dir, errno_text(errno))});
+        report.failures.push_back(
+            Error{fmt::format("cannot remove instance {}: {}", dir, errno_text(errno))});
     }
   }
   return report;

@@ -13,11 +13,11 @@ namespace sonde::ftrace {
 struct InstanceState {
   std::string name;  // "" for the top level
   std::string tracer, tracing_on, clock, buffer_size_kb, buffer_total_size_kb;
-  std::vector<std::string> enabled_events;                      // set_event
-  std::string event_pids, function_pids;                        // set_event_pid, set_ftrace_pid
-  std::vector<std::pair<std::string, std::string>> filters;     // event, filter
-  std::vector<std::pair<std::string, std::string>> triggers;    // event, trigger
-  std::string function_filter;  // set_ftrace_filter, or why it cannot be read
+  std::vector<std::string> enabled_events;                    // set_event
+  std::string event_pids, function_pids;                      // set_event_pid, set_ftrace_pid
+  std::vector<std::pair<std::string, std::string>> filters;   // event, filter
+  std::vector<std::pair<std::string, std::string>> triggers;  // event, trigger
+  std::string function_filter;                                // set_ftrace_filter, or why it cannot be read
 };
 
 struct MachineState {

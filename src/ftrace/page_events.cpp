@@ -28,8 +28,8 @@ Result<PageCounts> count_page_events(const std::string& path, size_t page_size) 
   if (size == 0) return counts;
   void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
   if (mapped == MAP_FAILED) return failf("cannot map {}: {}", path, errno_text(errno));
-  std::unique_ptr<kbuffer, void (*)(kbuffer*)> kbuf(kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST),
-                                                    kbuffer_free);
+  std::unique_ptr<kbuffer, void (*)(kbuffer*)> kbuf(
+      kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST), kbuffer_free);
   std::vector<char> page(page_size);  // kbuffer wants a writable page
   const char* data = static_cast<const char*>(mapped);
   for (size_t offset = 0; offset + page_size <= size; offset += page_size) {
@@ -37,10 +37,13 @@ Result<PageCounts> count_page_events(const std::string& path, size_t page_size) 
     ++counts.pages;
     if (kbuffer_load_subbuffer(kbuf.get(), page.data()) < 0) continue;
     int missed = kbuffer_missed_events(kbuf.get());
-    if (missed > 0) counts.missed += static_cast<uint64_t>(missed);
-    else if (missed < 0) counts.missed_uncounted = true;
+    if (missed > 0)
+      counts.missed += static_cast<uint64_t>(missed);
+    else if (missed < 0)
+      counts.missed_uncounted = true;
     unsigned long long ts = 0;
-    for (void* event = kbuffer_read_event(kbuf.get(), &ts); event; event = kbuffer_next_event(kbuf.get(), &ts))
+    for (void* event = kbuffer_read_event(kbuf.get(), &ts); event;
+         event = kbuffer_next_event(kbuf.get(), &ts))
       ++counts.events;
   }
   ::munmap(mapped, size);

@@ -12,7 +12,7 @@ namespace sonde::ftrace {
 struct PageCounts {
   uint64_t pages = 0;
   uint64_t events = 0;
-  uint64_t missed = 0;  // events the kernel overwrote between two pages read, where it counted them
+  uint64_t missed = 0;            // events the kernel overwrote between two pages read, where it counted them
   bool missed_uncounted = false;  // a page says events were missed without saying how many
 };
 

@@ -45,7 +45,8 @@ Result<std::unique_ptr<RawCapture>> RawCapture::start(const Instance& instance, 
     std::string raw_path = instance.path(fmt::format("per_cpu/cpu{}/trace_pipe_raw", cpu));
     reader->raw = UniqueFd(::open(raw_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
     if (!reader->raw) return failf("cannot open {}: {}", raw_path, errno_text(errno));
-    reader->out = UniqueFd(::open(reader->capture.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    reader->out =
+        UniqueFd(::open(reader->capture.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!reader->out) return failf("cannot create {}: {}", reader->capture.path, errno_text(errno));
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return failf("pipe failed: {}", errno_text(errno));
@@ -75,8 +76,8 @@ void RawCapture::run(Reader& reader) {
   while (true) {
     int ready = ::poll(fds, 2, kPollMilliseconds);
     if (ready < 0 && errno != EINTR) {
-      reader.capture.error = Error{fmt::format("poll on cpu{} trace_pipe_raw failed: {}", reader.capture.cpu,
-                                               errno_text(errno))};
+      reader.capture.error = Error{
+          fmt::format("poll on cpu{} trace_pipe_raw failed: {}", reader.capture.cpu, errno_text(errno))};
       break;
     }
     if (auto moved = move_full_pages(reader); !moved) {
@@ -107,7 +108,8 @@ Result<void> RawCapture::move_full_pages(Reader& reader) {
         // A file system without splice support: copy through memory instead.
         std::vector<char> buffer(left);
         ssize_t got = ::read(reader.pipe_read.get(), buffer.data(), left);
-        if (got <= 0) return failf("reading the splice pipe of cpu{} failed: {}", reader.capture.cpu, errno_text(errno));
+        if (got <= 0)
+          return failf("reading the splice pipe of cpu{} failed: {}", reader.capture.cpu, errno_text(errno));
         if (auto written = write_all(reader.out.get(), buffer.data(), static_cast<size_t>(got)); !written)
           return written;
         out = got;

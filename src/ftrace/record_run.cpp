@@ -68,9 +68,8 @@ std::string record_summary(const RecordOutcome& outcome) {
                            cpu.counts.pages);
     if (cpu.overrun + cpu.dropped > 0) per_cpu += fmt::format(" (lost {})", cpu.overrun + cpu.dropped);
   }
-  return fmt::format(
-      "{} events in {} pages (events/pages per CPU: {}); lost {} events{}", events,
-      pages, per_cpu, lost, lost > 0 ? " (the buffer overran: raise -b)" : "");
+  return fmt::format("{} events in {} pages (events/pages per CPU: {}); lost {} events{}", events, pages,
+                     per_cpu, lost, lost > 0 ? " (the buffer overran: raise -b)" : "");
 }
 
 }  // namespace sonde::ftrace

@@ -27,8 +27,10 @@ Result<TraceMetadata> read_trace_metadata(const Instance& instance, const std::v
     into = std::move(*text);
     return {};
   };
-  if (auto done = required(root + "/events/header_page", metadata.header_page); !done) return tl::unexpected(done.error());
-  if (auto done = required(root + "/events/header_event", metadata.header_event); !done) return tl::unexpected(done.error());
+  if (auto done = required(root + "/events/header_page", metadata.header_page); !done)
+    return tl::unexpected(done.error());
+  if (auto done = required(root + "/events/header_event", metadata.header_event); !done)
+    return tl::unexpected(done.error());
   if (auto ftrace_events = list_directory(root + "/events/ftrace")) {
     for (const auto& name : *ftrace_events) {
       std::string path = root + "/events/ftrace/" + name + "/format";
@@ -60,7 +62,8 @@ Result<TraceMetadata> read_trace_metadata(const Instance& instance, const std::v
   metadata.nr_cpus = highest + 1;
   metadata.cpu_stats.resize(static_cast<size_t>(metadata.nr_cpus));
   for (int cpu : cpus)
-    metadata.cpu_stats[static_cast<size_t>(cpu)] = instance.read(fmt::format("per_cpu/cpu{}/stats", cpu)).value_or("");
+    metadata.cpu_stats[static_cast<size_t>(cpu)] =
+        instance.read(fmt::format("per_cpu/cpu{}/stats", cpu)).value_or("");
   struct utsname name {};
   if (::uname(&name) == 0)
     metadata.uname = fmt::format("{} {} {} {}", name.sysname, name.nodename, name.release, name.machine);

@@ -16,7 +16,7 @@ namespace sonde::ftrace {
 struct TraceMetadata {
   uint32_t page_size = 4096;
   std::string header_page, header_event;
-  std::vector<std::string> ftrace_formats;  // events/ftrace/*/format
+  std::vector<std::string> ftrace_formats;                                      // events/ftrace/*/format
   std::vector<std::pair<std::string, std::vector<std::string>>> event_formats;  // per subsystem
   std::string kallsyms, printk_formats, saved_cmdlines;
   std::string trace_clock;             // the clock in use ("local")

@@ -22,8 +22,10 @@ bool TracedCommand::ended() { return workload_ && workload_->reap(); }
 
 int TracedCommand::finish(const capture::ReceivedSignal& stop_signal) {
   if (!workload_) return 0;
-  if (stop_signal.number != 0) workload_->stop(stop_signal.from_terminal);
-  else workload_->wait();
+  if (stop_signal.number != 0)
+    workload_->stop(stop_signal.from_terminal);
+  else
+    workload_->wait();
   return workload_->exit_status();
 }
 

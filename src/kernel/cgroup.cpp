@@ -20,8 +20,10 @@ std::vector<std::string> perf_cgroup_roots() {
   for (const auto& line : split(*mounts, '\n')) {
     auto fields = split(line, ' ');
     if (fields.size() < 4) continue;
-    if (fields[2] == "cgroup2") v2.push_back(fields[1]);
-    else if (fields[2] == "cgroup" && fields[3].find("perf_event") != std::string::npos) v1.push_back(fields[1]);
+    if (fields[2] == "cgroup2")
+      v2.push_back(fields[1]);
+    else if (fields[2] == "cgroup" && fields[3].find("perf_event") != std::string::npos)
+      v1.push_back(fields[1]);
   }
   v2.insert(v2.end(), v1.begin(), v1.end());
   return v2;

@@ -1,7 +1,8 @@
 #include "kernel/cpus.hpp"
 
-#include <algorithm>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"

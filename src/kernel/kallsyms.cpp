@@ -55,7 +55,8 @@ Result<void> scan_lines(const std::string& path, OnLine on_line) {
     filled += static_cast<size_t>(n);
     std::string_view text(buffer.data(), filled);
     size_t begin = 0;
-    for (size_t newline; more && (newline = text.find('\n', begin)) != std::string_view::npos; begin = newline + 1)
+    for (size_t newline; more && (newline = text.find('\n', begin)) != std::string_view::npos;
+         begin = newline + 1)
       more = on_line(text.substr(begin, newline - begin));
     if (eof) {
       if (more && begin < filled) on_line(text.substr(begin));
@@ -109,10 +110,14 @@ Result<KernelText> find_kernel_text(const KallsymsPaths& paths) {
   auto scanned = scan_lines(paths.kallsyms, [&](std::string_view line) {
     KallsymsLine sym;
     if (!parse_kallsyms_line(line, sym)) return true;
-    if (sym.name == "_text") text = sym.addr;
-    else if (sym.name == "_stext") stext = sym.addr;
-    else if (sym.name == "_etext") etext = sym.addr;
-    else return true;
+    if (sym.name == "_text")
+      text = sym.addr;
+    else if (sym.name == "_stext")
+      stext = sym.addr;
+    else if (sym.name == "_etext")
+      etext = sym.addr;
+    else
+      return true;
     if (sym.addr == 0) {  // kptr_restrict shows every address as 0
       hidden = true;
       return false;
@@ -121,7 +126,8 @@ Result<KernelText> find_kernel_text(const KallsymsPaths& paths) {
   });
   if (!scanned) return tl::unexpected(scanned.error());
   if (hidden)
-    return failf("{} shows no addresses (kernel.kptr_restrict, or not privileged): no kernel map", paths.kallsyms);
+    return failf("{} shows no addresses (kernel.kptr_restrict, or not privileged): no kernel map",
+                 paths.kallsyms);
   KernelText result;
   if (text) {
     result = {"_text", *text, 0};

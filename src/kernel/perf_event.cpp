@@ -1,9 +1,10 @@
 #include "kernel/perf_event.hpp"
 
-#include <cerrno>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 namespace sonde::kernel {
 

@@ -52,5 +52,4 @@ class PerfEventFd {
   int fd_ = -1;
 };
 
-
 }  // namespace sonde::kernel

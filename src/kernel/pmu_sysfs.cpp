@@ -71,10 +71,14 @@ Result<PmuFormatField> parse_pmu_format(std::string_view name, std::string_view 
   field.name = std::string(name);
   size_t colon = text.find(':');
   std::string_view target = text.substr(0, colon);
-  if (target == "config") field.config_index = 0;
-  else if (target == "config1") field.config_index = 1;
-  else if (target == "config2") field.config_index = 2;
-  else return failf("format '{}' targets unknown field '{}'", name, target);
+  if (target == "config")
+    field.config_index = 0;
+  else if (target == "config1")
+    field.config_index = 1;
+  else if (target == "config2")
+    field.config_index = 2;
+  else
+    return failf("format '{}' targets unknown field '{}'", name, target);
   if (colon == std::string_view::npos) return failf("format '{}' has no bit range: '{}'", name, text);
   for (const auto& range : split(text.substr(colon + 1), ',')) {
     size_t dash = range.find('-');

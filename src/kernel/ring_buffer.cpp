@@ -16,7 +16,8 @@ Result<RingBuffer> RingBuffer::map(int fd, size_t data_pages) {
   void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (base == MAP_FAILED) {
     int err = errno;
-    std::string hint = err == EPERM || err == ENOMEM ? "; use fewer pages (-m) or raise perf_event_mlock_kb" : "";
+    std::string hint =
+        err == EPERM || err == ENOMEM ? "; use fewer pages (-m) or raise perf_event_mlock_kb" : "";
     return failf("cannot map the perf ring buffer ({} pages): {}{}", data_pages, errno_text(err), hint);
   }
   RingBuffer buffer;
@@ -30,8 +31,13 @@ Result<RingBuffer> RingBuffer::map(int fd, size_t data_pages) {
 }
 
 RingBuffer::RingBuffer(RingBuffer&& other) noexcept
-    : fd_(other.fd_), base_(other.base_), mapped_size_(other.mapped_size_), data_(other.data_),
-      data_size_(other.data_size_), tail_(other.tail_), scratch_(std::move(other.scratch_)) {
+    : fd_(other.fd_),
+      base_(other.base_),
+      mapped_size_(other.mapped_size_),
+      data_(other.data_),
+      data_size_(other.data_size_),
+      tail_(other.tail_),
+      scratch_(std::move(other.scratch_)) {
   other.base_ = nullptr;
   other.mapped_size_ = 0;
 }

@@ -2,13 +2,13 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
-#include <fcntl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "syscall_counter.skel.h"
 
@@ -28,7 +28,9 @@ int quiet_libbpf(enum libbpf_print_level, const char*, va_list) { return 0; }
 
 }  // namespace
 
-void SyscallCounter::Deleter::operator()(syscall_counter* skeleton) const { syscall_counter__destroy(skeleton); }
+void SyscallCounter::Deleter::operator()(syscall_counter* skeleton) const {
+  syscall_counter__destroy(skeleton);
+}
 
 SyscallCounter::SyscallCounter(SyscallCounter&&) noexcept = default;
 SyscallCounter& SyscallCounter::operator=(SyscallCounter&&) noexcept = default;
@@ -61,7 +63,8 @@ Result<void> SyscallCounter::follow(pid_t tid, bool wait_for_exec) {
   if (pidfd < 0 && errno == ENOENT) pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, kPidfdThread));
   if (pidfd < 0) return failf("cannot follow task {}: pidfd_open: {}", tid, errno_text(errno));
   uint8_t mark = wait_for_exec ? kTaskPendingExec : kTaskCounting;
-  int result = bpf_map__update_elem(skeleton_->maps.task_marks, &pidfd, sizeof pidfd, &mark, sizeof mark, BPF_ANY);
+  int result =
+      bpf_map__update_elem(skeleton_->maps.task_marks, &pidfd, sizeof pidfd, &mark, sizeof mark, BPF_ANY);
   int err = errno;
   ::close(pidfd);
   if (result != 0) return failf("cannot follow task {}: {}", tid, errno_text(err));

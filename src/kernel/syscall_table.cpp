@@ -20,13 +20,34 @@ const SyscallRow kHeaderRows[] = {
 // SYSCALL_DEFINE rather than the __NR_ name, and syscalls newer than the header (numbers are
 // never reused). A tracepoint missing here is counted by a real per-tracepoint event instead.
 const SyscallRow kKernelRows[] = {
-    {"newstat", 4},         {"newfstat", 5},       {"newlstat", 6},          {"sendfile64", 40},
-    {"newuname", 63},       {"umount", 166},       {"uretprobe", 335},       {"uprobe", 336},       {"cachestat", 451},       {"fchmodat2", 452},
-    {"map_shadow_stack", 453}, {"futex_wake", 454}, {"futex_wait", 455},     {"futex_requeue", 456},
-    {"statmount", 457},     {"listmount", 458},    {"lsm_get_self_attr", 459}, {"lsm_set_self_attr", 460},
-    {"lsm_list_modules", 461}, {"mseal", 462},     {"setxattrat", 463},      {"getxattrat", 464},
-    {"listxattrat", 465},   {"removexattrat", 466}, {"open_tree_attr", 467}, {"file_getattr", 468},
-    {"file_setattr", 469},  {"listns", 470},
+    {"newstat", 4},
+    {"newfstat", 5},
+    {"newlstat", 6},
+    {"sendfile64", 40},
+    {"newuname", 63},
+    {"umount", 166},
+    {"uretprobe", 335},
+    {"uprobe", 336},
+    {"cachestat", 451},
+    {"fchmodat2", 452},
+    {"map_shadow_stack", 453},
+    {"futex_wake", 454},
+    {"futex_wait", 455},
+    {"futex_requeue", 456},
+    {"statmount", 457},
+    {"listmount", 458},
+    {"lsm_get_self_attr", 459},
+    {"lsm_set_self_attr", 460},
+    {"lsm_list_modules", 461},
+    {"mseal", 462},
+    {"setxattrat", 463},
+    {"getxattrat", 464},
+    {"listxattrat", 465},
+    {"removexattrat", 466},
+    {"open_tree_attr", 467},
+    {"file_getattr", 468},
+    {"file_setattr", 469},
+    {"listns", 470},
 };
 
 const std::unordered_map<std::string, int>& numbers_by_name() {
@@ -43,9 +64,12 @@ const std::unordered_map<std::string, int>& numbers_by_name() {
 
 std::optional<int> syscall_number_of_tracepoint(std::string_view tracepoint_name) {
   std::string_view name;
-  if (tracepoint_name.starts_with("sys_enter_")) name = tracepoint_name.substr(10);
-  else if (tracepoint_name.starts_with("sys_exit_")) name = tracepoint_name.substr(9);
-  else return std::nullopt;
+  if (tracepoint_name.starts_with("sys_enter_"))
+    name = tracepoint_name.substr(10);
+  else if (tracepoint_name.starts_with("sys_exit_"))
+    name = tracepoint_name.substr(9);
+  else
+    return std::nullopt;
   const auto& table = numbers_by_name();
   auto found = table.find(std::string(name));
   if (found == table.end()) return std::nullopt;

@@ -1,8 +1,9 @@
 #include "kernel/tracefs.hpp"
 
+#include <sys/mount.h>
+
 #include <cerrno>
 #include <mutex>
-#include <sys/mount.h>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -27,9 +28,10 @@ std::string find_mounted_tracefs() {
 Result<std::string> locate_or_mount() {
   if (std::string mounted = find_mounted_tracefs(); !mounted.empty()) return mounted;
   if (::mount("nodev", kDefaultMount, "tracefs", 0, nullptr) != 0) {
-    return failf("tracefs is not mounted and mounting it on {} failed: {}; mount it with "
-                 "'mount -t tracefs nodev {}' (as root)",
-                 kDefaultMount, errno_text(errno), kDefaultMount);
+    return failf(
+        "tracefs is not mounted and mounting it on {} failed: {}; mount it with "
+        "'mount -t tracefs nodev {}' (as root)",
+        kDefaultMount, errno_text(errno), kDefaultMount);
   }
   return std::string(kDefaultMount);
 }

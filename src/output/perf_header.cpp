@@ -6,8 +6,8 @@
 #include <string_view>
 #include <utility>
 
-#include "output/script/script_records.hpp"
 #include "format/perf_format.hpp"
+#include "output/script/script_records.hpp"
 
 namespace sonde::output {
 
@@ -29,7 +29,9 @@ void append_field(fmt::memory_buffer& out, std::string_view name) {
   fmt::format_to(fmt::appender(out), ", {} = ", name);
 }
 
-std::string usec_time(uint64_t ns) { return fmt::format("{}.{:06}", ns / 1000000000ull, ns % 1000000000ull / 1000); }
+std::string usec_time(uint64_t ns) {
+  return fmt::format("{}.{:06}", ns / 1000000000ull, ns % 1000000000ull / 1000);
+}
 
 void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::memory_buffer& out) {
   const perfdata::FeatureSet& f = reader.features();
@@ -49,7 +51,8 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
       break;
     case perfdata::HEADER_NRCPUS:
       if (f.nr_cpus)
-        fmt::format_to(it, "# nrcpus online : {}\n# nrcpus avail : {}\n", f.nr_cpus->online, f.nr_cpus->available);
+        fmt::format_to(it, "# nrcpus online : {}\n# nrcpus avail : {}\n", f.nr_cpus->online,
+                       f.nr_cpus->available);
       break;
     case perfdata::HEADER_CPUDESC:
       if (f.cpu_desc) fmt::format_to(it, "# cpudesc : {}\n", *f.cpu_desc);
@@ -76,7 +79,8 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
         fmt::format_to(it, "# event : name = {}, ", event.name);
         if (!event.ids.empty()) {
           out.append(std::string_view(", id = {"));
-          for (size_t i = 0; i < event.ids.size(); ++i) fmt::format_to(it, "{} {}", i ? "," : "", event.ids[i]);
+          for (size_t i = 0; i < event.ids.size(); ++i)
+            fmt::format_to(it, "{} {}", i ? "," : "", event.ids[i]);
           out.append(std::string_view(" }"));
         }
         append_attr_fields(event.attr, out);
@@ -100,7 +104,8 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
       }
       out.append(std::string_view("# pmu mappings: "));
       for (size_t i = 0; i < f.pmu_mappings->size(); ++i)
-        fmt::format_to(it, "{}{} = {}", i ? ", " : "", (*f.pmu_mappings)[i].second, (*f.pmu_mappings)[i].first);
+        fmt::format_to(it, "{}{} = {}", i ? ", " : "", (*f.pmu_mappings)[i].second,
+                       (*f.pmu_mappings)[i].first);
       out.push_back('\n');
       break;
     case perfdata::HEADER_AUXTRACE:
@@ -122,8 +127,9 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
       break;
     case perfdata::HEADER_COMPRESSED:
       if (f.compressed)
-        fmt::format_to(it, "# compressed : {}, level = {}, ratio = {}\n", f.compressed->type == 1 ? "Zstd" : "Unknown",
-                       f.compressed->level, f.compressed->ratio);
+        fmt::format_to(it, "# compressed : {}, level = {}, ratio = {}\n",
+                       f.compressed->type == 1 ? "Zstd" : "Unknown", f.compressed->level,
+                       f.compressed->ratio);
       break;
     default:
       // TRACING_DATA, BUILD_ID, GROUP_DESC without groups, BPF and PMU capabilities: perf
@@ -264,7 +270,8 @@ void append_attr_fields(const perf_event_attr& a, fmt::memory_buffer& out) {
   unsigned_field("sig_data", a.sig_data);
 }
 
-void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path, fmt::memory_buffer& out) {
+void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path,
+                        fmt::memory_buffer& out) {
   auto it = fmt::appender(out);
   out.append(std::string_view("# ========\n"));
   struct stat st {};
@@ -276,8 +283,9 @@ void append_header_info(const perfdata::PerfDataReader& reader, const std::strin
   }
   const perfdata::FileHeader& header = reader.header();
   if (!reader.is_pipe()) {
-    fmt::format_to(it, "# header version : 1\n# data offset    : {}\n# data size      : {}\n# feat offset    : {}\n",
-                   header.data.offset, header.data.size, header.data.offset + header.data.size);
+    fmt::format_to(
+        it, "# header version : 1\n# data offset    : {}\n# data size      : {}\n# feat offset    : {}\n",
+        header.data.offset, header.data.size, header.data.offset + header.data.size);
   }
   for (int feature = 1; feature < perfdata::HEADER_LAST_FEATURE; ++feature)
     if (reader.has_feature(feature)) append_feature(reader, feature, out);

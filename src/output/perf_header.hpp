@@ -16,7 +16,8 @@
 namespace sonde::output {
 
 // `path` is the file read (its modification time is "captured on"); "-" for a pipe.
-void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path, fmt::memory_buffer& out);
+void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path,
+                        fmt::memory_buffer& out);
 // The same block written to `out` (perf report --header prints what perf script --header does).
 void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path);
 

@@ -21,7 +21,8 @@ int trailer_id_position(uint64_t sample_type) {
 }
 
 Result<void> AttrTable::add(Bytes attr_bytes, std::span<const uint64_t> ids) {
-  if (attr_bytes.size() < PERF_ATTR_SIZE_VER0) return failf("attr of {} bytes is below the first published size 64", attr_bytes.size());
+  if (attr_bytes.size() < PERF_ATTR_SIZE_VER0)
+    return failf("attr of {} bytes is below the first published size 64", attr_bytes.size());
   perf_event_attr attr{};
   std::memcpy(&attr, attr_bytes.data(), std::min(attr_bytes.size(), sizeof attr));
   add(attr, ids);
@@ -78,7 +79,8 @@ std::string AttrTable::consistency_warning() const {
     if (sample_id_position(event.attr.sample_type) != sample_id_position(events_[0].attr.sample_type) ||
         trailer_id_position(event.attr.sample_type) != trailer_id_position(events_[0].attr.sample_type))
       return "the events disagree on where the sample id sits (non matching sample_type)";
-    if (event.attr.sample_id_all != events_[0].attr.sample_id_all) return "the events disagree on sample_id_all";
+    if (event.attr.sample_id_all != events_[0].attr.sample_id_all)
+      return "the events disagree on sample_id_all";
   }
   return {};
 }

@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "base/error.hpp"
 #include "base/bytes.hpp"
+#include "base/error.hpp"
 
 namespace sonde::perfdata {
 

@@ -21,8 +21,11 @@ Result<FileKind> identify(Bytes head) {
   if (head.size() < sizeof(PipeHeader))
     return failf("file is {} bytes, too short for a perf.data header (16 bytes at least)", head.size());
   auto magic = load<uint64_t>(head.data());
-  if (magic == kPerfMagicSwapped) return fail("bad magic at offset 0x0: written on a machine of the other byte order, which sonde does not read");
-  if (std::memcmp(head.data(), "PERFFILE", 8) == 0) return fail("bad magic at offset 0x0: the old PERFFILE format (perf before 3.x) is not supported");
+  if (magic == kPerfMagicSwapped)
+    return fail(
+        "bad magic at offset 0x0: written on a machine of the other byte order, which sonde does not read");
+  if (std::memcmp(head.data(), "PERFFILE", 8) == 0)
+    return fail("bad magic at offset 0x0: the old PERFFILE format (perf before 3.x) is not supported");
   if (magic != kPerfMagic) return fail("bad magic at offset 0x0: not a perf.data file (expected PERFILE2)");
   auto size = load<uint64_t>(head.data() + 8);
   if (size == sizeof(PipeHeader)) return FileKind::Pipe;
@@ -42,14 +45,18 @@ Result<FileHeader> read_file_header(Bytes file, Diagnostics& diagnostics, bool& 
   if (header.attr_size < PERF_ATTR_SIZE_VER0 + sizeof(FileSection) || header.attr_size > 4096)
     return failf("bad attr size {} at offset 0x10 (perf writes {})", header.attr_size, sizeof(FileAttr));
   if (!section_fits(header.attrs, file.size()))
-    return failf("attrs section at offset {:#x} of {} bytes runs past the end of the file ({} bytes)", header.attrs.offset,
-                 header.attrs.size, file.size());
+    return failf("attrs section at offset {:#x} of {} bytes runs past the end of the file ({} bytes)",
+                 header.attrs.offset, header.attrs.size, file.size());
   if (header.attrs.size % header.attr_size != 0)
-    return failf("attrs section size {} at offset 0x20 is not a multiple of the attr size {}", header.attrs.size, header.attr_size);
+    return failf("attrs section size {} at offset 0x20 is not a multiple of the attr size {}",
+                 header.attrs.size, header.attr_size);
   if (header.data.offset > file.size())
-    return failf("data section offset {:#x} at offset 0x28 is past the end of the file ({} bytes)", header.data.offset, file.size());
-  if (header.data.offset < size) return failf("data section offset {:#x} at offset 0x28 lies inside the header", header.data.offset);
-  bool any_feature = std::any_of(std::begin(header.features), std::end(header.features), [](uint64_t w) { return w != 0; });
+    return failf("data section offset {:#x} at offset 0x28 is past the end of the file ({} bytes)",
+                 header.data.offset, file.size());
+  if (header.data.offset < size)
+    return failf("data section offset {:#x} at offset 0x28 lies inside the header", header.data.offset);
+  bool any_feature =
+      std::any_of(std::begin(header.features), std::end(header.features), [](uint64_t w) { return w != 0; });
   if (header.data.size == 0 && !any_feature && file.size() > header.data.offset) {
     // What an interrupted writer leaves (the placeholder header has no feature bits): records
     // may still be there, up to the end. With features, the data section is really empty.
@@ -80,14 +87,18 @@ Result<void> read_attr_section(Bytes file, const FileHeader& header, AttrTable& 
     Bytes entry = file.subspan(at, header.attr_size);
     auto attr_size = load<uint32_t>(entry.data() + offsetof(perf_event_attr, size));
     if (attr_size != 0 && (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > attr_part))
-      return failf("attr {} at offset {:#x}: its size field says {} in a {}-byte slot", i, at, attr_size, attr_part);
+      return failf("attr {} at offset {:#x}: its size field says {} in a {}-byte slot", i, at, attr_size,
+                   attr_part);
     auto ids = load<FileSection>(entry.data() + attr_part);
     if (!section_fits(ids, file.size()))
-      return failf("attr {} at offset {:#x}: its ids ({} bytes at {:#x}) run past the end of the file", i, at, ids.size, ids.offset);
-    if (ids.size % sizeof(uint64_t) != 0) return failf("attr {} at offset {:#x}: ids size {} is not a multiple of 8", i, at, ids.size);
+      return failf("attr {} at offset {:#x}: its ids ({} bytes at {:#x}) run past the end of the file", i, at,
+                   ids.size, ids.offset);
+    if (ids.size % sizeof(uint64_t) != 0)
+      return failf("attr {} at offset {:#x}: ids size {} is not a multiple of 8", i, at, ids.size);
     std::vector<uint64_t> id_values(ids.size / sizeof(uint64_t));
     if (!id_values.empty()) std::memcpy(id_values.data(), file.data() + ids.offset, ids.size);
-    if (auto r = attrs.add(entry.first(attr_part), id_values); !r) return tl::unexpected(r.error().with_context(fmt::format("attr {} at offset {:#x}", i, at)));
+    if (auto r = attrs.add(entry.first(attr_part), id_values); !r)
+      return tl::unexpected(r.error().with_context(fmt::format("attr {} at offset {:#x}", i, at)));
   }
   return {};
 }

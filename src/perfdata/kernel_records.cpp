@@ -9,12 +9,14 @@ namespace sonde::perfdata {
 namespace {
 
 tl::unexpected<Error> too_short(const RecordView& record, size_t need) {
-  return failf("{} record at offset {:#x} has size {}, below the {} bytes it needs", record_type_name(record.type()),
-               record.offset, record.header.size, need + sizeof(perf_event_header));
+  return failf("{} record at offset {:#x} has size {}, below the {} bytes it needs",
+               record_type_name(record.type()), record.offset, record.header.size,
+               need + sizeof(perf_event_header));
 }
 
 tl::unexpected<Error> wrong_type(const RecordView& record, std::string_view expected) {
-  return failf("record at offset {:#x} is {}, not {}", record.offset, record_type_name(record.type()), expected);
+  return failf("record at offset {:#x} is {}, not {}", record.offset, record_type_name(record.type()),
+               expected);
 }
 
 // The fixed part of a record, copied out so it may sit at any alignment.
@@ -31,7 +33,9 @@ Result<std::string_view> string_at(const RecordView& record, size_t at, const ch
   const char* start = reinterpret_cast<const char*>(body.data()) + at;
   size_t room = body.size() - at;
   const void* nul = std::memchr(start, '\0', room);
-  if (!nul) return failf("{} record at offset {:#x}: its {} has no terminating NUL", record_type_name(record.type()), record.offset, field);
+  if (!nul)
+    return failf("{} record at offset {:#x}: its {} has no terminating NUL", record_type_name(record.type()),
+                 record.offset, field);
   return std::string_view(start, static_cast<size_t>(static_cast<const char*>(nul) - start));
 }
 
@@ -116,7 +120,8 @@ Result<CommRecord> CommRecord::decode(const RecordView& record) {
 }
 
 Result<ForkExitRecord> ForkExitRecord::decode(const RecordView& record) {
-  if (record.type() != PERF_RECORD_FORK && record.type() != PERF_RECORD_EXIT) return wrong_type(record, "FORK or EXIT");
+  if (record.type() != PERF_RECORD_FORK && record.type() != PERF_RECORD_EXIT)
+    return wrong_type(record, "FORK or EXIT");
   auto fixed = fixed_part<ForkFixed>(record);
   if (!fixed) return tl::unexpected(fixed.error());
   return ForkExitRecord{fixed->pid, fixed->ppid, fixed->tid, fixed->ptid, fixed->time};
@@ -137,14 +142,16 @@ Result<LostSamplesRecord> LostSamplesRecord::decode(const RecordView& record) {
 }
 
 Result<ThrottleRecord> ThrottleRecord::decode(const RecordView& record) {
-  if (record.type() != PERF_RECORD_THROTTLE && record.type() != PERF_RECORD_UNTHROTTLE) return wrong_type(record, "THROTTLE");
+  if (record.type() != PERF_RECORD_THROTTLE && record.type() != PERF_RECORD_UNTHROTTLE)
+    return wrong_type(record, "THROTTLE");
   auto fixed = fixed_part<ThrottleFixed>(record);
   if (!fixed) return tl::unexpected(fixed.error());
   return ThrottleRecord{record.type() == PERF_RECORD_THROTTLE, fixed->time, fixed->id, fixed->stream_id};
 }
 
 Result<SwitchRecord> SwitchRecord::decode(const RecordView& record) {
-  if (record.type() != PERF_RECORD_SWITCH && record.type() != PERF_RECORD_SWITCH_CPU_WIDE) return wrong_type(record, "SWITCH");
+  if (record.type() != PERF_RECORD_SWITCH && record.type() != PERF_RECORD_SWITCH_CPU_WIDE)
+    return wrong_type(record, "SWITCH");
   SwitchRecord r;
   r.out = record.misc() & PERF_RECORD_MISC_SWITCH_OUT;
   r.preempt = record.misc() & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;

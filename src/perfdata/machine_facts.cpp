@@ -97,7 +97,8 @@ MachineFacts gather_machine_facts() {
                                 cpuinfo_value(*cpuinfo, "model"), cpuinfo_value(*cpuinfo, "stepping"));
   }
   // perf's "available" is the highest present CPU plus one; "online" is sysconf's count.
-  if (auto present = kernel::parse_cpu_list(sysfs_text(std::string(kCpuRoot) + "/present")); present && !present->empty())
+  if (auto present = kernel::parse_cpu_list(sysfs_text(std::string(kCpuRoot) + "/present"));
+      present && !present->empty())
     facts.nr_cpus.available = static_cast<uint32_t>(*std::max_element(present->begin(), present->end()) + 1);
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   facts.nr_cpus.online = online > 0 ? static_cast<uint32_t>(online) : 0;

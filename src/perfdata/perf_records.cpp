@@ -1,8 +1,8 @@
 #include "perfdata/perf_records.hpp"
 
-#include <cstring>
-
 #include <fmt/format.h>
+
+#include <cstring>
 
 #include "base/bytes.hpp"
 #include "format/perf_format.hpp"
@@ -12,8 +12,8 @@ namespace sonde::perfdata {
 namespace {
 
 tl::unexpected<Error> truncated(const RecordView& record) {
-  return failf("{} record at offset {:#x} is shorter than its contents say (size {})", record_type_name(record.type()),
-               record.offset, record.header.size);
+  return failf("{} record at offset {:#x} is shorter than its contents say (size {})",
+               record_type_name(record.type()), record.offset, record.header.size);
 }
 
 // perf_record_cpu_map_data: a u16 type, then (packed) one of three encodings.
@@ -34,11 +34,13 @@ Result<std::vector<int32_t>> decode_cpu_map_data(const RecordView& record, Bytes
     if (data.size() < 6) return truncated(record);
     uint16_t nr = load<uint16_t>(data.data() + 2);
     uint16_t long_size = load<uint16_t>(data.data() + 4);
-    if (long_size != 4 && long_size != 8) return failf("CPU_MAP record at offset {:#x}: mask words of {} bytes", record.offset, long_size);
+    if (long_size != 4 && long_size != 8)
+      return failf("CPU_MAP record at offset {:#x}: mask words of {} bytes", record.offset, long_size);
     size_t first = long_size == 4 ? 6 : 10;
     if (data.size() < first + size_t{nr} * long_size) return truncated(record);
     for (size_t i = 0; i < nr; ++i) {
-      uint64_t word = long_size == 4 ? load<uint32_t>(data.data() + first + i * 4) : load<uint64_t>(data.data() + first + i * 8);
+      uint64_t word = long_size == 4 ? load<uint32_t>(data.data() + first + i * 4)
+                                     : load<uint64_t>(data.data() + first + i * 8);
       for (unsigned bit = 0; bit < long_size * 8u; ++bit) {
         if (word & (uint64_t{1} << bit)) cpus.push_back(static_cast<int32_t>(i * long_size * 8 + bit));
       }

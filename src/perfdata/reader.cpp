@@ -4,8 +4,8 @@
 
 #include <cerrno>
 
-#include "perfdata/file_layout.hpp"
 #include "base/mapped_file.hpp"
+#include "perfdata/file_layout.hpp"
 #include "perfdata/record_stream.hpp"
 
 namespace sonde::perfdata {
@@ -46,7 +46,7 @@ struct PerfDataReader::State {
   FileHeader header;
   AttrTable attrs;
   FeatureSet features;
-  std::map<int, Bytes> feature_sections;         // file mode: views into the mapping
+  std::map<int, Bytes> feature_sections;          // file mode: views into the mapping
   std::map<int, std::string> pipe_feature_bytes;  // pipe mode: copies out of the stream
   std::string pipe_tracing_data;
   Diagnostics* read_diagnostics = &dropped();  // the current records() pass's
@@ -107,7 +107,9 @@ Result<PerfDataReader> PerfDataReader::open_stream(int fd) {
   if (!got) return tl::unexpected(got.error());
   auto kind = identify(Bytes(reinterpret_cast<const uint8_t*>(&pipe_header), *got));
   if (!kind) return tl::unexpected(kind.error().with_context("the input stream"));
-  if (*kind != FileKind::Pipe) return fail("the input stream: a perf.data file in file mode cannot be read from a pipe; pass it with -i FILE");
+  if (*kind != FileKind::Pipe)
+    return fail(
+        "the input stream: a perf.data file in file mode cannot be read from a pipe; pass it with -i FILE");
   state->pipe = true;
   state->fd = fd;
   state->header.size = sizeof(PipeHeader);
@@ -128,7 +130,8 @@ bool PerfDataReader::has_feature(int feature) const {
 }
 
 Bytes PerfDataReader::feature_section(int feature) const {
-  if (auto it = state_->feature_sections.find(feature); it != state_->feature_sections.end()) return it->second;
+  if (auto it = state_->feature_sections.find(feature); it != state_->feature_sections.end())
+    return it->second;
   if (auto it = state_->pipe_feature_bytes.find(feature); it != state_->pipe_feature_bytes.end())
     return {reinterpret_cast<const uint8_t*>(it->second.data()), it->second.size()};
   return {};
@@ -136,7 +139,8 @@ Bytes PerfDataReader::feature_section(int feature) const {
 
 Bytes PerfDataReader::tracing_data() const {
   if (!state_->pipe_tracing_data.empty())
-    return {reinterpret_cast<const uint8_t*>(state_->pipe_tracing_data.data()), state_->pipe_tracing_data.size()};
+    return {reinterpret_cast<const uint8_t*>(state_->pipe_tracing_data.data()),
+            state_->pipe_tracing_data.size()};
   return feature_section(HEADER_TRACING_DATA);
 }
 
@@ -221,7 +225,8 @@ void PerfDataReader::absorb_user_record(const RecordView& record) {
         if (s.features.event_desc) s.attrs.apply_event_desc(*s.features.event_desc);
         return;
       }
-      if (feature == HEADER_RESERVED || feature > HEADER_LAST_FEATURE) return warn(fmt::format("unknown feature {}", feature));
+      if (feature == HEADER_RESERVED || feature > HEADER_LAST_FEATURE)
+        return warn(fmt::format("unknown feature {}", feature));
       Bytes bytes = payload.subspan(sizeof(uint64_t));
       auto& stored = s.pipe_feature_bytes[static_cast<int>(feature)];
       stored.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -241,14 +246,16 @@ void PerfDataReader::absorb_user_record(const RecordView& record) {
       for (auto& e : *entries) s.features.build_ids->push_back(std::move(e));
       return;
     }
-    default: return;
+    default:
+      return;
   }
 }
 
 void PerfDataReader::set_absorb_while_reading(bool absorb) { state_->absorb_while_reading = absorb; }
 
 void PerfDataReader::absorb(const RecordView& record) {
-  if (!state_->absorb_while_reading && record.type() >= PERF_RECORD_USER_TYPE_START) absorb_user_record(record);
+  if (!state_->absorb_while_reading && record.type() >= PERF_RECORD_USER_TYPE_START)
+    absorb_user_record(record);
 }
 
 bool PerfDataReader::changes_header(uint32_t type) {

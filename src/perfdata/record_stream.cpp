@@ -10,7 +10,8 @@ RecordStream::RecordStream(Bytes input, uint64_t base_offset) : outer_(base_offs
   outer_.feed(input);
 }
 
-RecordStream::RecordStream(Refill refill, uint64_t base_offset) : outer_(base_offset), refill_(std::move(refill)) {}
+RecordStream::RecordStream(Refill refill, uint64_t base_offset)
+    : outer_(base_offset), refill_(std::move(refill)) {}
 
 Result<void> RecordStream::decompress(const RecordView& compressed) {
   Bytes payload = compressed.payload();
@@ -47,7 +48,8 @@ Result<RecordStream::Status> RecordStream::next(RecordView& out) {
     auto status = outer_.next(out);
     if (!status) return tl::unexpected(status.error());
     if (*status == RecordTokenizer::Status::Record) {
-      if (out.type() != PERF_RECORD_COMPRESSED && out.type() != PERF_RECORD_COMPRESSED2) return Status::Record;
+      if (out.type() != PERF_RECORD_COMPRESSED && out.type() != PERF_RECORD_COMPRESSED2)
+        return Status::Record;
       if (auto opened = decompress(out); !opened) return tl::unexpected(opened.error());
       continue;
     }
@@ -63,10 +65,11 @@ Result<RecordStream::Status> RecordStream::next(RecordView& out) {
       input_done_ = true;
     }
     if (outer_.pending_bytes() > 0)
-      truncation_ = fmt::format("the data ends inside a record at offset {:#x} ({} bytes of it present)", outer_.offset(),
-                                outer_.pending_bytes());
+      truncation_ = fmt::format("the data ends inside a record at offset {:#x} ({} bytes of it present)",
+                                outer_.offset(), outer_.pending_bytes());
     else if (decompressor_ && inner_.pending_bytes() > 0)
-      truncation_ = fmt::format("the compressed data ends inside a record (COMPRESSED record at offset {:#x})", compressed_offset_);
+      truncation_ = fmt::format(
+          "the compressed data ends inside a record (COMPRESSED record at offset {:#x})", compressed_offset_);
     return Status::End;
   }
 }

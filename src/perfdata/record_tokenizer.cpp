@@ -87,7 +87,8 @@ Result<RecordTokenizer::Status> RecordTokenizer::take_from_carry(RecordView& out
   auto held_bytes = [&] { return Bytes(carry_.data() + carry_pos_, held()); };
   if (!pull_until(sizeof(perf_event_header))) return Status::NeedMore;
   auto header = load<perf_event_header>(held_bytes().data());
-  if (header.type == PERF_RECORD_HEADER_TRACING_DATA && !pull_until(sizeof(TracingDataRecord))) return Status::NeedMore;
+  if (header.type == PERF_RECORD_HEADER_TRACING_DATA && !pull_until(sizeof(TracingDataRecord)))
+    return Status::NeedMore;
   size_t extent = extent_of(held_bytes());
   if (extent == kBadExtent) return tl::unexpected(bad_header(held_bytes()));
   if (!pull_until(extent)) return Status::NeedMore;

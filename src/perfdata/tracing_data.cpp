@@ -31,7 +31,7 @@ Result<std::string> build_tracing_data(const std::vector<std::pair<std::string, 
   std::string out;
   out += "\x17\x08\x44tracing";
   out += std::string("0.6") + '\0';
-  out += '\0';                                     // little endian
+  out += '\0';  // little endian
   out += static_cast<char>(sizeof(long));
   put<uint32_t>(out, static_cast<uint32_t>(::sysconf(_SC_PAGESIZE)));
 

@@ -29,7 +29,8 @@ Result<PerfDataWriter> PerfDataWriter::create(const std::string& path) {
   // The placeholder: valid magic, no attrs, no data. finalize rewrites it.
   writer.header_ = FileHeader{};
   writer.header_.attr_size = sizeof(FileAttr);
-  if (auto r = writer.out_->write(&writer.header_, sizeof writer.header_); !r) return tl::unexpected(r.error());
+  if (auto r = writer.out_->write(&writer.header_, sizeof writer.header_); !r)
+    return tl::unexpected(r.error());
   return writer;
 }
 
@@ -67,7 +68,8 @@ Result<void> PerfDataWriter::write_file_attrs(std::span<const AttrWithIds> attrs
 Result<void> PerfDataWriter::write_pipe_attrs(std::span<const AttrWithIds> attrs) {
   for (const auto& a : attrs) {
     size_t size = sizeof(perf_event_header) + sizeof(perf_event_attr) + a.ids.size() * sizeof(uint64_t);
-    if (size > kMaxRecordSize) return failf("perf.data writer: {} ids do not fit a HEADER_ATTR record", a.ids.size());
+    if (size > kMaxRecordSize)
+      return failf("perf.data writer: {} ids do not fit a HEADER_ATTR record", a.ids.size());
     perf_event_header header{PERF_RECORD_HEADER_ATTR, 0, static_cast<uint16_t>(size)};
     perf_event_attr attr = a.attr;
     attr.size = sizeof(perf_event_attr);
@@ -82,7 +84,9 @@ Result<void> PerfDataWriter::write_pipe_features(const FeatureSet& features) {
   if (!pipe_) return fail("perf.data writer: features go in finalize() for a file");
   auto emit_feature = [&](uint64_t id, std::string_view bytes) -> Result<void> {
     size_t size = sizeof(FeatureRecordHeader) + bytes.size();
-    if (size > kMaxRecordSize) return failf("perf.data writer: feature {} is too large for a pipe record", feature_name(static_cast<int>(id)));
+    if (size > kMaxRecordSize)
+      return failf("perf.data writer: feature {} is too large for a pipe record",
+                   feature_name(static_cast<int>(id)));
     FeatureRecordHeader header{{PERF_RECORD_HEADER_FEATURE, 0, static_cast<uint16_t>(size)}, id};
     if (auto r = out_->write(&header, sizeof header); !r) return r;
     return out_->write(bytes.data(), bytes.size());
@@ -96,7 +100,8 @@ Result<void> PerfDataWriter::write_pipe_features(const FeatureSet& features) {
     // The blob follows the record, outside header.size, padded to 8 bytes.
     const std::string& blob = *features.tracing_data;
     size_t padded = ByteWriter::align_up(blob.size(), 8);
-    TracingDataRecord record{{PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(TracingDataRecord)}, static_cast<uint32_t>(padded)};
+    TracingDataRecord record{{PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(TracingDataRecord)},
+                             static_cast<uint32_t>(padded)};
     if (auto r = out_->write(&record, sizeof record); !r) return r;
     if (auto r = out_->write(blob.data(), blob.size()); !r) return r;
     static const char zeros[8] = {};
@@ -118,7 +123,8 @@ Result<void> PerfDataWriter::append(const void* data, size_t size) {
 }
 
 Result<void> PerfDataWriter::append_record(const perf_event_header& header, const void* payload) {
-  if (header.size < sizeof header) return failf("perf.data writer: record size {} is below the header's", header.size);
+  if (header.size < sizeof header)
+    return failf("perf.data writer: record size {} is below the header's", header.size);
   if (auto r = append(&header, sizeof header); !r) return r;
   return append(payload, header.size - sizeof header);
 }

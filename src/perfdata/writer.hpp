@@ -37,8 +37,6 @@ struct AttrWithIds {
   std::vector<uint64_t> ids;
 };
 
-
-
 class PerfDataWriter {
  public:
   // Creates (truncates) `path` with mode 0600. Renaming an existing file to .old is the caller's.

@@ -18,7 +18,8 @@ Result<std::string> collapse_stacks(const CollapseRequest& request, Diagnostics&
     // A replay maps the file: a pipe cannot be given.
     if (request.input.empty() || request.input == "-")
       return fail("perf.data on standard input: give the file's name instead");
-    if (auto replayed = analysis::for_each_session_stack(input->name(), {}, filter, add, diagnostics); !replayed)
+    if (auto replayed = analysis::for_each_session_stack(input->name(), {}, filter, add, diagnostics);
+        !replayed)
       return tl::unexpected(replayed.error());
   } else {
     analysis::parse_script_text(input->text(), {.srcline = request.srcline}, filter, add, diagnostics);

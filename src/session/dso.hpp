@@ -21,12 +21,12 @@ enum class DsoKind : uint8_t {
 };
 
 struct Dso {
-  uint32_t id = 0;          // dense, stable for the session: index of per-DSO caches
+  uint32_t id = 0;  // dense, stable for the session: index of per-DSO caches
   DsoKind kind = DsoKind::user;
-  std::string long_name;    // as perf script prints it: "/usr/lib/x86_64-linux-gnu/libc.so.6"
-  std::string short_name;   // as perf report prints it: "libc.so.6", "[kernel.kallsyms]"
-  std::string build_id;     // lowercase hex, empty when the file carries none we know of
-  bool hit = false;         // a sample or callchain entry landed in it
+  std::string long_name;   // as perf script prints it: "/usr/lib/x86_64-linux-gnu/libc.so.6"
+  std::string short_name;  // as perf report prints it: "libc.so.6", "[kernel.kallsyms]"
+  std::string build_id;    // lowercase hex, empty when the file carries none we know of
+  bool hit = false;        // a sample or callchain entry landed in it
 
   bool is_kernel() const { return kind == DsoKind::kernel || kind == DsoKind::kernel_module; }
 };

@@ -23,12 +23,18 @@ bool is_no_file_memory(std::string_view name) {
 
 uint8_t context_cpumode(uint64_t marker, uint8_t current) {
   switch (marker) {
-    case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
-    case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
-    case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
-    case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
-    case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
-    default: return current;
+    case PERF_CONTEXT_HV:
+      return PERF_RECORD_MISC_HYPERVISOR;
+    case PERF_CONTEXT_KERNEL:
+      return PERF_RECORD_MISC_KERNEL;
+    case PERF_CONTEXT_USER:
+      return PERF_RECORD_MISC_USER;
+    case PERF_CONTEXT_GUEST_KERNEL:
+      return PERF_RECORD_MISC_GUEST_KERNEL;
+    case PERF_CONTEXT_GUEST_USER:
+      return PERF_RECORD_MISC_GUEST_USER;
+    default:
+      return current;
   }
 }
 
@@ -45,7 +51,8 @@ void Machine::add_build_id(std::string_view filename, std::string hex) {
 
 Thread& Machine::thread(int32_t pid, int32_t tid) {
   // Consecutive samples mostly come from one thread.
-  if (last_thread_ != nullptr && last_thread_->tid == tid && (last_thread_->pid != -1 || pid == -1)) return *last_thread_;
+  if (last_thread_ != nullptr && last_thread_->tid == tid && (last_thread_->pid != -1 || pid == -1))
+    return *last_thread_;
   auto it = threads_.find(tid);
   if (it != threads_.end()) {
     Thread& existing = *it->second;

@@ -17,8 +17,8 @@ namespace sonde::session {
 struct Thread {
   int32_t pid = -1;
   int32_t tid = -1;
-  std::string comm;          // perf's ":TID" until a COMM or FORK names it
-  bool comm_set = false;     // named by a COMM (or inherited a name): forks pass only a set comm on
+  std::string comm;       // perf's ":TID" until a COMM or FORK names it
+  bool comm_set = false;  // named by a COMM (or inherited a name): forks pass only a set comm on
   bool exited = false;
   std::shared_ptr<AddressSpace> maps;  // shared by the threads of one process
 };
@@ -31,7 +31,9 @@ struct Location {
   uint64_t dso_address = 0;  // Map::dso_address(ip); ip when there is no map
   uint8_t cpumode = PERF_RECORD_MISC_USER;  // PERF_RECORD_MISC_KERNEL, _USER, _HYPERVISOR, ...
 
-  bool kernel() const { return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL; }
+  bool kernel() const {
+    return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+  }
 };
 
 // The cpumode a PERF_CONTEXT_* marker of a callchain gives the entries after it; `current` for
@@ -65,11 +67,11 @@ class Machine {
   Dso& dso_for(std::string_view filename, int32_t pid, bool kernel_map);
 
   DsoTable dsos_;
-  std::unordered_map<std::string, std::string> build_ids_;  // filename -> hex
+  std::unordered_map<std::string, std::string> build_ids_;        // filename -> hex
   std::unordered_map<int32_t, std::unique_ptr<Thread>> threads_;  // by tid
   Thread* last_thread_ = nullptr;  // the one thread() returned last, while it is in threads_
-  AddressSpace kernel_image_;  // [kernel.kallsyms]
-  AddressSpace modules_;       // modules, looked up before the image's open-ended map
+  AddressSpace kernel_image_;      // [kernel.kallsyms]
+  AddressSpace modules_;           // modules, looked up before the image's open-ended map
 };
 
 }  // namespace sonde::session

@@ -42,11 +42,11 @@ class OrderedRecords {
   uint32_t copy_in(const perfdata::RecordView& record, perfdata::RecordView& copy);
 
   static constexpr uint32_t kNoChunk = UINT32_MAX;
-  std::vector<Entry> queue_;  // in push order
+  std::vector<Entry> queue_;                          // in push order
   std::vector<std::pair<uint64_t, uint32_t>> ready_;  // (time, place in queue_) being flushed
-  std::vector<Chunk> chunks_;  // index = Entry::chunk; freed chunks keep their slot
-  uint64_t max_time_ = 0;      // highest timestamp pushed so far
-  uint64_t next_limit_ = 0;    // flush limit for the next FINISHED_ROUND
+  std::vector<Chunk> chunks_;                         // index = Entry::chunk; freed chunks keep their slot
+  uint64_t max_time_ = 0;                             // highest timestamp pushed so far
+  uint64_t next_limit_ = 0;                           // flush limit for the next FINISHED_ROUND
   bool have_limit_ = false;
 };
 

@@ -1,13 +1,13 @@
 #include "session/session.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstring>
 #include <deque>
 #include <exception>
 #include <optional>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "base/progress.hpp"
 #include "format/build_ids.hpp"
@@ -44,7 +44,7 @@ struct Session::State {
   UserStackUnwinder* unwinder = nullptr;
   bool locate_callchains = true;
   bool read_ahead_allowed = true;
-  std::string progress_label;  // empty: no progress line
+  std::string progress_label;        // empty: no progress line
   std::optional<Progress> progress;  // during process()
   uint64_t steps_run = 0;
   perfdata::Sample sample_;         // reused for every sample
@@ -57,7 +57,8 @@ struct Session::State {
   void apply_build_ids() {
     if (build_ids_applied || !reader.features().build_ids) return;
     build_ids_applied = true;
-    for (const auto& entry : *reader.features().build_ids) machine.add_build_id(entry.filename, format::build_id_hex(entry.build_id));
+    for (const auto& entry : *reader.features().build_ids)
+      machine.add_build_id(entry.filename, format::build_id_hex(entry.build_id));
   }
 
   // The record's timestamp, or nullopt when it has none (delivered at once, as perf does).
@@ -132,16 +133,20 @@ struct Session::State {
         break;
       case PERF_RECORD_MMAP:
         if (auto mmap = perfdata::MmapRecord::decode(record)) {
-          machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr, mmap->len,
-                             mmap->pgoff, mmap->filename, PROT_EXEC_BIT, 0, cpumode_of(record), {});
+          machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr,
+                             mmap->len, mmap->pgoff, mmap->filename, PROT_EXEC_BIT, 0, cpumode_of(record),
+                             {});
         }
         break;
       case PERF_RECORD_MMAP2:
         if (auto mmap = perfdata::Mmap2Record::decode(record)) {
           std::string build_id =
-              mmap->has_build_id ? format::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size)) : std::string();
-          machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr, mmap->len,
-                             mmap->pgoff, mmap->filename, mmap->prot, mmap->flags, cpumode_of(record), build_id);
+              mmap->has_build_id
+                  ? format::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size))
+                  : std::string();
+          machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr,
+                             mmap->len, mmap->pgoff, mmap->filename, mmap->prot, mmap->flags,
+                             cpumode_of(record), build_id);
         }
         break;
       case PERF_RECORD_LOST:
@@ -249,15 +254,18 @@ Result<void> Session::State::run(const ReadStep& step, SessionVisitor& visitor) 
   if (progress && ++steps_run % 4096 == 0) {
     // How far through the data section (a pipe's size is unknown: the records are counted).
     const perfdata::FileSection& data = reader.header().data;
-    if (reader.is_pipe() || data.size == 0) progress->update(steps_run, 0);
-    else progress->update(step.record.offset > data.offset ? step.record.offset - data.offset : 0, data.size);
+    if (reader.is_pipe() || data.size == 0)
+      progress->update(steps_run, 0);
+    else
+      progress->update(step.record.offset > data.offset ? step.record.offset - data.offset : 0, data.size);
   }
   switch (step.kind) {
     case ReadStep::Kind::deliver:
       return deliver(step.record, visitor);
     case ReadStep::Kind::as_read:
       reader.absorb(step.record);
-      if (step.record.type() != perfdata::PERF_RECORD_FINISHED_ROUND) apply_build_ids();  // pipe mode: features come as records
+      if (step.record.type() != perfdata::PERF_RECORD_FINISHED_ROUND)
+        apply_build_ids();  // pipe mode: features come as records
       return visitor.on_record(step.record, nullptr, {});
     case ReadStep::Kind::release:
       reader.release_before(step.record.offset);
@@ -277,7 +285,8 @@ Result<void> Session::process(SessionVisitor& visitor) {
   // A mapped file is read ahead on a second thread: splitting records out, timestamping and
   // ordering them overlaps with the visitor's work. Pipes and compressed files, whose records
   // live in buffers the reader reuses, are read on this thread.
-  bool read_ahead = s.read_ahead_allowed && !s.reader.is_pipe() && !s.reader.has_feature(perfdata::HEADER_COMPRESSED) &&
+  bool read_ahead = s.read_ahead_allowed && !s.reader.is_pipe() &&
+                    !s.reader.has_feature(perfdata::HEADER_COMPRESSED) &&
                     std::thread::hardware_concurrency() > 1;
   if (!read_ahead) {
     // A visitor's failure leaves the reading loop as an exception, caught here.
@@ -320,7 +329,8 @@ Result<uint64_t> Session::State::read_ahead(SessionVisitor& visitor) {
         batch.push_back(step);
         // A record that changes the attrs or features is taken in by the visiting thread
         // before anything after it is read.
-        bool barrier = step.kind == ReadStep::Kind::as_read && perfdata::PerfDataReader::changes_header(step.record.type());
+        bool barrier = step.kind == ReadStep::Kind::as_read &&
+                       perfdata::PerfDataReader::changes_header(step.record.type());
         if (batch.size() < kBatch && !barrier) return;
         if (!channel.put(batch) || (barrier && !channel.wait_for_signal())) throw Cancelled{};
       };
@@ -363,7 +373,8 @@ Result<uint64_t> Session::State::read_ahead(SessionVisitor& visitor) {
       for (const ReadStep& step : batch) {
         visited = run(step, visitor);
         if (!visited) break;
-        if (step.kind == ReadStep::Kind::as_read && perfdata::PerfDataReader::changes_header(step.record.type()))
+        if (step.kind == ReadStep::Kind::as_read &&
+            perfdata::PerfDataReader::changes_header(step.record.type()))
           channel.signal();
       }
     }
@@ -376,11 +387,12 @@ Result<uint64_t> Session::State::read_ahead(SessionVisitor& visitor) {
 std::string event_name(const perfdata::EventAttr& event) {
   if (!event.name.empty()) return event.name;
   static constexpr std::array<const char*, 10> hardware = {
-      "cycles",   "instructions", "cache-references", "cache-misses", "branches", "branch-misses",
-      "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles"};
+      "cycles",        "instructions", "cache-references",        "cache-misses",           "branches",
+      "branch-misses", "bus-cycles",   "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles"};
   static constexpr std::array<const char*, 12> software = {
-      "cpu-clock",    "task-clock",       "page-faults", "context-switches", "cpu-migrations", "minor-faults",
-      "major-faults", "alignment-faults", "emulation-faults", "dummy",       "bpf-output",      "cgroup-switches"};
+      "cpu-clock",        "task-clock",   "page-faults",  "context-switches",
+      "cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+      "emulation-faults", "dummy",        "bpf-output",   "cgroup-switches"};
   const perf_event_attr& attr = event.attr;
   if (attr.type == PERF_TYPE_HARDWARE && attr.config < hardware.size()) return hardware[attr.config];
   if (attr.type == PERF_TYPE_SOFTWARE && attr.config < software.size()) return software[attr.config];

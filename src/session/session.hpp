@@ -24,9 +24,9 @@ struct SampleEvent {
   const perfdata::RecordView& record;
   const perfdata::Sample& sample;
   const perfdata::EventAttr& event;
-  size_t event_index;                  // position of `event` in reader().attrs().events()
+  size_t event_index;  // position of `event` in reader().attrs().events()
   Thread& thread;
-  uint8_t cpumode;                     // the sample's (header.misc & PERF_RECORD_MISC_CPUMODE_MASK)
+  uint8_t cpumode;  // the sample's (header.misc & PERF_RECORD_MISC_CPUMODE_MASK)
   // Leaf first: the sampled ip, then its callers. From PERF_SAMPLE_CALLCHAIN (context markers
   // removed, each entry placed with the cpumode its marker gave), followed by the user frames
   // of a DWARF unwind when an unwinder is set. Without a callchain, just the sampled ip.

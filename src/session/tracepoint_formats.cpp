@@ -1,13 +1,12 @@
 #include "session/tracepoint_formats.hpp"
 
+#include <fmt/format.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
 #include <bit>
 #include <cstring>
 #include <string_view>
-
-#include <fmt/format.h>
 
 namespace sonde::session {
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "base/error.hpp"
 #include "base/bytes.hpp"
+#include "base/error.hpp"
 
 struct tep_handle;
 struct tep_event;

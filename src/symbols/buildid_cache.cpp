@@ -27,8 +27,7 @@ std::string buildid_cache_link(const std::string& dir, const std::string& build_
   return dir + "/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2);
 }
 
-std::string buildid_cache_file(const std::string& dir, const std::string& build_id,
-                               const std::string& kind) {
+std::string buildid_cache_file(const std::string& dir, const std::string& build_id, const std::string& kind) {
   std::string link = buildid_cache_link(dir, build_id);
   if (link.empty()) return "";
   std::error_code ec;
@@ -71,8 +70,8 @@ Result<void> buildid_cache_add(const std::string& dir, const std::string& file,
   if (ec) return failf("Couldn't add {}: {}: {}", file, entry, ec.message());
   if (auto linked = link_or_copy(real, entry + "/elf"); !linked)
     return failf("Couldn't add {}: {}", file, linked.error().message);
-  std::string debug = debug_root + "/.build-id/" + build_id.substr(0, 2) + "/" +
-                      build_id.substr(2) + ".debug";
+  std::string debug =
+      debug_root + "/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug";
   if (fs::is_regular_file(debug, ec)) {
     if (auto linked = link_or_copy(debug, entry + "/debug"); !linked)
       return failf("Couldn't add {}: {}", file, linked.error().message);

@@ -21,8 +21,7 @@ std::string buildid_cache_link(const std::string& dir, const std::string& build_
 
 // The cached file for `build_id` of the given kind ("elf", "debug", "kallsyms", "vdso"),
 // following the .build-id link; "" when it is not there.
-std::string buildid_cache_file(const std::string& dir, const std::string& build_id,
-                               const std::string& kind);
+std::string buildid_cache_file(const std::string& dir, const std::string& build_id, const std::string& kind);
 
 // perf buildid-cache --add: caches `file` (and its debug file found by build-id under
 // `debug_root`) under `dir`.

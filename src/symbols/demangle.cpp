@@ -2,9 +2,9 @@
 
 #include <cxxabi.h>
 
-#include <cstdlib>
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -31,13 +31,23 @@ namespace {
 
 // The special names libiberty prints whole even without DMGL_PARAMS.
 bool is_special_name(std::string_view text) {
-  static constexpr std::string_view prefixes[] = {
-      "vtable for ",        "VTT for ",           "construction vtable for ",
-      "typeinfo for ",      "typeinfo name for ", "typeinfo fn for ",
-      "non-virtual thunk to ", "virtual thunk to ", "covariant return thunk to ",
-      "guard variable for ", "reference temporary", "hidden alias for ",
-      "transaction clone for ", "non-transaction clone for ", "TLS init function for ",
-      "TLS wrapper function for ", "java Class for "};
+  static constexpr std::string_view prefixes[] = {"vtable for ",
+                                                  "VTT for ",
+                                                  "construction vtable for ",
+                                                  "typeinfo for ",
+                                                  "typeinfo name for ",
+                                                  "typeinfo fn for ",
+                                                  "non-virtual thunk to ",
+                                                  "virtual thunk to ",
+                                                  "covariant return thunk to ",
+                                                  "guard variable for ",
+                                                  "reference temporary",
+                                                  "hidden alias for ",
+                                                  "transaction clone for ",
+                                                  "non-transaction clone for ",
+                                                  "TLS init function for ",
+                                                  "TLS wrapper function for ",
+                                                  "java Class for "};
   for (std::string_view prefix : prefixes)
     if (text.starts_with(prefix)) return true;
   return false;
@@ -54,8 +64,7 @@ size_t operator_token_length(std::string_view text, size_t pos) {
     // "operator new", "operator delete[]", "operator\"\" _x", conversion operators: the rest of
     // the word, and "[]" after new/delete.
     size_t j = i + 1;
-    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))
-      ++j;
+    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
     if (text.compare(j, 2, "[]") == 0) j += 2;
     return j - pos;
   }
@@ -147,14 +156,22 @@ std::optional<std::string> unescape_legacy_segment(std::string_view segment) {
       size_t close = segment.find('$', i + 1);
       if (close == std::string_view::npos) return std::nullopt;
       std::string_view code = segment.substr(i + 1, close - i - 1);
-      if (code == "SP") out += '@';
-      else if (code == "BP") out += '*';
-      else if (code == "RF") out += '&';
-      else if (code == "LT") out += '<';
-      else if (code == "GT") out += '>';
-      else if (code == "LP") out += '(';
-      else if (code == "RP") out += ')';
-      else if (code == "C") out += ',';
+      if (code == "SP")
+        out += '@';
+      else if (code == "BP")
+        out += '*';
+      else if (code == "RF")
+        out += '&';
+      else if (code == "LT")
+        out += '<';
+      else if (code == "GT")
+        out += '>';
+      else if (code == "LP")
+        out += '(';
+      else if (code == "RP")
+        out += ')';
+      else if (code == "C")
+        out += ',';
       else if (code.size() > 1 && code[0] == 'u') {
         unsigned value = 0;
         for (char c : code.substr(1)) {
@@ -190,8 +207,7 @@ std::optional<std::string> demangle_rust_legacy(std::string_view name) {
     segments.push_back(rest.substr(digits, length));
     rest.remove_prefix(digits + length);
   }
-  if (rest.empty() || segments.size() < 2 || !is_legacy_rust_hash(segments.back()))
-    return std::nullopt;
+  if (rest.empty() || segments.size() < 2 || !is_legacy_rust_hash(segments.back())) return std::nullopt;
   rest.remove_prefix(1);  // 'E'; a ".llvm.123" or similar suffix may follow and is dropped
   std::string out;
   for (size_t i = 0; i + 1 < segments.size(); ++i) {
@@ -235,10 +251,14 @@ class RustV0Printer {
       char c = next();
       if (c == '_') return value + 1;
       uint64_t digit;
-      if (c >= '0' && c <= '9') digit = static_cast<uint64_t>(c - '0');
-      else if (c >= 'a' && c <= 'z') digit = static_cast<uint64_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'Z') digit = static_cast<uint64_t>(c - 'A' + 36);
-      else return std::nullopt;
+      if (c >= '0' && c <= '9')
+        digit = static_cast<uint64_t>(c - '0');
+      else if (c >= 'a' && c <= 'z')
+        digit = static_cast<uint64_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'Z')
+        digit = static_cast<uint64_t>(c - 'A' + 36);
+      else
+        return std::nullopt;
       if (value > (UINT64_MAX - digit) / 62) return std::nullopt;
       value = value * 62 + digit;
     }
@@ -301,8 +321,10 @@ class RustV0Printer {
       return;
     }
     uint64_t depth = lifetime_depth_ - index;
-    if (depth < 26) out_ += std::string("'") + static_cast<char>('a' + depth);
-    else out_ += "'_" + std::to_string(depth);
+    if (depth < 26)
+      out_ += std::string("'") + static_cast<char>('a' + depth);
+    else
+      out_ += "'_" + std::to_string(depth);
   }
   bool lifetime() {
     auto index = base62();
@@ -418,9 +440,12 @@ class RustV0Printer {
       value = value * 16 + static_cast<uint64_t>(digit);
     }
     eat('_');
-    if (kind == 'b') out_ += value ? "true" : "false";
-    else if (kind == 'c') out_ += '\'' + std::string(1, static_cast<char>(value)) + '\'';
-    else out_ += (negative ? "-" : "") + std::to_string(value);
+    if (kind == 'b')
+      out_ += value ? "true" : "false";
+    else if (kind == 'c')
+      out_ += '\'' + std::string(1, static_cast<char>(value)) + '\'';
+    else
+      out_ += (negative ? "-" : "") + std::to_string(value);
     return true;
   }
   bool constant_bool(bool) { return constant(); }
@@ -433,11 +458,10 @@ class RustV0Printer {
   }
   bool type_inner(bool) {
     static constexpr std::pair<char, std::string_view> basic[] = {
-        {'a', "i8"},  {'b', "bool"}, {'c', "char"},  {'d', "f64"},   {'e', "str"},
-        {'f', "f32"}, {'h', "u8"},   {'i', "isize"}, {'j', "usize"}, {'l', "i32"},
-        {'m', "u32"}, {'n', "i128"}, {'o', "u128"},  {'s', "i16"},   {'t', "u16"},
-        {'u', "()"},  {'v', "..."},  {'x', "i64"},   {'y', "u64"},   {'z', "!"},
-        {'p', "_"}};
+        {'a', "i8"},   {'b', "bool"},  {'c', "char"},  {'d', "f64"}, {'e', "str"}, {'f', "f32"},
+        {'h', "u8"},   {'i', "isize"}, {'j', "usize"}, {'l', "i32"}, {'m', "u32"}, {'n', "i128"},
+        {'o', "u128"}, {'s', "i16"},   {'t', "u16"},   {'u', "()"},  {'v', "..."}, {'x', "i64"},
+        {'y', "u64"},  {'z', "!"},     {'p', "_"}};
     char c = peek();
     for (auto& [code, text] : basic) {
       if (c == code) {
@@ -537,9 +561,12 @@ class RustV0Printer {
           for (bool first_binding = true; eat('p'); first_binding = false) {
             auto name = identifier_bytes();
             if (!name) return false;
-            if (!first_binding) out_ += ", ";
-            else if (!out_.empty() && out_.back() == '>') out_.back() = ',', out_ += ' ';
-            else out_ += '<';
+            if (!first_binding)
+              out_ += ", ";
+            else if (!out_.empty() && out_.back() == '>')
+              out_.back() = ',', out_ += ' ';
+            else
+              out_ += '<';
             out_ += *name;
             out_ += " = ";
             if (!type(false)) return false;

@@ -123,13 +123,12 @@ std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_
     Dwarf_Word call_file = 0, call_line = 0;
     file.clear();
     line_number = 0;
-    if (dwarf_attr(&chain[i], DW_AT_call_file, &attribute) &&
-        dwarf_formudata(&attribute, &call_file) == 0 && files) {
+    if (dwarf_attr(&chain[i], DW_AT_call_file, &attribute) && dwarf_formudata(&attribute, &call_file) == 0 &&
+        files) {
       const char* name = dwarf_filesrc(files, call_file, nullptr, nullptr);
       if (name) file = name;
     }
-    if (dwarf_attr(&chain[i], DW_AT_call_line, &attribute) &&
-        dwarf_formudata(&attribute, &call_line) == 0)
+    if (dwarf_attr(&chain[i], DW_AT_call_line, &attribute) && dwarf_formudata(&attribute, &call_line) == 0)
       line_number = static_cast<unsigned>(call_line);
   }
   std::free(chain);

@@ -61,11 +61,10 @@ Result<void> ElfImage::parse() {
       GElf_Phdr phdr;
       if (!gelf_getphdr(image.elf_, static_cast<int>(i), &phdr)) continue;
       if (phdr.p_type == PT_LOAD) {
-        image.segments_.push_back(
-            {phdr.p_offset, phdr.p_vaddr, phdr.p_filesz, (phdr.p_flags & PF_X) != 0});
+        image.segments_.push_back({phdr.p_offset, phdr.p_vaddr, phdr.p_filesz, (phdr.p_flags & PF_X) != 0});
       } else if (phdr.p_type == PT_NOTE && image.build_id_.empty()) {
-        Elf_Data* data = elf_getdata_rawchunk(image.elf_, static_cast<int64_t>(phdr.p_offset),
-                                              phdr.p_filesz, ELF_T_NHDR);
+        Elf_Data* data =
+            elf_getdata_rawchunk(image.elf_, static_cast<int64_t>(phdr.p_offset), phdr.p_filesz, ELF_T_NHDR);
         image.build_id_ = notes_build_id(data, phdr.p_align == 8 ? 8 : 4);
       }
     }
@@ -165,8 +164,8 @@ std::vector<RawSymbol> ElfImage::symbols(bool dynamic) const {
     } else if (label) {
       continue;
     }
-    out.push_back(RawSymbol{sym.st_value, sym.st_size,
-                            static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), name});
+    out.push_back(
+        RawSymbol{sym.st_value, sym.st_size, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), name});
   }
   return out;
 }

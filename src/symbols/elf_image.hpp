@@ -32,7 +32,7 @@ class ElfImage {
   ~ElfImage();
 
   const std::string& path() const { return path_; }
-  uint16_t type() const { return ehdr_.e_type; }  // ET_EXEC, ET_DYN, ET_REL
+  uint16_t type() const { return ehdr_.e_type; }             // ET_EXEC, ET_DYN, ET_REL
   const std::string& build_id() const { return build_id_; }  // lowercase hex, "" when none
   bool has_symtab() const { return symtab_ != nullptr; }
   bool has_dynsym() const { return dynsym_ != nullptr; }

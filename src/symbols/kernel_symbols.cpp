@@ -2,7 +2,6 @@
 
 #include <elf.h>
 
-
 #include "base/file.hpp"
 
 namespace sonde::symbols {
@@ -45,8 +44,9 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
     raw.push_back(RawSymbol{address, 0, binding, std::string(name)});
   }
   if (!raw.empty() && !any_address)
-    return fail("kallsyms shows no addresses (kptr_restrict): run as root or set "
-                "/proc/sys/kernel/kptr_restrict to 0");
+    return fail(
+        "kallsyms shows no addresses (kptr_restrict): run as root or set "
+        "/proc/sys/kernel/kptr_restrict to 0");
 
   SymbolTable all = SymbolTable::build(std::move(raw), /*kallsyms=*/true);
   std::vector<Symbol> kernel;
@@ -61,8 +61,7 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
     }
     std::string_view module = std::string_view(symbol.name).substr(tab + 1);
     if (module.starts_with('[')) module.remove_prefix(1);
-    if (size_t close = module.find(']'); close != std::string_view::npos)
-      module = module.substr(0, close);
+    if (size_t close = module.find(']'); close != std::string_view::npos) module = module.substr(0, close);
     if (last_module == nullptr || module != last_module_name) {
       auto it = modules.find(module);
       if (it == modules.end()) it = modules.emplace(std::string(module), std::vector<Symbol>()).first;
@@ -73,7 +72,8 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
   }
   KernelSymbols out;
   out.kernel = SymbolTable::from_clean(std::move(kernel));
-  for (auto& [name, symbols] : modules) out.modules.emplace(name, SymbolTable::from_clean(std::move(symbols)));
+  for (auto& [name, symbols] : modules)
+    out.modules.emplace(name, SymbolTable::from_clean(std::move(symbols)));
   return out;
 }
 

@@ -23,9 +23,12 @@ void PerfSymbolTree::rotate_right(uint32_t x) {
 // Puts `v` where `u` hangs (v may be nil); u's own links are left to the caller.
 void PerfSymbolTree::transplant(uint32_t u, uint32_t v) {
   uint32_t parent = nodes_[u].parent;
-  if (parent == kNil) root_ = v;
-  else if (nodes_[parent].left == u) nodes_[parent].left = v;
-  else nodes_[parent].right = v;
+  if (parent == kNil)
+    root_ = v;
+  else if (nodes_[parent].left == u)
+    nodes_[parent].left = v;
+  else
+    nodes_[parent].right = v;
   if (v != kNil) nodes_[v].parent = parent;
 }
 
@@ -43,9 +46,12 @@ uint32_t PerfSymbolTree::insert(uint64_t start, uint64_t end, uint32_t payload) 
     x = start < nodes_[x].start ? nodes_[x].left : nodes_[x].right;
   }
   nodes_[z].parent = parent;
-  if (parent == kNil) root_ = z;
-  else if (start < nodes_[parent].start) nodes_[parent].left = z;
-  else nodes_[parent].right = z;
+  if (parent == kNil)
+    root_ = z;
+  else if (start < nodes_[parent].start)
+    nodes_[parent].left = z;
+  else
+    nodes_[parent].right = z;
   // The red-black insert fix-up (the kernel's rb_insert_color).
   while (red(nodes_[z].parent)) {
     uint32_t p = nodes_[z].parent, g = nodes_[p].parent;
@@ -183,9 +189,12 @@ void PerfSymbolTree::erase_fixup(uint32_t x, uint32_t parent) {
 std::optional<uint64_t> PerfSymbolTree::find_start(uint64_t addr) const {
   for (uint32_t n = root_; n != kNil;) {
     const Node& s = nodes_[n];
-    if (addr < s.start) n = s.left;
-    else if (addr > s.end || (addr == s.end && addr != s.start)) n = s.right;
-    else return s.start;
+    if (addr < s.start)
+      n = s.left;
+    else if (addr > s.end || (addr == s.end && addr != s.start))
+      n = s.right;
+    else
+      return s.start;
   }
   return std::nullopt;
 }

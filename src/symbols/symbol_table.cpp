@@ -75,7 +75,8 @@ SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
   if (!kallsyms) {
     // The tree: inserts in table order, then perf's symbols__fixup_duplicate walking it in order
     // and erasing the loser of each pair with one start.
-    for (size_t position : sorted_position) table.tree_.insert(raw[position].start, ends[position], static_cast<uint32_t>(position));
+    for (size_t position : sorted_position)
+      table.tree_.insert(raw[position].start, ends[position], static_cast<uint32_t>(position));
     uint32_t node = table.tree_.first();
     while (node != PerfSymbolTree::kNil) {
       uint32_t next = table.tree_.next(node);
@@ -141,9 +142,8 @@ void SymbolTable::sort_and_index() {
 void SymbolTable::permute_by_start() {
   std::vector<size_t> order(symbols_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return symbols_[a].start < symbols_[b].start;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return symbols_[a].start < symbols_[b].start; });
   std::vector<Symbol> symbols;
   std::vector<uint64_t> ends;
   symbols.reserve(order.size());

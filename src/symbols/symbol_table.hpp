@@ -42,9 +42,9 @@ class SymbolTable {
   void sort_and_index();
   void permute_by_start();  // symbols_ and ends_ into start order (stable)
 
-  std::vector<Symbol> symbols_;  // by start
-  std::vector<uint64_t> starts_; // symbols_[i].start, dense for the binary search
-  std::vector<uint64_t> ends_;   // exclusive end of each symbol after the fix-ups
+  std::vector<Symbol> symbols_;   // by start
+  std::vector<uint64_t> starts_;  // symbols_[i].start, dense for the binary search
+  std::vector<uint64_t> ends_;    // exclusive end of each symbol after the fix-ups
   // max_end_[i]: the largest end among symbols_[0..i], to stop the backward scan of overlaps.
   std::vector<uint64_t> max_end_;
   // perf's tree of the same symbols, replayed for ELF tables (not kallsyms): it settles overlaps.

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
-#include <optional>
 #include <future>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -30,10 +30,10 @@ namespace sonde::symbols {
 struct DsoState {
   const SymbolTable* table = nullptr;  // own_table, or a shared kernel/module table
   SymbolTable own_table;
-  bool space_is_offsets = false;       // user DSOs: addresses come in as file offsets
-  std::vector<LoadSegment> segments;   // to turn those into ELF virtual addresses
-  std::shared_ptr<ElfImage> runtime;   // the file with code (and .dynsym, PLT)
-  std::shared_ptr<ElfImage> symbols;   // the file the symbols came from (may be the same one)
+  bool space_is_offsets = false;      // user DSOs: addresses come in as file offsets
+  std::vector<LoadSegment> segments;  // to turn those into ELF virtual addresses
+  std::shared_ptr<ElfImage> runtime;  // the file with code (and .dynsym, PLT)
+  std::shared_ptr<ElfImage> symbols;  // the file the symbols came from (may be the same one)
   std::string elf_path;
   std::string debug_path;
   bool dwarf_tried = false;
@@ -64,8 +64,8 @@ std::string debuginfod_debuginfo(const std::string& build_id) {
   debuginfod_client* client = debuginfod_begin();
   if (!client) return "";
   char* path = nullptr;
-  int fd = debuginfod_find_debuginfo(
-      client, reinterpret_cast<const unsigned char*>(build_id.c_str()), 0, &path);
+  int fd =
+      debuginfod_find_debuginfo(client, reinterpret_cast<const unsigned char*>(build_id.c_str()), 0, &path);
   std::string out;
   if (fd >= 0) {
     ::close(fd);
@@ -169,8 +169,7 @@ class Loader {
       return;
     }
     auto image = std::make_shared<ElfImage>(std::move(*own));
-    state.own_table = SymbolTable::build(
-        demangled(image->symbols(!image->has_symtab()), options_.demangle));
+    state.own_table = SymbolTable::build(demangled(image->symbols(!image->has_symtab()), options_.demangle));
     state.table = &state.own_table;
     state.segments = image->load_segments();
     state.runtime = std::move(image);
@@ -190,8 +189,7 @@ class Loader {
     if (!options_.vmlinux.empty() && dso.kind == session::DsoKind::kernel) {
       auto image = ElfImage::open(options_.vmlinux);
       if (image && (dso.build_id.empty() || image->build_id() == dso.build_id)) {
-        state.own_table = SymbolTable::build(
-            demangled(image->symbols(!image->has_symtab()), false));
+        state.own_table = SymbolTable::build(demangled(image->symbols(!image->has_symtab()), false));
         state.table = &state.own_table;
         state.elf_path = state.debug_path = options_.vmlinux;
         state.symbols = std::make_shared<ElfImage>(std::move(*image));
@@ -206,7 +204,8 @@ class Loader {
       if (!path.empty()) {
         bool ready = kernel.prefetched.valid() && kernel.prefetched_path == path;
         auto loaded = ready ? kernel.prefetched.get() : load_kallsyms(path);
-        if (loaded) kernel.symbols = std::move(*loaded);
+        if (loaded)
+          kernel.symbols = std::move(*loaded);
         else
           note(loaded.error().message);
       }
@@ -218,7 +217,8 @@ class Loader {
     }
     std::string module = kernel::module_name_from_path(dso.long_name);
     auto it = kernel.symbols->modules.find(module);
-    if (it != kernel.symbols->modules.end()) state.table = &it->second;
+    if (it != kernel.symbols->modules.end())
+      state.table = &it->second;
     else
       note(fmt::format("{}: module not in kallsyms", dso.long_name));
   }
@@ -228,8 +228,7 @@ class Loader {
   // otherwise perf looks for the recorded kernel's kallsyms in the build-id cache.
   std::string kallsyms_path(const session::Dso& dso) {
     // A module's build-id is its own, not the kernel's: only the kernel's is compared.
-    if (options_.kallsyms != "/proc/kallsyms" || dso.build_id.empty() ||
-        dso.kind != session::DsoKind::kernel)
+    if (options_.kallsyms != "/proc/kallsyms" || dso.build_id.empty() || dso.kind != session::DsoKind::kernel)
       return options_.kallsyms;
     auto running = format::read_kernel_build_id();
     if (!running || format::build_id_hex(*running) == dso.build_id) return options_.kallsyms;
@@ -285,18 +284,17 @@ class Loader {
         note(fmt::format("{}: no symbols: no symbol table", dso.long_name));
       return;
     }
-    state.own_table = SymbolTable::build(
-        demangled(source->symbols(!source->has_symtab()), options_.demangle));
+    state.own_table =
+        SymbolTable::build(demangled(source->symbols(!source->has_symtab()), options_.demangle));
     if (!state.symbols && !quiet)
       note(
           fmt::format("{}: stripped: only its dynamic symbols are known; install "
                       "its debug file for the others",
                       dso.long_name));
     if (state.runtime)
-      state.own_table.add_unchecked(
-          demangled(state.runtime->plt_symbols(), options_.demangle, "@plt"));
+      state.own_table.add_unchecked(demangled(state.runtime->plt_symbols(), options_.demangle, "@plt"));
     state.table = &state.own_table;
-    const ElfImage* code = state.runtime && state.runtime->has_code() ? state.runtime.get()
+    const ElfImage* code = state.runtime && state.runtime->has_code()   ? state.runtime.get()
                            : state.symbols && state.symbols->has_code() ? state.symbols.get()
                                                                         : nullptr;
     state.elf_path = code ? code->path() : "";
@@ -362,8 +360,7 @@ const Symbol* Symbolizer::find(const session::Dso& dso, uint64_t addr) {
   return s.table ? s.table->find(to_symbol_space(s, addr)) : nullptr;
 }
 
-std::vector<const Symbol*> Symbolizer::resolve_all(const session::Dso& dso,
-                                                   std::span<const uint64_t> addrs) {
+std::vector<const Symbol*> Symbolizer::resolve_all(const session::Dso& dso, std::span<const uint64_t> addrs) {
   DsoState& s = state(dso);
   std::vector<const Symbol*> out(addrs.size(), nullptr);
   if (!s.table) return out;
@@ -423,7 +420,8 @@ std::vector<InlineFrame> Symbolizer::inline_frames(const session::Dso& dso, uint
   auto cached = s.inlines.find(addr);
   if (cached != s.inlines.end()) return cached->second;
   std::vector<InlineFrame> frames;
-  if (DwarfInfo* dwarf = dwarf_of(s)) frames = dwarf->inline_frames(to_symbol_space(s, addr), options_.demangle);
+  if (DwarfInfo* dwarf = dwarf_of(s))
+    frames = dwarf->inline_frames(to_symbol_space(s, addr), options_.demangle);
   s.inlines.emplace(addr, frames);
   return frames;
 }
@@ -431,7 +429,8 @@ std::vector<InlineFrame> Symbolizer::inline_frames(const session::Dso& dso, uint
 std::string Symbolizer::function_name(const session::Dso& dso, uint64_t addr) {
   DsoState& s = state(dso);
   DwarfInfo* dwarf = dwarf_of(s);
-  return dwarf != nullptr ? dwarf->subprogram_name(to_symbol_space(s, addr), options_.demangle) : std::string();
+  return dwarf != nullptr ? dwarf->subprogram_name(to_symbol_space(s, addr), options_.demangle)
+                          : std::string();
 }
 
 std::string Symbolizer::elf_path(const session::Dso& dso) { return state(dso).elf_path; }

@@ -37,14 +37,14 @@ struct InlineFrame {  // innermost first
 };
 
 struct SymbolizerOptions {
-  std::string symfs;                         // --symfs: a root prefixed to every file looked up
-  std::string kallsyms = "/proc/kallsyms";   // --kallsyms
-  std::string vmlinux;                       // -k/--vmlinux
-  bool demangle = true;                      // --no-demangle turns it off
-  bool inline_frames = false;                // --inline
-  std::string buildid_dir;                   // --buildid-dir; "" means $HOME/.debug
-  bool debuginfod = true;                    // consulted only when DEBUGINFOD_URLS is set
-  std::string debug_root = "/usr/lib/debug"; // where separate debug files live (tests move it)
+  std::string symfs;                          // --symfs: a root prefixed to every file looked up
+  std::string kallsyms = "/proc/kallsyms";    // --kallsyms
+  std::string vmlinux;                        // -k/--vmlinux
+  bool demangle = true;                       // --no-demangle turns it off
+  bool inline_frames = false;                 // --inline
+  std::string buildid_dir;                    // --buildid-dir; "" means $HOME/.debug
+  bool debuginfod = true;                     // consulted only when DEBUGINFOD_URLS is set
+  std::string debug_root = "/usr/lib/debug";  // where separate debug files live (tests move it)
 };
 
 struct DsoState;     // per-DSO tables, private to the implementation

@@ -20,7 +20,8 @@ std::vector<UnwoundFrame> unwound_frames(Symbolizer& symbolizer, const session::
   for (size_t i = 0; i < found.size(); ++i) {
     UnwoundFrame frame;
     frame.function = found[i].function;
-    if (!found[i].file.empty()) frame.srcline = fmt::format("{}:{}", path_basename(found[i].file), found[i].line);
+    if (!found[i].file.empty())
+      frame.srcline = fmt::format("{}:{}", path_basename(found[i].file), found[i].line);
     frame.inlined = !(i + 1 == found.size() && frame.function == symbol->name);
     frames.push_back(std::move(frame));
   }

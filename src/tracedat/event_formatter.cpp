@@ -2,11 +2,11 @@
 // (comm, pid, cpu, time, name) is formatted here; the payload comes from libtraceevent.
 #include "tracedat/event_formatter.hpp"
 
-#include <cstring>
-
 #include <fmt/format.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+
+#include <cstring>
 
 namespace sonde::tracedat {
 
@@ -51,7 +51,9 @@ std::string task_text(const char* comm, int pid) {
   size_t length = 0;
   text[length++] = '-';
   if (pid < 0) text[length++] = '-';
-  size_t digits = put_decimal(text + length, pid < 0 ? 0ull - static_cast<unsigned long long>(pid) : static_cast<unsigned long long>(pid), 0, ' ');
+  size_t digits = put_decimal(
+      text + length,
+      pid < 0 ? 0ull - static_cast<unsigned long long>(pid) : static_cast<unsigned long long>(pid), 0, ' ');
   length += digits;
   for (size_t used = digits + (pid < 0); used < 5; ++used) text[length++] = ' ';
   out.append(text, length);
@@ -88,8 +90,7 @@ EventFormatter::~EventFormatter() {
 
 void EventFormatter::format_dropped(const tep_record& record, std::string& out) {
   if (record.missed_events > 0)
-    fmt::format_to(std::back_inserter(out), "CPU:{} [{} EVENTS DROPPED]\n", record.cpu,
-                   record.missed_events);
+    fmt::format_to(std::back_inserter(out), "CPU:{} [{} EVENTS DROPPED]\n", record.cpu, record.missed_events);
   else if (record.missed_events < 0)
     fmt::format_to(std::back_inserter(out), "CPU:{} [EVENTS DROPPED]\n", record.cpu);
 }

@@ -30,9 +30,9 @@ struct tep_event;
 namespace sonde::tracedat {
 
 struct FormatOptions {
-  bool nanoseconds = false;       // -t: seconds.nanoseconds instead of seconds.microseconds
-  bool clock_in_ns = true;        // false for counter/x86-tsc clocks: raw counts, as trace-cmd
-  std::string line_prefix;        // e.g. trace-cmd's "instance: " before each record of a buffer
+  bool nanoseconds = false;  // -t: seconds.nanoseconds instead of seconds.microseconds
+  bool clock_in_ns = true;   // false for counter/x86-tsc clocks: raw counts, as trace-cmd
+  std::string line_prefix;   // e.g. trace-cmd's "instance: " before each record of a buffer
   // Called once before the first payload that may need kernel symbols (libtraceevent's path,
   // or a fast one with %pS): lets a reader load kallsyms only when a report uses them. What it
   // returns (may be nullptr: the tep_handle's own functions then) is what fast payloads use.
@@ -56,9 +56,9 @@ class EventFormatter {
 
  private:
   struct EventEntry {
-    tep_event* event = nullptr;  // set once the entry is compiled
-    bool recompiled = false;  // tried again after libtraceevent printed one record of it
-    std::string name_column;  // "name: " padded to trace-cmd's 20 columns
+    tep_event* event = nullptr;               // set once the entry is compiled
+    bool recompiled = false;                  // tried again after libtraceevent printed one record of it
+    std::string name_column;                  // "name: " padded to trace-cmd's 20 columns
     std::unique_ptr<PayloadPrinter> payload;  // nullptr where libtraceevent prints it
   };
   // The event's entry, compiled on first use; nullptr for an id libtraceevent does not know.
@@ -69,7 +69,7 @@ class EventFormatter {
   tep_handle* tep_;
   FormatOptions options_;
   const KernelFunctions* functions_ = nullptr;
-  trace_seq* seq_;  // reused for every payload: no allocation per event once it has grown
+  trace_seq* seq_;                  // reused for every payload: no allocation per event once it has grown
   std::vector<EventEntry> events_;  // by event id (16 bits)
   // "%16s-%-5d" per pid whose comm is registered: a registered comm never changes (libtraceevent
   // registers without overriding), so the text can be kept.

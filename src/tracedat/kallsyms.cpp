@@ -1,10 +1,10 @@
 #include "tracedat/kallsyms.hpp"
 
+#include <traceevent/event-parse.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
-
-#include <traceevent/event-parse.h>
 
 namespace sonde::tracedat {
 
@@ -15,7 +15,7 @@ struct CharTables {
   bool space[256];
   constexpr CharTables() : hex(), space() {
     for (int c = 0; c < 256; ++c) {
-      hex[c] = c >= '0' && c <= '9' ? static_cast<signed char>(c - '0')
+      hex[c] = c >= '0' && c <= '9'   ? static_cast<signed char>(c - '0')
                : c >= 'a' && c <= 'f' ? static_cast<signed char>(c - 'a' + 10)
                : c >= 'A' && c <= 'F' ? static_cast<signed char>(c - 'A' + 10)
                                       : static_cast<signed char>(-1);
@@ -79,17 +79,18 @@ KernelFunctions::KernelFunctions(std::string_view kallsyms) : text_(kallsyms) {
   // libtraceevent lists functions newest first and sorts them by address with glibc's (stable)
   // merge sort; the same order here makes equal addresses resolve to the same name.
   functions_.reserve(kallsyms.size() / 40);
-  for_each_function(kallsyms, [&](std::string_view name, unsigned long long address, std::string_view module) {
-    Function function;
-    function.address = address;
-    function.name_offset = static_cast<uint32_t>(name.data() - kallsyms.data());
-    function.name_length = static_cast<uint32_t>(name.size());
-    if (!module.empty()) {
-      function.module_offset = static_cast<uint32_t>(module.data() - kallsyms.data());
-      function.module_length = static_cast<uint32_t>(module.size());
-    }
-    functions_.push_back(function);
-  });
+  for_each_function(kallsyms,
+                    [&](std::string_view name, unsigned long long address, std::string_view module) {
+                      Function function;
+                      function.address = address;
+                      function.name_offset = static_cast<uint32_t>(name.data() - kallsyms.data());
+                      function.name_length = static_cast<uint32_t>(name.size());
+                      if (!module.empty()) {
+                        function.module_offset = static_cast<uint32_t>(module.data() - kallsyms.data());
+                        function.module_length = static_cast<uint32_t>(module.size());
+                      }
+                      functions_.push_back(function);
+                    });
   std::reverse(functions_.begin(), functions_.end());
   std::stable_sort(functions_.begin(), functions_.end(),
                    [](const Function& a, const Function& b) { return a.address < b.address; });
@@ -139,8 +140,9 @@ char* resolve(void* priv, unsigned long long* address, char** module) {
   const KernelFunctions::Function* found = functions->find(*address);
   if (!found) return nullptr;
   *address = found->address;
-  *module = found->module_length ? const_cast<char*>(functions->terminated(found->module_offset, found->module_length))
-                                 : nullptr;
+  *module = found->module_length
+                ? const_cast<char*>(functions->terminated(found->module_offset, found->module_length))
+                : nullptr;
   return const_cast<char*>(functions->terminated(found->name_offset, found->name_length));
 }
 }  // namespace

@@ -19,7 +19,7 @@ class KernelFunctions {
  public:
   struct Function {
     unsigned long long address = 0;
-    uint32_t name_offset = 0, name_length = 0;  // in the kallsyms text
+    uint32_t name_offset = 0, name_length = 0;      // in the kallsyms text
     uint32_t module_offset = 0, module_length = 0;  // length 0: no module
   };
 
@@ -31,7 +31,9 @@ class KernelFunctions {
   // The address of the first function of this name in map order, 0 if none (libtraceevent's
   // value for a print-format atom naming a symbol).
   unsigned long long address_of(std::string_view name) const;
-  std::string_view name(const Function& function) const { return text_.substr(function.name_offset, function.name_length); }
+  std::string_view name(const Function& function) const {
+    return text_.substr(function.name_offset, function.name_length);
+  }
   // A NUL-terminated copy of a piece of the text, kept for the object's life (libtraceevent
   // keeps the pointers its resolver returns).
   const char* terminated(uint32_t offset, uint32_t length) const;

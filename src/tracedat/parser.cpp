@@ -3,20 +3,19 @@
 // mapping.
 #include "tracedat/parser.hpp"
 
-#include "tracedat/reader.hpp"
+#include <traceevent/event-parse.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 
-#include <traceevent/event-parse.h>
-#include <zstd.h>
-
-#include "base/strings.hpp"
 #include "base/bytes.hpp"
+#include "base/strings.hpp"
 #include "format/blktrace_event.hpp"
 #include "tracedat/format.hpp"
+#include "tracedat/reader.hpp"
 
 namespace sonde::tracedat {
 
@@ -25,9 +24,7 @@ using sonde::Bytes;
 
 namespace {
 
-std::string_view as_text(Bytes bytes) {
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
+std::string_view as_text(Bytes bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
 
 // A NUL-terminated string inside an option, or the rest of it when the NUL is missing.
 std::string option_string(Bytes data, size_t& position) {
@@ -112,7 +109,8 @@ class TraceDatParser {
     if (!parsed) return parsed;
     finish_clock();
     // libtraceevent learns where common_type lies from the first event parsed: have one.
-    if (tep_get_events_count(r_.tep_) == 0 && !r_.unparsed_.empty()) r_.load_event(r_.unparsed_.begin()->first);
+    if (tep_get_events_count(r_.tep_) == 0 && !r_.unparsed_.empty())
+      r_.load_event(r_.unparsed_.begin()->first);
     add_blktrace_event(r_.tep_);  // as trace-cmd does for every file it reads
     if (r_.tep_) tep_set_cpus(r_.tep_, r_.cpu_count_);
     return {};
@@ -225,7 +223,8 @@ class TraceDatParser {
     std::string_view text = as_text(data);
     switch (id) {
       case kOptionDate:
-        r_.ts_offset_ += std::strtoll(std::string(text.substr(0, text.find('\0'))).c_str(), nullptr, 0) * 1000;
+        r_.ts_offset_ +=
+            std::strtoll(std::string(text.substr(0, text.find('\0'))).c_str(), nullptr, 0) * 1000;
         break;
       case kOptionOffset:
         r_.ts_offset_ += std::strtoll(std::string(text.substr(0, text.find('\0'))).c_str(), nullptr, 0);
@@ -401,8 +400,8 @@ class TraceDatParser {
   Result<std::span<const uint8_t>> cpu_pages(uint64_t offset, uint64_t size, int cpu) {
     if (size == 0) return std::span<const uint8_t>{};
     if (offset > file_.size() || size > file_.size() - offset)
-      return failf("{}: trace.dat is truncated: CPU {} data needs {} bytes but the file has {}", path_,
-                   cpu, offset + size, file_.size());
+      return failf("{}: trace.dat is truncated: CPU {} data needs {} bytes but the file has {}", path_, cpu,
+                   offset + size, file_.size());
     return file_.subspan(offset, size);
   }
 
@@ -439,7 +438,8 @@ class TraceDatParser {
     section.id = *id;
     section.flags = *flags;
     if (*flags & kSectionCompressed) {
-      if (!compressed_) return failf("{}: corrupt trace.dat: compressed {} in an uncompressed file", path_, what);
+      if (!compressed_)
+        return failf("{}: corrupt trace.dat: compressed {} in an uncompressed file", path_, what);
       auto data = decompress_block(in, what);
       if (!data) return tl::unexpected(data.error());
       section.data = *data;
@@ -471,7 +471,8 @@ class TraceDatParser {
       if (sections > 1024) return failf("{}: corrupt trace.dat: options sections loop", path_);
       auto section = section_at(next, "an options section");
       if (!section) return tl::unexpected(section.error());
-      if (section->id != kOptionDone) return failf("{}: corrupt trace.dat: no options section at {}", path_, next);
+      if (section->id != kOptionDone)
+        return failf("{}: corrupt trace.dat: no options section at {}", path_, next);
       next = 0;
       ByteReader options(section->data);
       for (;;) {
@@ -489,20 +490,25 @@ class TraceDatParser {
 
     using Reader = Result<void> (TraceDatParser::*)(ByteReader&);
     const std::pair<uint16_t, Reader> readers[] = {
-        {kOptionHeaderInfo, &TraceDatParser::header_info},   {kOptionFtraceEvents, &TraceDatParser::ftrace_formats},
-        {kOptionEventFormats, &TraceDatParser::event_formats}, {kOptionKallsyms, &TraceDatParser::kallsyms},
-        {kOptionPrintk, &TraceDatParser::printk_formats},     {kOptionCmdlines, &TraceDatParser::cmdlines},
+        {kOptionHeaderInfo, &TraceDatParser::header_info},
+        {kOptionFtraceEvents, &TraceDatParser::ftrace_formats},
+        {kOptionEventFormats, &TraceDatParser::event_formats},
+        {kOptionKallsyms, &TraceDatParser::kallsyms},
+        {kOptionPrintk, &TraceDatParser::printk_formats},
+        {kOptionCmdlines, &TraceDatParser::cmdlines},
     };
     for (const auto& [id, read] : readers) {
       auto found = sections_.find(id);
       if (found == sections_.end()) continue;
       auto section = section_at(found->second, "a metadata section");
       if (!section) return tl::unexpected(section.error());
-      if (section->id != id) return failf("{}: corrupt trace.dat: section {} is not where its option says", path_, id);
+      if (section->id != id)
+        return failf("{}: corrupt trace.dat: section {} is not where its option says", path_, id);
       ByteReader data(section->data);
       if (auto r = (this->*read)(data); !r) return r;
     }
-    if (!sections_.count(kOptionHeaderInfo)) return failf("{}: corrupt trace.dat: no header page section", path_);
+    if (!sections_.count(kOptionHeaderInfo))
+      return failf("{}: corrupt trace.dat: no header page section", path_);
 
     Buffer top;
     int top_cpus = 0;
@@ -578,13 +584,15 @@ class TraceDatParser {
       chunks.emplace_back(*bytes, *chunk_size);
       total += *chunk_size;
     }
-    if (total > (1ull << 36)) return failf("{}: corrupt trace.dat: CPU {} data of {} bytes", path_, cpu, total);
+    if (total > (1ull << 36))
+      return failf("{}: corrupt trace.dat: CPU {} data of {} bytes", path_, cpu, total);
     auto& out = r_.decompressed_.emplace_back(static_cast<size_t>(total));
     size_t used = 0;
     for (const auto& [bytes, chunk_size] : chunks) {
       size_t n = ZSTD_decompress(out.data() + used, chunk_size, bytes.data(), bytes.size());
       if (ZSTD_isError(n))
-        return failf("{}: corrupt trace.dat: cannot decompress CPU {} data: {}", path_, cpu, ZSTD_getErrorName(n));
+        return failf("{}: corrupt trace.dat: cannot decompress CPU {} data: {}", path_, cpu,
+                     ZSTD_getErrorName(n));
       used += n;
     }
     return Bytes(out.data(), used);

@@ -1,10 +1,10 @@
 #include "tracedat/payload_printer.hpp"
 
+#include <traceevent/event-parse.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
-
-#include <traceevent/event-parse.h>
 
 #include "tracedat/payload_values.hpp"
 
@@ -21,10 +21,20 @@ void append_number(const Number& n, unsigned long long value, std::string& out) 
   unsigned long long magnitude;
   bool is_signed = n.conversion == 'd' || n.conversion == 'i';
   switch (n.length) {
-    case -2: value = is_signed ? static_cast<unsigned long long>(static_cast<signed char>(value)) : static_cast<unsigned char>(value); break;
-    case -1: value = is_signed ? static_cast<unsigned long long>(static_cast<short>(value)) : static_cast<unsigned short>(value); break;
-    case 0: value = is_signed ? static_cast<unsigned long long>(static_cast<int>(value)) : static_cast<unsigned int>(value); break;
-    default: break;
+    case -2:
+      value = is_signed ? static_cast<unsigned long long>(static_cast<signed char>(value))
+                        : static_cast<unsigned char>(value);
+      break;
+    case -1:
+      value = is_signed ? static_cast<unsigned long long>(static_cast<short>(value))
+                        : static_cast<unsigned short>(value);
+      break;
+    case 0:
+      value = is_signed ? static_cast<unsigned long long>(static_cast<int>(value))
+                        : static_cast<unsigned int>(value);
+      break;
+    default:
+      break;
   }
   if (is_signed && static_cast<long long>(value) < 0) {
     negative = true;
@@ -74,10 +84,14 @@ void append_number(const Number& n, unsigned long long value, std::string& out) 
 size_t parse_spec(const char* format, Number& n, char& conversion) {
   size_t i = 1;
   for (;; ++i) {
-    if (format[i] == '-') n.left = true;
-    else if (format[i] == '0') n.zero = true;
-    else if (format[i] == '#') n.alternate = true;
-    else break;
+    if (format[i] == '-')
+      n.left = true;
+    else if (format[i] == '0')
+      n.zero = true;
+    else if (format[i] == '#')
+      n.alternate = true;
+    else
+      break;
   }
   while (format[i] >= '0' && format[i] <= '9') n.width = n.width * 10 + (format[i++] - '0');
   if (format[i] == '.') {
@@ -86,10 +100,14 @@ size_t parse_spec(const char* format, Number& n, char& conversion) {
     while (format[i] >= '0' && format[i] <= '9') n.precision = n.precision * 10 + (format[i++] - '0');
   }
   for (;; ++i) {
-    if (format[i] == 'h') --n.length;
-    else if (format[i] == 'l') ++n.length;
-    else if (format[i] == 'L' || format[i] == 'z' || format[i] == 'Z') n.length = format[i] == 'L' ? 2 : 1;
-    else break;
+    if (format[i] == 'h')
+      --n.length;
+    else if (format[i] == 'l')
+      ++n.length;
+    else if (format[i] == 'L' || format[i] == 'z' || format[i] == 'Z')
+      n.length = format[i] == 'L' ? 2 : 1;
+    else
+      break;
   }
   conversion = format[i];
   if (n.length < -2 || n.length > 2 || n.width > 4096 || n.precision > 4096) return 0;
@@ -100,9 +118,7 @@ bool read_number(const tep_format_field* field, const tep_record& record, unsign
   return field && read_field(field, record, value);
 }
 
-bool readable(const tep_format_field* field) {
-  return !field || numeric_size(field->size);
-}
+bool readable(const tep_format_field* field) { return !field || numeric_size(field->size); }
 
 void append_signed(long long value, std::string& out) {
   Number n;
@@ -112,8 +128,8 @@ void append_signed(long long value, std::string& out) {
 
 // The sched_switch plugin's task: "comm:" (its comm is registered for the pid, as the plugin
 // does) and the pid.
-void append_comm(tep_handle* tep, const tep_format_field* comm, const tep_record& record, unsigned long long pid,
-                 std::string& out) {
+void append_comm(tep_handle* tep, const tep_format_field* comm, const tep_record& record,
+                 unsigned long long pid, std::string& out) {
   if (!comm) return;
   const char* text = static_cast<const char*>(record.data) + comm->offset;
   size_t length = strnlen(text, static_cast<size_t>(comm->size));
@@ -126,7 +142,8 @@ void append_comm(tep_handle* tep, const tep_format_field* comm, const tep_record
 // The kmem plugin's events (libtraceevent's plugin_kmem): "(func+0xoff) " before the payload.
 bool kmem_call_site_event(const tep_event* event) {
   if (!event->system || std::strcmp(event->system, "kmem") != 0) return false;
-  for (const char* name : {"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node", "kmem_cache_free"})
+  for (const char* name :
+       {"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node", "kmem_cache_free"})
     if (std::strcmp(event->name, name) == 0) return true;
   return false;
 }
@@ -137,8 +154,10 @@ bool sched_event(const tep_event* event, const char* name) {
 
 }  // namespace
 
-std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event, const SymbolAddress& symbol_address) {
-  if (!event || (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW))) return nullptr;
+std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event,
+                                                        const SymbolAddress& symbol_address) {
+  if (!event || (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW)))
+    return nullptr;
   auto printer = std::unique_ptr<PayloadPrinter>(new PayloadPrinter());
   printer->tep_ = event->tep;
   printer->values_.set_symbol_address(symbol_address);
@@ -171,11 +190,20 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event, const 
     if (*format == '\\') {
       ++format;
       switch (*format) {
-        case 'n': text += '\n'; break;
-        case 't': text += '\t'; break;
-        case 'r': text += '\r'; break;
-        case '\0': return nullptr;
-        default: text += *format; break;
+        case 'n':
+          text += '\n';
+          break;
+        case 't':
+          text += '\t';
+          break;
+        case 'r':
+          text += '\r';
+          break;
+        case '\0':
+          return nullptr;
+        default:
+          text += *format;
+          break;
       }
       ++format;
       continue;
@@ -194,8 +222,8 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event, const 
     size_t length = parse_spec(format, number, conversion);
     if (length == 0 || !arg) return nullptr;
     Piece piece;
-    if (conversion == 'd' || conversion == 'i' || conversion == 'u' || conversion == 'x' || conversion == 'X' ||
-        conversion == 'o') {
+    if (conversion == 'd' || conversion == 'i' || conversion == 'u' || conversion == 'x' ||
+        conversion == 'X' || conversion == 'o') {
       if ((piece.value = printer->values_.compile_number(event, arg)) < 0) return nullptr;
       number.conversion = conversion;
       piece.kind = Piece::Kind::number;
@@ -229,8 +257,8 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile(tep_event* event, const 
   return printer;
 }
 
-std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_switch(tep_event* event,
-                                                                     std::unique_ptr<PayloadPrinter> printer) {
+std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_switch(
+    tep_event* event, std::unique_ptr<PayloadPrinter> printer) {
   auto& f = printer->sched_;
   f.prev_pid = tep_find_field(event, "prev_pid");
   f.next_pid = tep_find_field(event, "next_pid");
@@ -249,8 +277,8 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_switch(tep_event* 
   return printer;
 }
 
-std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_wakeup(tep_event* event,
-                                                                     std::unique_ptr<PayloadPrinter> printer) {
+std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_wakeup(
+    tep_event* event, std::unique_ptr<PayloadPrinter> printer) {
   auto& f = printer->sched_;
   f.next_pid = tep_find_field(event, "pid");
   f.next_comm = tep_find_any_field(event, "comm");
@@ -269,7 +297,8 @@ std::unique_ptr<PayloadPrinter> PayloadPrinter::compile_sched_wakeup(tep_event* 
 
 int PayloadPrinter::SchedFields::extent() const {
   int end = 0;
-  for (auto* field : {prev_pid, next_pid, prev_comm, next_comm, prev_prio, next_prio, prev_state, success, target_cpu}) {
+  for (auto* field :
+       {prev_pid, next_pid, prev_comm, next_comm, prev_prio, next_prio, prev_state, success, target_cpu}) {
     if (!field) continue;
     if (field->offset < 0) return INT_MAX;
     end = std::max(end, field->offset + field->size);
@@ -380,13 +409,16 @@ bool PayloadPrinter::print(const tep_record& record, std::string& out) const {
         break;
       case Piece::Kind::pointer:
         printed = values_.evaluate(piece.value, record, value);
-        if (printed && value == 0) out += "(nil)";
-        else if (printed) append_hex(value, out);
+        if (printed && value == 0)
+          out += "(nil)";
+        else if (printed)
+          append_hex(value, out);
         break;
       case Piece::Kind::function:
         // libtraceevent's %pS/%ps: the function (+0x offset for S and F), or the address.
         printed = values_.evaluate(piece.value, record, value);
-        if (printed && !append_symbol(value, piece.with_offset ? Offset::long_long : Offset::none, out)) append_hex(value, out);
+        if (printed && !append_symbol(value, piece.with_offset ? Offset::long_long : Offset::none, out))
+          append_hex(value, out);
         break;
       case Piece::Kind::call_site: {
         // The kmem plugin: "(func+0xoff) " when the call site is known; the offset as "%x"

@@ -41,26 +41,38 @@ class PayloadPrinter {
     char conversion = 'd';
   };
   struct Piece {
-    enum class Kind { text, number, string, pointer, function, call_site, sched_switch, sched_wakeup } kind = Kind::text;
+    enum class Kind {
+      text,
+      number,
+      string,
+      pointer,
+      function,
+      call_site,
+      sched_switch,
+      sched_wakeup
+    } kind = Kind::text;
     std::string text;
     Number number;
-    int value = -1;  // the argument's node in values_
+    int value = -1;                           // the argument's node in values_
     const tep_format_field* field = nullptr;  // call_site
-    bool with_offset = false;  // function: %pS/%pF
+    bool with_offset = false;                 // function: %pS/%pF
   };
 
  private:
   // The fields the sched_switch plugin prints (sched_wakeup's in the next_ ones).
   struct SchedFields {
-    const tep_format_field *prev_pid = nullptr, *prev_comm = nullptr, *prev_prio = nullptr, *prev_state = nullptr;
+    const tep_format_field *prev_pid = nullptr, *prev_comm = nullptr, *prev_prio = nullptr,
+                           *prev_state = nullptr;
     const tep_format_field *next_pid = nullptr, *next_comm = nullptr, *next_prio = nullptr;
     const tep_format_field *success = nullptr, *target_cpu = nullptr;
     // The record size every field set here fits in (INT_MAX when one has no place): checked
     // once per record instead of field by field.
     int extent() const;
   };
-  static std::unique_ptr<PayloadPrinter> compile_sched_switch(tep_event* event, std::unique_ptr<PayloadPrinter> printer);
-  static std::unique_ptr<PayloadPrinter> compile_sched_wakeup(tep_event* event, std::unique_ptr<PayloadPrinter> printer);
+  static std::unique_ptr<PayloadPrinter> compile_sched_switch(tep_event* event,
+                                                              std::unique_ptr<PayloadPrinter> printer);
+  static std::unique_ptr<PayloadPrinter> compile_sched_wakeup(tep_event* event,
+                                                              std::unique_ptr<PayloadPrinter> printer);
   bool print_sched(const Piece& piece, const tep_record& record, std::string& out) const;
 
   // The symbol of an address: "name" or "name+0xoff" (offset as printf's %llx or %x of an

@@ -1,12 +1,12 @@
 #include "tracedat/payload_values.hpp"
 
+#include <traceevent/event-parse.h>
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
-
-#include <traceevent/event-parse.h>
 
 namespace sonde::tracedat {
 
@@ -36,15 +36,16 @@ bool numeric_field(const tep_format_field* field) {
 bool starts_with_digit(const char* text) { return text && std::isdigit(static_cast<unsigned char>(text[0])); }
 
 bool known_operator(const char* op) {
-  static constexpr const char* kOperators[] = {"!",  "!=", "~", "|", "||", "&",  "&&", "<", "<<", "<=",
-                                               ">", ">>", ">=", "==", "-", "+", "/", "%", "*"};
+  static constexpr const char* kOperators[] = {
+      "!", "!=", "~", "|", "||", "&", "&&", "<", "<<", "<=", ">", ">>", ">=", "==", "-", "+", "/", "%", "*"};
   for (const char* known : kOperators)
     if (std::strcmp(op, known) == 0) return true;
   return false;
 }
 
 bool ternary(const tep_print_arg* arg) {
-  return arg->op.op && std::strcmp(arg->op.op, "?") == 0 && arg->op.right && arg->op.right->type == TEP_PRINT_OP;
+  return arg->op.op && std::strcmp(arg->op.op, "?") == 0 && arg->op.right &&
+         arg->op.right->type == TEP_PRINT_OP;
 }
 
 }  // namespace
@@ -53,11 +54,29 @@ bool read_field(const tep_format_field* field, const tep_record& record, unsigne
   if (field->offset < 0 || field->offset + field->size > record.size) return false;
   const auto* data = static_cast<const uint8_t*>(record.data) + field->offset;
   switch (field->size) {
-    case 1: value = data[0]; break;
-    case 2: { uint16_t v; std::memcpy(&v, data, 2); value = v; break; }
-    case 4: { uint32_t v; std::memcpy(&v, data, 4); value = v; break; }
-    case 8: { uint64_t v; std::memcpy(&v, data, 8); value = v; break; }
-    default: return false;
+    case 1:
+      value = data[0];
+      break;
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, data, 2);
+      value = v;
+      break;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, data, 4);
+      value = v;
+      break;
+    }
+    case 8: {
+      uint64_t v;
+      std::memcpy(&v, data, 8);
+      value = v;
+      break;
+    }
+    default:
+      return false;
   }
   return true;
 }
@@ -77,7 +96,8 @@ int PayloadValues::compile_number(tep_event* event, tep_print_arg* arg) {
   if (!arg) return -1;
   NumberNode node;
   switch (arg->type) {
-    case TEP_PRINT_NULL: break;
+    case TEP_PRINT_NULL:
+      break;
     case TEP_PRINT_ATOM:
       // Atoms that name a kernel symbol are looked up by libtraceevent (which then rewrites
       // them as numbers); only numeric ones are taken here.
@@ -134,8 +154,11 @@ int PayloadValues::compile_number(tep_event* event, tep_print_arg* arg) {
 bool PayloadValues::evaluate(int index, const tep_record& record, unsigned long long& value) const {
   const NumberNode& node = numbers_[static_cast<size_t>(index)];
   switch (node.kind) {
-    case NumberNode::Kind::constant: value = node.constant; return true;
-    case NumberNode::Kind::field: return read_field(node.field, record, value);
+    case NumberNode::Kind::constant:
+      value = node.constant;
+      return true;
+    case NumberNode::Kind::field:
+      return read_field(node.field, record, value);
     case NumberNode::Kind::cast:
       if (!evaluate(node.left, record, value)) return false;
       value &= node.constant;
@@ -145,7 +168,8 @@ bool PayloadValues::evaluate(int index, const tep_record& record, unsigned long 
       if (!evaluate(node.left, record, condition)) return false;
       return evaluate(condition ? node.right : node.otherwise, record, value);
     }
-    case NumberNode::Kind::operation: return evaluate_operation(node, record, value);
+    case NumberNode::Kind::operation:
+      return evaluate_operation(node, record, value);
   }
   return false;
 }
@@ -157,20 +181,45 @@ bool PayloadValues::evaluate_operation(const NumberNode& node, const tep_record&
   if (!evaluate(node.right, record, right)) return false;
   const char* op = node.op;
   switch (op[0]) {
-    case '!': value = op[1] ? left != right : !right; break;
-    case '~': value = ~right; break;
-    case '|': value = op[1] ? (left || right) : (left | right); break;
-    case '&': value = op[1] ? (left && right) : (left & right); break;
-    case '<': value = op[1] == '<' ? left << right : op[1] == '=' ? left <= right : left < right; break;
-    case '>': value = op[1] == '>' ? left >> right : op[1] == '=' ? left >= right : left > right; break;
-    case '=': value = left == right; break;
-    case '-': value = left - right; break;
-    case '+': value = left + right; break;
+    case '!':
+      value = op[1] ? left != right : !right;
+      break;
+    case '~':
+      value = ~right;
+      break;
+    case '|':
+      value = op[1] ? (left || right) : (left | right);
+      break;
+    case '&':
+      value = op[1] ? (left && right) : (left & right);
+      break;
+    case '<':
+      value = op[1] == '<' ? left << right : op[1] == '=' ? left <= right : left < right;
+      break;
+    case '>':
+      value = op[1] == '>' ? left >> right : op[1] == '=' ? left >= right : left > right;
+      break;
+    case '=':
+      value = left == right;
+      break;
+    case '-':
+      value = left - right;
+      break;
+    case '+':
+      value = left + right;
+      break;
     // libtraceevent divides without a check and crashes; a report should not.
-    case '/': value = right ? left / right : 0; break;
-    case '%': value = right ? left % right : 0; break;
-    case '*': value = left * right; break;
-    default: return false;
+    case '/':
+      value = right ? left / right : 0;
+      break;
+    case '%':
+      value = right ? left % right : 0;
+      break;
+    case '*':
+      value = left * right;
+      break;
+    default:
+      return false;
   }
   return true;
 }
@@ -185,7 +234,8 @@ int PayloadValues::compile_string(tep_event* event, tep_print_arg* arg) {
       break;
     case TEP_PRINT_STRING: {
       const tep_format_field* field = tep_find_any_field(event, arg->string.string);
-      if (!field || !(field->flags & TEP_FIELD_IS_DYNAMIC) || (field->flags & TEP_FIELD_IS_RELATIVE) || field->size != 4)
+      if (!field || !(field->flags & TEP_FIELD_IS_DYNAMIC) || (field->flags & TEP_FIELD_IS_RELATIVE) ||
+          field->size != 4)
         return -1;
       node.kind = StringNode::Kind::dynamic;
       node.field = field;
@@ -195,7 +245,8 @@ int PayloadValues::compile_string(tep_event* event, tep_print_arg* arg) {
       // char arrays; a long-sized non-array field would be looked up among printk formats.
       if (!arg->field.field) arg->field.field = tep_find_any_field(event, arg->field.name);
       const tep_format_field* field = arg->field.field;
-      if (!field || !(field->flags & TEP_FIELD_IS_ARRAY) || (field->flags & TEP_FIELD_IS_DYNAMIC) || field->size <= 0)
+      if (!field || !(field->flags & TEP_FIELD_IS_ARRAY) || (field->flags & TEP_FIELD_IS_DYNAMIC) ||
+          field->size <= 0)
         return -1;
       node.kind = StringNode::Kind::array;
       node.field = field;
@@ -211,7 +262,8 @@ int PayloadValues::compile_string(tep_event* event, tep_print_arg* arg) {
         node.has_delimiter = true;
       }
       // Numeric values only (libtraceevent also knows a few names, which are left to it).
-      for (const tep_print_flag_sym* entry = flags ? arg->flags.flags : arg->symbol.symbols; entry; entry = entry->next) {
+      for (const tep_print_flag_sym* entry = flags ? arg->flags.flags : arg->symbol.symbols; entry;
+           entry = entry->next) {
         if (!starts_with_digit(entry->value) || !entry->str) return -1;
         node.table.emplace_back(static_cast<long long>(std::strtoull(entry->value, nullptr, 0)), entry->str);
       }
@@ -237,14 +289,17 @@ bool PayloadValues::append(int index, const tep_record& record, std::string& out
   const auto* data = static_cast<const char*>(record.data);
   auto size = static_cast<uint32_t>(record.size);
   switch (node.kind) {
-    case StringNode::Kind::text: out += node.text; return true;
+    case StringNode::Kind::text:
+      out += node.text;
+      return true;
     case StringNode::Kind::dynamic: {
       const tep_format_field* field = node.field;
       if (field->offset < 0 || static_cast<uint32_t>(field->offset) + 4 > size) return false;
       uint32_t location;
       std::memcpy(&location, data + field->offset, 4);
       uint32_t offset = location & 0xffff, length = location >> 16;
-      if (offset > size || offset + length > size || length == 0) return true;  // libtraceevent prints nothing
+      if (offset > size || offset + length > size || length == 0)
+        return true;  // libtraceevent prints nothing
       size_t text_length = strnlen(data + offset, size - offset);
       if (text_length == size - offset) return false;  // no NUL inside the record: the full path decides
       out.append(data + offset, text_length);

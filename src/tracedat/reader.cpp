@@ -56,7 +56,8 @@ void TraceDatReader::load_all_events() const {
 }
 
 unsigned long long TraceDatReader::adjust_timestamp(unsigned long long ts) const {
-  if (tsc_mult_) ts = static_cast<unsigned long long>((static_cast<unsigned __int128>(ts) * tsc_mult_) >> tsc_shift_);
+  if (tsc_mult_)
+    ts = static_cast<unsigned long long>((static_cast<unsigned __int128>(ts) * tsc_mult_) >> tsc_shift_);
   return ts + static_cast<unsigned long long>(ts_offset_);
 }
 

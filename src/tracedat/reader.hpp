@@ -8,8 +8,8 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/error.hpp"

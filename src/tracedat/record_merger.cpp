@@ -1,9 +1,9 @@
 #include "tracedat/record_merger.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
-
-#include <fmt/format.h>
 extern "C" {  // kbuffer.h has no C++ guard of its own
 #include <traceevent/kbuffer.h>
 }
@@ -21,7 +21,7 @@ struct RecordMerger::Stream {
   size_t buffer = 0;
   int cpu = 0;
   std::span<const uint8_t> pages;
-  size_t next_page = 0;  // offset of the page to load next
+  size_t next_page = 0;    // offset of the page to load next
   size_t page_offset = 0;  // offset of the loaded page
   kbuffer* kbuf = nullptr;
   std::vector<uint8_t> page;  // the loaded page, padded
@@ -82,10 +82,9 @@ bool RecordMerger::peek(Stream& stream) {
     }
     int size = kbuffer_event_size(stream.kbuf);
     auto* start = static_cast<uint8_t*>(data);
-    if (size < 0 || start < stream.page.data() ||
-        start + size > stream.page.data() + reader_.page_size()) {
-      problems_.push_back(fmt::format("CPU {}: corrupt event in the page at offset {:#x}", stream.cpu,
-                                      stream.page_offset));
+    if (size < 0 || start < stream.page.data() || start + size > stream.page.data() + reader_.page_size()) {
+      problems_.push_back(
+          fmt::format("CPU {}: corrupt event in the page at offset {:#x}", stream.cpu, stream.page_offset));
       stream.ended = true;
       break;
     }

@@ -3,12 +3,12 @@
 // buffer is a stream read page by page with libtraceevent's kbuffer; the stream whose next
 // record has the smallest timestamp goes next, ties going to the earlier buffer, then the
 // lower CPU. Records are filled in place: no allocation per record.
+#include <traceevent/event-parse.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <traceevent/event-parse.h>
 
 #include "tracedat/reader.hpp"
 

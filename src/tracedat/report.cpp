@@ -1,9 +1,9 @@
 #include "tracedat/report.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <traceevent/event-parse.h>
+
+#include <algorithm>
 
 #include "base/strings.hpp"
 #include "tracedat/event_formatter.hpp"
@@ -116,8 +116,8 @@ Result<void> write_stat(const TraceDatReader& reader, std::FILE* out) {
     text += reader.cpu_stats_text() + "\n";
   size_t index = 0;
   for (const auto& cpu : reader.buffers().front().cpus) {
-    text += fmt::format("CPU{} data recorded at offset={:#x}\n    {} bytes in size\n", index++, cpu.shown_offset,
-                        cpu.shown_size);
+    text += fmt::format("CPU{} data recorded at offset={:#x}\n    {} bytes in size\n", index++,
+                        cpu.shown_offset, cpu.shown_size);
   }
   return flush(text, out);
 }
@@ -153,7 +153,9 @@ Result<void> write_report(const TraceDatReader& reader, const ReportOptions& opt
     format.clock_in_ns = reader.clock_in_ns();
     format.line_prefix = prefix;
     format.need_kallsyms = [&reader] { return &reader.kernel_functions(); };
-    format.symbol_address = [&reader](std::string_view name) { return reader.kernel_functions().address_of(name); };
+    format.symbol_address = [&reader](std::string_view name) {
+      return reader.kernel_functions().address_of(name);
+    };
     formatters.push_back(std::make_unique<EventFormatter>(tep, format));
   }
 

@@ -13,8 +13,8 @@
 #include <cstring>
 #include <vector>
 
-#include "base/unique_fd.hpp"
 #include "base/output_stream.hpp"
+#include "base/unique_fd.hpp"
 #include "tracedat/format.hpp"
 
 namespace sonde::tracedat {
@@ -158,8 +158,7 @@ Result<void> write_trace_dat(const std::string& path, const TraceDatContents& co
   std::vector<const CpuData*> by_cpu(static_cast<size_t>(nr_cpus), nullptr);
   std::vector<uint64_t> sizes(static_cast<size_t>(nr_cpus), 0);
   for (const auto& cpu : contents.cpus) {
-    if (by_cpu[static_cast<size_t>(cpu.cpu)])
-      return failf("trace.dat: CPU {} is given twice", cpu.cpu);
+    if (by_cpu[static_cast<size_t>(cpu.cpu)]) return failf("trace.dat: CPU {} is given twice", cpu.cpu);
     by_cpu[static_cast<size_t>(cpu.cpu)] = &cpu;
     auto size = file_size(cpu.path);
     if (!size) return tl::unexpected(size.error());

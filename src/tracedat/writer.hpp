@@ -28,9 +28,9 @@ struct TraceDatContents {
   // System name, its format texts (events/<system>/*/format).
   std::vector<std::pair<std::string, std::vector<std::string>>> event_formats;
   std::string kallsyms, printk_formats, saved_cmdlines;  // /proc/kallsyms, printk_formats, saved_cmdlines
-  std::string trace_clock;               // the clock's name, e.g. "local" (or the whole trace_clock file text)
-  std::vector<std::string> cpu_stats;    // per_cpu/cpuN/stats text, index = cpu
-  std::string uname;                     // as trace-cmd records it: "sysname nodename release version machine"
+  std::string trace_clock;             // the clock's name, e.g. "local" (or the whole trace_clock file text)
+  std::vector<std::string> cpu_stats;  // per_cpu/cpuN/stats text, index = cpu
+  std::string uname;                   // as trace-cmd records it: "sysname nodename release version machine"
   int nr_cpus = 0;
   std::vector<CpuData> cpus;
 };

@@ -156,18 +156,19 @@ ProcessDwfl* DwarfUnwinder::State::process_for(const session::Thread& thread) {
   std::unordered_set<const session::Dso*> reported;
   bool any = false;
   for (const session::Map& map : thread.maps->maps()) {
-    if (map.dso == nullptr || map.dso->kind != session::DsoKind::user || !(map.prot & 4 /* PROT_EXEC */)) continue;
+    if (map.dso == nullptr || map.dso->kind != session::DsoKind::user || !(map.prot & 4 /* PROT_EXEC */))
+      continue;
     if (!reported.insert(map.dso).second) continue;
     std::string path = files.path_of(*map.dso);
-    if (dwfl_report_elf(process.dwfl, map.dso->short_name.c_str(), path.c_str(), -1, map.start - map.pgoff, false) !=
-        nullptr) {
+    if (dwfl_report_elf(process.dwfl, map.dso->short_name.c_str(), path.c_str(), -1, map.start - map.pgoff,
+                        false) != nullptr) {
       any = true;
     }
   }
   dwfl_report_end(process.dwfl, nullptr, nullptr);
   if (!any) return nullptr;
-  process.attached = dwfl_attach_state(process.dwfl, nullptr, thread.pid > 0 ? thread.pid : 1, &kThreadCallbacks,
-                                       &process);
+  process.attached =
+      dwfl_attach_state(process.dwfl, nullptr, thread.pid > 0 ? thread.pid : 1, &kThreadCallbacks, &process);
   return process.attached ? &process : nullptr;
 }
 

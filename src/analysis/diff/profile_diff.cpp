@@ -69,7 +69,8 @@ std::optional<double> diff_value(const DiffRow& row, size_t column, const DiffRe
   if (!pair.present) return std::nullopt;
   switch (request.compute) {
     case DiffCompute::delta:
-    case DiffCompute::delta_abs: return pair.percent - (base.present ? base.percent : 0.0);
+    case DiffCompute::delta_abs:
+      return pair.percent - (base.present ? base.percent : 0.0);
     case DiffCompute::ratio:
       if (!base.present) return std::nullopt;
       return static_cast<double>(pair.period) / static_cast<double>(base.period ? base.period : 1);
@@ -93,8 +94,9 @@ Result<std::vector<EventDiff>> compute_diff(const DiffRequest& request) {
   for (const FileEvent& base : files[0]) {
     std::vector<const FileEvent*> columns;
     for (const auto& file : files) {
-      auto it = std::find_if(file.begin(), file.end(),
-                             [&](const FileEvent& e) { return e.type == base.type && e.config == base.config; });
+      auto it = std::find_if(file.begin(), file.end(), [&](const FileEvent& e) {
+        return e.type == base.type && e.config == base.config;
+      });
       columns.push_back(it == file.end() ? nullptr : &*it);
     }
     std::map<std::vector<std::string>, DiffRow> rows;
@@ -139,11 +141,15 @@ Result<std::vector<EventDiff>> compute_diff(const DiffRequest& request) {
 }
 
 Result<void> parse_compute(const std::string& spec, DiffRequest& request) {
-  if (spec == "delta") request.compute = DiffCompute::delta;
-  else if (spec == "delta-abs") request.compute = DiffCompute::delta_abs;
-  else if (spec == "ratio") request.compute = DiffCompute::ratio;
+  if (spec == "delta")
+    request.compute = DiffCompute::delta;
+  else if (spec == "delta-abs")
+    request.compute = DiffCompute::delta_abs;
+  else if (spec == "ratio")
+    request.compute = DiffCompute::ratio;
   else if (spec.starts_with("wdiff")) {
-    auto weights = spec.size() > 6 && spec[5] == ':' ? split(spec.substr(6), ',') : std::vector<std::string>{};
+    auto weights =
+        spec.size() > 6 && spec[5] == ':' ? split(spec.substr(6), ',') : std::vector<std::string>{};
     auto w1 = weights.size() == 2 ? parse_uint(weights[0]) : std::nullopt;
     auto w2 = weights.size() == 2 ? parse_uint(weights[1]) : std::nullopt;
     if (!w1 || !w2) return fail("wrong weight data, use 'wdiff:w1,w2'");

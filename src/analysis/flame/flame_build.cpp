@@ -1,8 +1,7 @@
 #include "analysis/flame/flame_build.hpp"
 
-#include "analysis/stacks/session_stacks.hpp"
-
 #include "analysis/stacks/folded.hpp"
+#include "analysis/stacks/session_stacks.hpp"
 #include "analysis/stacks/stack_collapse_inline.hpp"
 
 namespace sonde::analysis {

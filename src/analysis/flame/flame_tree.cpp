@@ -171,7 +171,8 @@ void FlameTree::add_folded(std::string_view stack, double value, const double* d
   size_t from = 0;
   while (true) {
     size_t semi = stack.find(';', from);
-    scratch_.push_back(stack.substr(from, semi == std::string_view::npos ? std::string_view::npos : semi - from));
+    scratch_.push_back(
+        stack.substr(from, semi == std::string_view::npos ? std::string_view::npos : semi - from));
     if (semi == std::string_view::npos) break;
     from = semi + 1;
   }
@@ -194,8 +195,9 @@ void FlameTree::children(uint32_t node, std::vector<uint32_t>& out) const {
   if (options_.flamechart) {
     std::reverse(out.begin(), out.end());  // the list runs latest first
   } else {
-    std::sort(out.begin(), out.end(),
-              [&](uint32_t a, uint32_t b) { return name_rank_[nodes_[a].name] < name_rank_[nodes_[b].name]; });
+    std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+      return name_rank_[nodes_[a].name] < name_rank_[nodes_[b].name];
+    });
   }
 }
 

@@ -18,12 +18,12 @@
 
 namespace sonde::analysis {
 
-struct FlameNode {  // 24 bytes: big profiles have tens of millions
+struct FlameNode {    // 24 bytes: big profiles have tens of millions
   uint32_t name = 0;  // index into FlameTree::names(); 0 is the root's ""
   uint32_t child_count = 0;
   uint32_t first_child = 0;   // the child added last; 0: none (the root is nobody's child)
   uint32_t next_sibling = 0;  // the parent's child added before this one; 0: none
-  double value = 0;  // samples through this frame (for differential input: the "after" profile)
+  double value = 0;           // samples through this frame (for differential input: the "after" profile)
 };
 
 struct FlameTreeOptions {

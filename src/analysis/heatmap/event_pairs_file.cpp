@@ -16,7 +16,7 @@ namespace {
 
 // A tracepoint of the file: each attr of type PERF_TYPE_TRACEPOINT, by its attr index.
 struct FileEvent {
-  std::string name;            // "system:name"
+  std::string name;  // "system:name"
   tep_event* format = nullptr;
   uint64_t sample_type = 0;
 };
@@ -59,8 +59,8 @@ class PairPlan {
     if (*start == *end) return failf("--start and --end are both {}: a pair needs two events", *start);
     const std::vector<std::string>& end_key = request.end_key.empty() ? request.start_key : request.end_key;
     if (end_key.size() != request.start_key.size())
-      return failf("--key has {} fields and --end-key {}: give each side the same number", request.start_key.size(),
-                   end_key.size());
+      return failf("--key has {} fields and --end-key {}: give each side the same number",
+                   request.start_key.size(), end_key.size());
     return add_rule(*start, *end, request.start_key, end_key);
   }
 
@@ -80,7 +80,8 @@ class PairPlan {
 
   Result<void> recognise() {
     if (has("block:block_rq_issue") && has("block:block_rq_complete"))
-      return add_rule("block:block_rq_issue", "block:block_rq_complete", {"dev", "sector"}, {"dev", "sector"});
+      return add_rule("block:block_rq_issue", "block:block_rq_complete", {"dev", "sector"},
+                      {"dev", "sector"});
     if (has("raw_syscalls:sys_enter") && has("raw_syscalls:sys_exit"))
       return add_rule("raw_syscalls:sys_enter", "raw_syscalls:sys_exit", {}, {});
     constexpr std::string_view kEnter = "syscalls:sys_enter_";
@@ -95,10 +96,11 @@ class PairPlan {
       if (auto added = add_rule(enter, exit, {}, {}); !added) return added;
     }
     if (!rules_.empty()) return {};
-    return failf("{} holds no event pair sonde recognises (block:block_rq_issue with block:block_rq_complete, "
-                 "raw_syscalls:sys_enter with sys_exit, syscalls:sys_enter_X with sys_exit_X): record one, or name "
-                 "two events with --start, --end and --key",
-                 path_);
+    return failf(
+        "{} holds no event pair sonde recognises (block:block_rq_issue with block:block_rq_complete, "
+        "raw_syscalls:sys_enter with sys_exit, syscalls:sys_enter_X with sys_exit_X): record one, or name "
+        "two events with --start, --end and --key",
+        path_);
   }
 
   // The file's name of an event given as "system:name", or as "name" when only one system has it.
@@ -108,16 +110,21 @@ class PairPlan {
       if (!event || std::find(names.begin(), names.end(), event->name) != names.end()) continue;
       names.push_back(event->name);
       std::string_view name = event->name;
-      if (name == wanted || (wanted.find(':') == std::string::npos && name.substr(name.find(':') + 1) == wanted))
+      if (name == wanted ||
+          (wanted.find(':') == std::string::npos && name.substr(name.find(':') + 1) == wanted))
         matches.push_back(event->name);
     }
     if (matches.size() == 1) return matches[0];
-    if (matches.size() > 1) return failf("'{}' names several events of {} ({}): give system:name", wanted, path_, join(matches, ", "));
-    if (names.empty()) return failf("{} has no tracepoint event '{}' (it holds no tracepoints)", path_, wanted);
+    if (matches.size() > 1)
+      return failf("'{}' names several events of {} ({}): give system:name", wanted, path_,
+                   join(matches, ", "));
+    if (names.empty())
+      return failf("{} has no tracepoint event '{}' (it holds no tracepoints)", path_, wanted);
     return failf("{} has no event '{}' (its tracepoints: {})", path_, wanted, join(names, ", "));
   }
 
-  Result<std::vector<KeyPart>> key_parts(const std::string& event_name, const std::vector<std::string>& names) const {
+  Result<std::vector<KeyPart>> key_parts(const std::string& event_name,
+                                         const std::vector<std::string>& names) const {
     const FileEvent* event = nullptr;
     for (const auto& e : events_)
       if (e && e->name == event_name) event = &*e;
@@ -130,24 +137,29 @@ class PairPlan {
       KeyPart part;
       part.field = find_tracepoint_field(event->format, name);
       if (part.field == nullptr) {
-        if (name == "tid") part.sample = SampleKey::tid;
-        else if (name == "pid") part.sample = SampleKey::pid;
-        else if (name == "cpu") part.sample = SampleKey::cpu;
+        if (name == "tid")
+          part.sample = SampleKey::tid;
+        else if (name == "pid")
+          part.sample = SampleKey::pid;
+        else if (name == "cpu")
+          part.sample = SampleKey::cpu;
         else
-          return failf("{} has no field '{}' (its fields: {}; or tid, pid, cpu of the sample)", event_name, name,
-                       tracepoint_field_names(event->format));
+          return failf("{} has no field '{}' (its fields: {}; or tid, pid, cpu of the sample)", event_name,
+                       name, tracepoint_field_names(event->format));
       }
       if (part.field != nullptr && !(event->sample_type & PERF_SAMPLE_RAW))
-        return failf("{} was recorded without its payload (PERF_SAMPLE_RAW): its field '{}' cannot be read", event_name, name);
+        return failf("{} was recorded without its payload (PERF_SAMPLE_RAW): its field '{}' cannot be read",
+                     event_name, name);
       if (part.sample == SampleKey::cpu && !(event->sample_type & PERF_SAMPLE_CPU))
-        return failf("{} was recorded without the CPU (PERF_SAMPLE_CPU): record with -a or name another key", event_name);
+        return failf("{} was recorded without the CPU (PERF_SAMPLE_CPU): record with -a or name another key",
+                     event_name);
       parts.push_back(part);
     }
     return parts;
   }
 
-  Result<void> add_rule(const std::string& start, const std::string& end, const std::vector<std::string>& start_key,
-                        const std::vector<std::string>& end_key) {
+  Result<void> add_rule(const std::string& start, const std::string& end,
+                        const std::vector<std::string>& start_key, const std::vector<std::string>& end_key) {
     PairRule rule{start, end, {}, {}, {}};
     auto starts = key_parts(start, start_key);
     if (!starts) return tl::unexpected(starts.error());
@@ -155,14 +167,17 @@ class PairPlan {
     if (!ends) return tl::unexpected(ends.error());
     rule.start_key = std::move(*starts);
     rule.end_key = std::move(*ends);
-    key_names_ = start_key == end_key || end_key.empty() ? start_key : std::vector{join(start_key, ",") + "=" + join(end_key, ",")};
+    key_names_ = start_key == end_key || end_key.empty()
+                     ? start_key
+                     : std::vector{join(start_key, ",") + "=" + join(end_key, ",")};
     roles_.resize(events_.size());
     for (size_t i = 0; i < events_.size(); ++i) {
       if (!events_[i]) continue;
       bool is_start = events_[i]->name == start, is_end = events_[i]->name == end;
       if (!is_start && !is_end) continue;
       if (!(events_[i]->sample_type & PERF_SAMPLE_TIME))
-        return failf("{} was recorded without times (PERF_SAMPLE_TIME): no latency can be measured", events_[i]->name);
+        return failf("{} was recorded without times (PERF_SAMPLE_TIME): no latency can be measured",
+                     events_[i]->name);
       roles_[i].push_back({rules_.size(), is_start});
     }
     rules_.push_back(std::move(rule));
@@ -188,7 +203,8 @@ class PairCollector : public session::SessionVisitor {
       PairRule& rule = plan_.rules()[role.rule];
       const perfdata::Sample& sample = event.sample;
       if (role.start && threads_.filters_threads() &&
-          threads_.skip_thread(event.thread.comm, static_cast<int32_t>(sample.pid), static_cast<int32_t>(sample.tid)))
+          threads_.skip_thread(event.thread.comm, static_cast<int32_t>(sample.pid),
+                               static_cast<int32_t>(sample.tid)))
         continue;
       auto key = key_of(role.start ? rule.start_key : rule.end_key, sample);
       if (!key) {
@@ -221,8 +237,10 @@ class PairCollector : public session::SessionVisitor {
       } else {
         value = sample.cpu;
       }
-      if (i == 0) key.a = value;
-      else key.b = key.b * 0x9e3779b97f4a7c15ull + value;  // one field: itself; more: mixed
+      if (i == 0)
+        key.a = value;
+      else
+        key.b = key.b * 0x9e3779b97f4a7c15ull + value;  // one field: itself; more: mixed
     }
     return key;
   }
@@ -247,12 +265,14 @@ Result<EventPairs> match_event_pairs(const std::string& path, const EventPairReq
   }
   std::vector<std::optional<FileEvent>> events;
   for (const perfdata::EventAttr& attr : session->reader().attrs().events()) {
-    tep_event* format = attr.attr.type == PERF_TYPE_TRACEPOINT && formats ? formats->find(attr.attr.config) : nullptr;
+    tep_event* format =
+        attr.attr.type == PERF_TYPE_TRACEPOINT && formats ? formats->find(attr.attr.config) : nullptr;
     if (format == nullptr) {
       events.emplace_back();
       continue;
     }
-    events.push_back(FileEvent{session::TracepointFormats::qualified_name(format), format, attr.attr.sample_type});
+    events.push_back(
+        FileEvent{session::TracepointFormats::qualified_name(format), format, attr.attr.sample_type});
   }
   PairPlan plan(path, std::move(events));
   if (auto built = plan.build(request); !built) return tl::unexpected(built.error());
@@ -270,7 +290,8 @@ Result<EventPairs> match_event_pairs(const std::string& path, const EventPairReq
   std::stable_sort(out.pairs.begin(), out.pairs.end(),
                    [](const LatencyPair& a, const LatencyPair& b) { return a.start_ns < b.start_ns; });
   if (out.pairs.empty())
-    return failf("no pair of {} matched in {} ({} starts, {} ends)", out.description, path, out.starts, out.ends);
+    return failf("no pair of {} matched in {} ({} starts, {} ends)", out.description, path, out.starts,
+                 out.ends);
   return out;
 }
 

@@ -44,7 +44,8 @@ std::optional<double> number(std::string_view text) {
 }
 
 bool has_letter(std::string_view line) {
-  return std::any_of(line.begin(), line.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
+  return std::any_of(line.begin(), line.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
 }
 
 }  // namespace
@@ -59,8 +60,9 @@ Result<HeatMap> HeatMapBinner::bin(const HeatMapOptions& options) const {
     largest = std::max(largest, event.latency);
   }
   if ((end - start) / options.time_divisor / options.step_sec > static_cast<double>(options.column_limit))
-    return failf("too many columns (more than {}): the times span {} units; try --unitstime or a larger --stepsec",
-                 options.column_limit, end - start);
+    return failf(
+        "too many columns (more than {}): the times span {} units; try --unitstime or a larger --stepsec",
+        options.column_limit, end - start);
   HeatMap map;
   map.min_lat = options.min_lat;
   map.max_lat = options.max_lat.value_or(largest);
@@ -95,7 +97,8 @@ Result<HeatMap> HeatMapBinner::bin(const HeatMapOptions& options) const {
     ++map.events;
     map.largest_count = std::max(map.largest_count, cell);
   }
-  if (map.events == 0) return fail("no events within the latency range (--minlat/--maxlat) and columns (--maxcol)");
+  if (map.events == 0)
+    return fail("no events within the latency range (--minlat/--maxlat) and columns (--maxcol)");
   return map;
 }
 
@@ -163,7 +166,8 @@ void add_offset_timestamp(HeatMapBinner& binner, double seconds) {
 
 void add_latency_pairs(HeatMapBinner& binner, const std::vector<LatencyPair>& pairs, double latency_unit_ns) {
   for (const LatencyPair& pair : pairs)
-    binner.add(static_cast<double>(pair.start_ns) / 1e9, static_cast<double>(pair.latency_ns) / latency_unit_ns);
+    binner.add(static_cast<double>(pair.start_ns) / 1e9,
+               static_cast<double>(pair.latency_ns) / latency_unit_ns);
 }
 
 }  // namespace sonde::analysis

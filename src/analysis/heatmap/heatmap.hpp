@@ -35,7 +35,7 @@ struct HeatMap {
   size_t rows = 0;     // 0 .. int((max_lat - min_lat) / step_lat)
   double min_lat = 0, max_lat = 0, step_lat = 1, step_sec = 1;
   uint64_t largest_count = 0;
-  uint64_t events = 0;            // binned
+  uint64_t events = 0;           // binned
   std::vector<uint64_t> counts;  // columns * rows, column-major: counts[col * rows + row]
   uint64_t at(size_t col, size_t row) const { return counts[col * rows + row]; }
 };

@@ -61,7 +61,8 @@ std::optional<uint64_t> tracepoint_key_value(const tep_format_field& field, sond
     return value;
   }
   if (field.flags & TEP_FIELD_IS_STRING) {
-    if (const void* nul = std::memchr(at, '\0', size)) size = static_cast<size_t>(static_cast<const uint8_t*>(nul) - at);
+    if (const void* nul = std::memchr(at, '\0', size))
+      size = static_cast<size_t>(static_cast<const uint8_t*>(nul) - at);
   }
   return hash_bytes(at, size);
 }

@@ -39,8 +39,9 @@ std::vector<CallchainBuilder::Group> CallchainBuilder::group(std::span<ChainStar
     }
     if (bucket_count_[function]++ == 0) touched_.push_back(function);
   }
-  std::sort(touched_.begin(), touched_.end(),
-            [&](uint32_t a, uint32_t b) { return locations_.function(a).rank < locations_.function(b).rank; });
+  std::sort(touched_.begin(), touched_.end(), [&](uint32_t a, uint32_t b) {
+    return locations_.function(a).rank < locations_.function(b).rank;
+  });
   std::vector<Group> groups;
   groups.reserve(touched_.size());
   uint32_t offset = ended_count;
@@ -94,7 +95,8 @@ void CallchainBuilder::expand(std::span<ChainStart> starts, uint32_t depth, uint
     }
     uint64_t threshold = min_hit_;
     if (params_.mode == CallchainMode::fractal)
-      threshold = static_cast<uint64_t>(std::ceil(static_cast<double>(children_hit) * (params_.min_percent / 100.0)));
+      threshold =
+          static_cast<uint64_t>(std::ceil(static_cast<double>(children_hit) * (params_.min_percent / 100.0)));
     for (const Group& g : groups) {
       if (g.period < threshold) continue;
       uint32_t child = static_cast<uint32_t>(tree.nodes.size());

@@ -27,7 +27,7 @@ struct CallNode {
   uint64_t children_hit = 0;        // chains going on below it
   uint32_t hit_count = 0, children_count = 0;
   uint32_t parent = 0;
-  std::vector<uint32_t> children;   // shown children; graph: by cumulated period, largest first
+  std::vector<uint32_t> children;  // shown children; graph: by cumulated period, largest first
 
   uint64_t cumul() const { return hit + children_hit; }
   uint32_t cumul_count() const { return hit_count + children_count; }

@@ -36,8 +36,10 @@ void Histogram::expand_unwound(const LocationTable& locations) {
     sequence.assign(1, original[0]);
     for (size_t i = 1; i < original.size(); ++i) {
       const std::vector<uint32_t>* chain = locations.expansion(original[i]);
-      if (chain) sequence.insert(sequence.end(), chain->begin(), chain->end());
-      else sequence.push_back(original[i]);
+      if (chain)
+        sequence.insert(sequence.end(), chain->begin(), chain->end());
+      else
+        sequence.push_back(original[i]);
     }
     leaves_[s] = original.size() > 1 ? original[1] : kNoId;
     expanded.append(sequence);  // stack ids keep (two stacks may hold the same frames)
@@ -62,10 +64,14 @@ uint32_t Histogram::frame_key(const ReportTables& tables, uint32_t location, boo
   for (SortKey k : options_.keys) {
     if (k == SortKey::dso) key[0] = dso_name;
     if (k == SortKey::sym) {
-      if (raw) key[1] = where.ip;
-      else if (function.inlined) key[1] = where.function;  // perf tells inline frames apart by name
-      else if (function.resolved) key[1] = function.start;
-      else key[1] = where.address;
+      if (raw)
+        key[1] = where.ip;
+      else if (function.inlined)
+        key[1] = where.function;  // perf tells inline frames apart by name
+      else if (function.resolved)
+        key[1] = function.start;
+      else
+        key[1] = where.address;
       key[2] |= dso_name << 32;
       key[3] = raw ? 2 : function.inlined ? 3 : function.resolved ? 1 : 0;
     }
@@ -97,7 +103,8 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
   frame_key_of_location_[0].assign(locations.location_count(), kNoId);
   frame_key_of_location_[1].assign(locations.location_count(), kNoId);
 
-  bool want_parent = std::find(options.keys.begin(), options.keys.end(), SortKey::parent) != options.keys.end();
+  bool want_parent =
+      std::find(options.keys.begin(), options.keys.end(), SortKey::parent) != options.keys.end();
   std::vector<int8_t> parent_match;  // per function: -1 unknown, 0 no, 1 yes
   // POSIX extended regular expressions, as perf's regcomp.
   struct Regex {
@@ -108,7 +115,8 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     }
   } parent_regex;
   if (want_parent) {
-    parent_regex.ok = regcomp(&parent_regex.compiled, options.parent_pattern.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
+    parent_regex.ok =
+        regcomp(&parent_regex.compiled, options.parent_pattern.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
     parent_match.assign(locations.function_count(), -1);
   }
 
@@ -138,7 +146,8 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
         if (!f.resolved) continue;
         int8_t& match = parent_match[function];
         if (match < 0)
-          match = parent_regex.ok && regexec(&parent_regex.compiled, f.name.c_str(), 0, nullptr, 0) == 0 ? 1 : 0;
+          match =
+              parent_regex.ok && regexec(&parent_regex.compiled, f.name.c_str(), 0, nullptr, 0) == 0 ? 1 : 0;
         if (match) {
           parent = function;
           break;
@@ -212,7 +221,8 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
       if (cached.context_key != context_key) {
         uint32_t key = frame_key(tables, location, true);
         size_t before = entries_.size();
-        uint32_t found = entry_for(context_key, key, context, location, s, '.', locations.location(location).ip);
+        uint32_t found =
+            entry_for(context_key, key, context, location, s, '.', locations.location(location).ip);
         if (entries_.size() != before) entries_[found].level = level_at(i);
         cached = {context_key, found};
       }
@@ -302,9 +312,12 @@ void Histogram::order_entries(const ReportTables& tables) {
   // The keys perf's entry tree (cmp) and output sort (sort) compare alike; sym and parent differ.
   auto compare_shared_key = [&](SortKey k, const HistEntry& a, const HistEntry& b) {
     switch (k) {
-      case SortKey::comm: return compare_strings(comm_of(b), comm_of(a));
-      case SortKey::pid: return compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
-      case SortKey::cpu: return compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
+      case SortKey::comm:
+        return compare_strings(comm_of(b), comm_of(a));
+      case SortKey::pid:
+        return compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
+      case SortKey::cpu:
+        return compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
       case SortKey::dso: {
         const session::Dso* da = dso_of(a);
         const session::Dso* db = dso_of(b);
@@ -321,7 +334,8 @@ void Histogram::order_entries(const ReportTables& tables) {
         return compare_strings(tables.traces[tb], tables.traces[ta]);
       }
       case SortKey::sym:
-      case SortKey::parent: break;
+      case SortKey::parent:
+        break;
     }
     return 0;
   };
@@ -343,15 +357,21 @@ void Histogram::order_entries(const ReportTables& tables) {
             const session::Dso* db = dso_of(b);
             if (da != db) c = (!da || !db) ? (!da ? -1 : 1) : compare_strings(db->short_name, da->short_name);
             if (c == 0) {
-              if (!fa.resolved || !fb.resolved) c = !fa.resolved ? -1 : 1;
-              else if (fa.inlined || fb.inlined) c = compare_strings(fa.name, fb.name);  // perf: by name first
+              if (!fa.resolved || !fb.resolved)
+                c = !fa.resolved ? -1 : 1;
+              else if (fa.inlined || fb.inlined)
+                c = compare_strings(fa.name, fb.name);  // perf: by name first
               if (c == 0 && fa.resolved && fb.resolved) c = wrapped_compare(fb.start, fa.start);
             }
           }
           break;
         }
-        case SortKey::parent: c = compare_values(b.parent, a.parent); break;
-        default: c = compare_shared_key(k, a, b); break;
+        case SortKey::parent:
+          c = compare_values(b.parent, a.parent);
+          break;
+        default:
+          c = compare_shared_key(k, a, b);
+          break;
       }
       if (c) return c;
     }
@@ -381,17 +401,23 @@ void Histogram::order_entries(const ReportTables& tables) {
         case SortKey::sym: {
           const Function& fa = function_of(a);
           const Function& fb = function_of(b);
-          if (!fa.resolved || !fb.resolved) c = (fa.resolved == fb.resolved) ? 0 : (!fa.resolved ? -1 : 1);
-          else c = compare_strings(fb.name, fa.name);
+          if (!fa.resolved || !fb.resolved)
+            c = (fa.resolved == fb.resolved) ? 0 : (!fa.resolved ? -1 : 1);
+          else
+            c = compare_strings(fb.name, fa.name);
           break;
         }
         case SortKey::parent: {
           bool pa = a.parent != kNoId, pb = b.parent != kNoId;
-          if (!pa || !pb) c = (pa == pb) ? 0 : (!pa ? -1 : 1);
-          else c = compare_strings(locations.function(b.parent).name, locations.function(a.parent).name);
+          if (!pa || !pb)
+            c = (pa == pb) ? 0 : (!pa ? -1 : 1);
+          else
+            c = compare_strings(locations.function(b.parent).name, locations.function(a.parent).name);
           break;
         }
-        default: c = compare_shared_key(k, a, b); break;
+        default:
+          c = compare_shared_key(k, a, b);
+          break;
       }
       if (c) return c;
     }

@@ -53,7 +53,8 @@ struct ReportTables {
   uint32_t context(uint32_t comm, int32_t pid, int32_t tid, int32_t cpu, uint32_t trace = kNoId) {
     bool inserted;
     uint32_t id = context_index.intern(
-        {uint64_t(comm) << 32 | uint32_t(pid), uint64_t(uint32_t(tid)) << 32 | uint32_t(cpu), trace}, inserted);
+        {uint64_t(comm) << 32 | uint32_t(pid), uint64_t(uint32_t(tid)) << 32 | uint32_t(cpu), trace},
+        inserted);
     if (inserted) contexts.push_back({comm, pid, tid, cpu, trace});
     return id;
   }
@@ -63,8 +64,8 @@ enum class CallchainOrder { caller, callee };
 
 struct HistOptions {
   std::vector<SortKey> keys;
-  bool children = false;      // perf's --children: each sample also counts for its callers
-  bool callchains = false;    // callchains are shown (members are kept for them)
+  bool children = false;    // perf's --children: each sample also counts for its callers
+  bool callchains = false;  // callchains are shown (members are kept for them)
   CallchainOrder order = CallchainOrder::callee;
   int max_stack = 127;
   std::string parent_pattern = "^sys_|^do_page_fault";
@@ -74,8 +75,8 @@ struct HistOptions {
 Result<void> check_parent_pattern(const std::string& pattern);
 
 struct HistEntry {
-  uint32_t context = 0;   // of the first stack that made it (perf shows the first sample's)
-  uint32_t location = 0;  // likewise: its DSO, symbol, level and source line are shown
+  uint32_t context = 0;     // of the first stack that made it (perf shows the first sample's)
+  uint32_t location = 0;    // likewise: its DSO, symbol, level and source line are shown
   uint32_t parent = kNoId;  // function matched by --parent, or kNoId for [other]
   char level = '.';         // [.] [k]...: perf's, from the address that made the entry
   uint64_t address = 0;     // shown when unresolved: DSO-relative for the sampled address,
@@ -163,8 +164,8 @@ class Histogram {
  private:
   // `caller`: the key of a callchain frame, where perf keys an unresolved address by its raw ip.
   uint32_t frame_key(const ReportTables& tables, uint32_t location, bool caller);
-  uint32_t entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location, uint32_t stack,
-                     char level, uint64_t address);
+  uint32_t entry_for(uint32_t context_key, uint32_t frame_key, uint32_t context, uint32_t location,
+                     uint32_t stack, char level, uint64_t address);
   void order_entries(const ReportTables& tables);
 
   SequenceIndex stacks_;
@@ -177,8 +178,8 @@ class Histogram {
   bool has_callchain_ = false;
 
   HistOptions options_;
-  std::vector<uint32_t> stack_limits_;  // chain length after --max-stack, per stack
-  std::vector<uint32_t> stack_offsets_; // chain offset after --max-stack (caller order keeps the root end)
+  std::vector<uint32_t> stack_limits_;   // chain length after --max-stack, per stack
+  std::vector<uint32_t> stack_offsets_;  // chain offset after --max-stack (caller order keeps the root end)
   KeyIndex<4> frame_keys_;
   std::unordered_map<std::string, uint64_t> dso_name_ids_;
   std::vector<uint32_t> frame_key_of_location_[2];

@@ -157,7 +157,8 @@ class SequenceIndexOf {
       }
       if (slot.hash == h && lengths_[slot.id] == length) {
         const Word* stored = pool_.data() + offsets_[slot.id];
-        if ((!head || stored[0] == *head) && (tail_bytes == 0 || std::memcmp(stored + (head ? 1 : 0), tail, tail_bytes) == 0)) {
+        if ((!head || stored[0] == *head) &&
+            (tail_bytes == 0 || std::memcmp(stored + (head ? 1 : 0), tail, tail_bytes) == 0)) {
           inserted = false;
           return slot.id;
         }
@@ -172,9 +173,7 @@ class SequenceIndexOf {
     lengths_.push_back(static_cast<uint32_t>(sequence.size()));
     return static_cast<uint32_t>(offsets_.size() - 1);
   }
-  std::span<const Word> sequence(uint32_t id) const {
-    return {pool_.data() + offsets_[id], lengths_[id]};
-  }
+  std::span<const Word> sequence(uint32_t id) const { return {pool_.data() + offsets_[id], lengths_[id]}; }
   size_t size() const { return offsets_.size(); }
   size_t pool_words() const { return pool_.size(); }
 

@@ -8,9 +8,12 @@ std::string hist_key_text(const ReportTables& tables, const HistEntry& entry, So
   const SampleContext& context = tables.contexts[entry.context];
   const FrameLocation& location = tables.locations.location(entry.location);
   switch (key) {
-    case SortKey::comm: return tables.comms[context.comm];
-    case SortKey::pid: return fmt::format("{:>7}:{}", context.tid, tables.comms[context.comm]);
-    case SortKey::dso: return location.dso ? location.dso->short_name : "[unknown]";
+    case SortKey::comm:
+      return tables.comms[context.comm];
+    case SortKey::pid:
+      return fmt::format("{:>7}:{}", context.tid, tables.comms[context.comm]);
+    case SortKey::dso:
+      return location.dso ? location.dso->short_name : "[unknown]";
     case SortKey::sym: {
       const Function& function = tables.locations.function(location.function);
       std::string text = fmt::format("[{}] ", entry.level);
@@ -19,11 +22,14 @@ std::string hist_key_text(const ReportTables& tables, const HistEntry& entry, So
       if (entry.address == 0) return text + "0000000000000000";
       return text + fmt::format("0x{:016x}", entry.address);
     }
-    case SortKey::srcline: return tables.locations.srcline(location.srcline);
+    case SortKey::srcline:
+      return tables.locations.srcline(location.srcline);
     case SortKey::parent:
       return entry.parent == kNoId ? "[other]" : tables.locations.function(entry.parent).name;
-    case SortKey::cpu: return fmt::format("{:03}", context.cpu);
-    case SortKey::trace: return context.trace == kNoId ? "N/A" : tables.traces[context.trace];
+    case SortKey::cpu:
+      return fmt::format("{:03}", context.cpu);
+    case SortKey::trace:
+      return context.trace == kNoId ? "N/A" : tables.traces[context.trace];
   }
   return "";
 }

@@ -7,11 +7,16 @@ namespace sonde::analysis {
 
 char LocationTable::level_of(const session::Location& location) {
   switch (location.cpumode) {
-    case PERF_RECORD_MISC_KERNEL: return 'k';
-    case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
-    case PERF_RECORD_MISC_GUEST_USER: return 'u';
-    case PERF_RECORD_MISC_HYPERVISOR: return 'H';
-    default: return '.';
+    case PERF_RECORD_MISC_KERNEL:
+      return 'k';
+    case PERF_RECORD_MISC_GUEST_KERNEL:
+      return 'g';
+    case PERF_RECORD_MISC_GUEST_USER:
+      return 'u';
+    case PERF_RECORD_MISC_HYPERVISOR:
+      return 'H';
+    default:
+      return '.';
   }
 }
 
@@ -67,8 +72,10 @@ void LocationTable::expand(uint32_t id, FrameResolver& resolver) {
       auto [it, fresh] = inline_name_ids_.emplace(name.name, static_cast<uint32_t>(inline_name_ids_.size()));
       bool inserted;
       // perf's inline symbols are told apart by name and by the symbol holding them.
-      derived.function = function_index_.intern(
-          {uint64_t(original.dso->id) + 1, 2 | uint64_t(it->second) << 2, functions_[original.function].start}, inserted);
+      derived.function =
+          function_index_.intern({uint64_t(original.dso->id) + 1, 2 | uint64_t(it->second) << 2,
+                                  functions_[original.function].start},
+                                 inserted);
       if (inserted) {
         Function f = functions_[original.function];  // the holder's place: same DSO and start
         f.name = name.name;
@@ -91,8 +98,8 @@ void LocationTable::resolve_srclines(FrameResolver& resolver) {
     if (location.srcline != kNoId) continue;
     auto inline_line = inline_srclines_.find(id);
     std::string line = inline_line != inline_srclines_.end() ? inline_line->second
-                       : location.dso                        ? resolver.srcline(*location.dso, location.address)
-                                                             : "";
+                       : location.dso ? resolver.srcline(*location.dso, location.address)
+                                      : "";
     const Function& function = functions_[location.function];
     if (line.empty() && location.dso && function.resolved) {
       // perf's fallback with a symbol: "name+offset", the offset in decimal.

@@ -64,10 +64,10 @@ struct FrameLocation {
 struct Function {
   const session::Dso* dso = nullptr;
   bool resolved = false;
-  uint64_t start = 0;  // symbol start; the address when unresolved
-  uint64_t ip = 0;     // raw ip of the first location (perf prints it for unresolved entries)
-  std::string name;    // symbol name; empty when unresolved
-  uint32_t rank = 0;   // perf's child order in a callchain: by DSO, then address, descending
+  uint64_t start = 0;    // symbol start; the address when unresolved
+  uint64_t ip = 0;       // raw ip of the first location (perf prints it for unresolved entries)
+  std::string name;      // symbol name; empty when unresolved
+  uint32_t rank = 0;     // perf's child order in a callchain: by DSO, then address, descending
   bool inlined = false;  // an inline frame of an unwound address: perf adds " (inlined)"
 
   // A resolved function's name as perf shows it.
@@ -82,7 +82,8 @@ class LocationTable {
     uint64_t level = static_cast<uint64_t>(level_of(location));
     bool inserted;
     uint32_t id = index_.intern(
-        {dso << 9 | uint64_t(unwound) << 8 | level, location.dso ? location.dso_address : location.ip}, inserted);
+        {dso << 9 | uint64_t(unwound) << 8 | level, location.dso ? location.dso_address : location.ip},
+        inserted);
     if (inserted)
       locations_.push_back({location.dso, location.dso ? location.dso_address : location.ip, location.ip,
                             static_cast<char>(level), kNoId, kNoId, unwound});

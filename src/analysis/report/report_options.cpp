@@ -16,12 +16,18 @@ Result<void> parse_call_graph(const std::string& spec, ReportRequest& request, b
   for (const std::string& raw : split(spec, ',')) {
     std::string_view token = trim(raw);
     if (token.empty()) continue;
-    if (token == "graph") request.callchain.mode = CallchainMode::graph;
-    else if (token == "fractal") request.callchain.mode = CallchainMode::fractal;
-    else if (token == "flat") request.callchain.mode = CallchainMode::flat;
-    else if (token == "folded") request.collapsed_stacks = true;
-    else if (token == "folded-perf") request.callchain.mode = CallchainMode::folded;
-    else if (token == "none") request.callchain_none = true;
+    if (token == "graph")
+      request.callchain.mode = CallchainMode::graph;
+    else if (token == "fractal")
+      request.callchain.mode = CallchainMode::fractal;
+    else if (token == "flat")
+      request.callchain.mode = CallchainMode::flat;
+    else if (token == "folded")
+      request.collapsed_stacks = true;
+    else if (token == "folded-perf")
+      request.callchain.mode = CallchainMode::folded;
+    else if (token == "none")
+      request.callchain_none = true;
     else if (token == "caller") {
       request.options.order = CallchainOrder::caller;
       request.order_set = true;
@@ -31,9 +37,12 @@ Result<void> parse_call_graph(const std::string& spec, ReportRequest& request, b
     } else if (token == "function" || token == "address" || token == "srcline") {
       // Only perf's default key (function) is implemented; say so rather than pretend.
       if (token != "function") return failf("-g key '{}' is not supported yet (use function)", token);
-    } else if (token == "percent") request.callchain.value = CallchainValue::percent;
-    else if (token == "period") request.callchain.value = CallchainValue::period;
-    else if (token == "count") request.callchain.value = CallchainValue::count;
+    } else if (token == "percent")
+      request.callchain.value = CallchainValue::percent;
+    else if (token == "period")
+      request.callchain.value = CallchainValue::period;
+    else if (token == "count")
+      request.callchain.value = CallchainValue::count;
     else if (token == "fp" || token == "dwarf" || token == "lbr") {
       // record's unwinding methods, accepted by perf report too
     } else {
@@ -41,11 +50,15 @@ Result<void> parse_call_graph(const std::string& spec, ReportRequest& request, b
       char* end = nullptr;
       double value = std::strtod(text.c_str(), &end);
       if (end == text.c_str() || *end != '\0' || value < 0)
-        return failf("invalid -g/--call-graph part '{}': expected graph, flat, fractal, folded, folded-perf, none, caller, "
-                     "callee, percent, period, count or a number",
-                     token);
-      if (numbers == 0) request.callchain.min_percent = value;
-      else request.callchain.print_limit = static_cast<uint32_t>(value);
+        return failf(
+            "invalid -g/--call-graph part '{}': expected graph, flat, fractal, folded, folded-perf, none, "
+            "caller, "
+            "callee, percent, period, count or a number",
+            token);
+      if (numbers == 0)
+        request.callchain.min_percent = value;
+      else
+        request.callchain.print_limit = static_cast<uint32_t>(value);
       ++numbers;
     }
   }
@@ -58,7 +71,8 @@ Result<std::vector<int32_t>> parse_ids(const std::string& list, const char* what
   std::vector<int32_t> ids;
   for (const std::string& part : split(list, ',')) {
     auto value = parse_uint(trim(part), 10);
-    if (!value || *value > INT32_MAX) return failf("invalid {} '{}': expected numbers separated by commas", what, part);
+    if (!value || *value > INT32_MAX)
+      return failf("invalid {} '{}': expected numbers separated by commas", what, part);
     ids.push_back(static_cast<int32_t>(*value));
   }
   return ids;

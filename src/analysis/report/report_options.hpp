@@ -14,7 +14,9 @@ namespace sonde::analysis {
 struct ReportFilters {
   std::vector<std::string> comms, dsos, symbols;
   std::vector<int32_t> pids, tids;
-  bool any() const { return !comms.empty() || !dsos.empty() || !symbols.empty() || !pids.empty() || !tids.empty(); }
+  bool any() const {
+    return !comms.empty() || !dsos.empty() || !symbols.empty() || !pids.empty() || !tids.empty();
+  }
 };
 
 struct ReportRequest {

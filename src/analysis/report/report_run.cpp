@@ -95,8 +95,8 @@ class HistogramFiller : public session::SessionVisitor {
   }
 
   // Places the sample's frames and adds the stack to the histogram; returns the stack's id.
-  uint32_t place_and_add(Histogram& histogram, const session::SampleEvent& sample, uint32_t context, uint64_t period,
-                         bool has_chain) {
+  uint32_t place_and_add(Histogram& histogram, const session::SampleEvent& sample, uint32_t context,
+                         uint64_t period, bool has_chain) {
     const perfdata::U64Array& raw = sample.sample.callchain;
     locations_.clear();
     const session::Thread& thread = sample.thread;
@@ -123,8 +123,11 @@ class HistogramFiller : public session::SessionVisitor {
       case PERF_RECORD_MMAP2:
       case PERF_RECORD_FORK:
       case PERF_RECORD_COMM:
-      case PERF_RECORD_EXIT: sideband_changed_ = true; break;
-      default: break;
+      case PERF_RECORD_EXIT:
+        sideband_changed_ = true;
+        break;
+      default:
+        break;
     }
     return {};
   }
@@ -136,7 +139,8 @@ class HistogramFiller : public session::SessionVisitor {
   };
   bool wanted(const session::Thread& thread) const {
     const ReportFilters& f = request_.filters;
-    if (!f.comms.empty() && std::find(f.comms.begin(), f.comms.end(), thread.comm) == f.comms.end()) return false;
+    if (!f.comms.empty() && std::find(f.comms.begin(), f.comms.end(), thread.comm) == f.comms.end())
+      return false;
     if (!f.pids.empty() && std::find(f.pids.begin(), f.pids.end(), thread.pid) == f.pids.end()) return false;
     if (!f.tids.empty() && std::find(f.tids.begin(), f.tids.end(), thread.tid) == f.tids.end()) return false;
     return true;
@@ -150,7 +154,8 @@ class HistogramFiller : public session::SessionVisitor {
     bool inserted;
     uint64_t where_key = space ^ (uint64_t(cpumode) << 56);
     // Most addresses were placed a moment ago: a small direct-mapped table answers before the index.
-    RecentFrame& recent = recent_frames_[((ip ^ where_key) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentFrameBits)];
+    RecentFrame& recent =
+        recent_frames_[((ip ^ where_key) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentFrameBits)];
     if (recent.ip == ip && recent.where == where_key && recent.location != kNoId) return recent.location;
     uint32_t id = frames_.intern({where_key, ip}, inserted);
     if (inserted) {
@@ -176,7 +181,8 @@ class HistogramFiller : public session::SessionVisitor {
   static constexpr size_t kRawCacheProbe = 65536;  // new stacks seen before judging the cache
   bool raw_cache_off_ = false;
   uint64_t raw_hits_ = 0;
-  SequenceIndexOf<uint64_t> raw_stacks_;  // (event, context, mode) word, raw callchain -> index into raw_stack_ids_
+  SequenceIndexOf<uint64_t>
+      raw_stacks_;  // (event, context, mode) word, raw callchain -> index into raw_stack_ids_
   std::vector<uint32_t> raw_stack_ids_;  // -> the histogram's stack id
   struct RecentFrame {
     uint64_t where = 0;  // address space and mode, as frames_ keys them
@@ -185,8 +191,8 @@ class HistogramFiller : public session::SessionVisitor {
   };
   static constexpr unsigned kRecentFrameBits = 12;
   std::array<RecentFrame, size_t{1} << kRecentFrameBits> recent_frames_{};
-  KeyIndex<2> frames_;                 // (address space, mode; ip) -> index into frame_ids_
-  std::vector<uint32_t> frame_ids_;    // -> location id
+  KeyIndex<2> frames_;               // (address space, mode; ip) -> index into frame_ids_
+  std::vector<uint32_t> frame_ids_;  // -> location id
 };
 
 }  // namespace
@@ -231,7 +237,8 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   }
 
   report->session.set_locate_callchains(false);
-  report->session.show_progress("sonde: reading " + (request.input == "-" ? std::string("standard input") : request.input));
+  report->session.show_progress("sonde: reading " +
+                                (request.input == "-" ? std::string("standard input") : request.input));
   HistogramFiller filler(*report, request);
   if (auto processed = report->session.process(filler); !processed) return tl::unexpected(processed.error());
   report->lost_samples = report->session.stats().lost_samples;
@@ -256,7 +263,8 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   options.children = report->children;
   options.callchains = report->callchains;
   // perf's children mode shows callers first unless an order was given (or -g none).
-  if (report->children && !request.order_set && !request.callchain_none) options.order = CallchainOrder::caller;
+  if (report->children && !request.order_set && !request.callchain_none)
+    options.order = CallchainOrder::caller;
   for (EventReport& event : report->events) {
     event.histogram.expand_unwound(report->tables.locations);
     event.histogram.build(report->tables, options);

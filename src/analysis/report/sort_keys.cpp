@@ -9,35 +9,53 @@ Result<std::vector<SortKey>> parse_sort_keys(std::string_view list) {
   for (const std::string& raw : split(list, ',')) {
     std::string_view name = trim(raw);
     SortKey key;
-    if (name == "comm") key = SortKey::comm;
-    else if (name == "pid" || name == "thread") key = SortKey::pid;
-    else if (name == "dso") key = SortKey::dso;
-    else if (name == "sym" || name == "symbol") key = SortKey::sym;
-    else if (name == "srcline") key = SortKey::srcline;
-    else if (name == "parent") key = SortKey::parent;
-    else if (name == "cpu") key = SortKey::cpu;
-    else if (name == "trace") key = SortKey::trace;
-    else if (name == "overhead" || name == "overhead_children" || name == "sample" || name == "period") continue;
+    if (name == "comm")
+      key = SortKey::comm;
+    else if (name == "pid" || name == "thread")
+      key = SortKey::pid;
+    else if (name == "dso")
+      key = SortKey::dso;
+    else if (name == "sym" || name == "symbol")
+      key = SortKey::sym;
+    else if (name == "srcline")
+      key = SortKey::srcline;
+    else if (name == "parent")
+      key = SortKey::parent;
+    else if (name == "cpu")
+      key = SortKey::cpu;
+    else if (name == "trace")
+      key = SortKey::trace;
+    else if (name == "overhead" || name == "overhead_children" || name == "sample" || name == "period")
+      continue;
     else
       return failf("unknown --sort key '{}' (known: comm, pid, dso, sym, srcline, parent, cpu, trace)", name);
     bool seen = false;
     for (SortKey k : keys) seen |= k == key;
     if (!seen) keys.push_back(key);
   }
-  if (keys.empty()) return failf("--sort needs at least one key (comm, pid, dso, sym, srcline, parent, cpu, trace)");
+  if (keys.empty())
+    return failf("--sort needs at least one key (comm, pid, dso, sym, srcline, parent, cpu, trace)");
   return keys;
 }
 
 std::string_view sort_key_header(SortKey key) {
   switch (key) {
-    case SortKey::comm: return "Command";
-    case SortKey::pid: return "    Pid:Command";
-    case SortKey::dso: return "Shared Object";
-    case SortKey::sym: return "Symbol";
-    case SortKey::srcline: return "Source:Line";
-    case SortKey::parent: return "Parent symbol";
-    case SortKey::cpu: return "CPU";
-    case SortKey::trace: return "Trace output";
+    case SortKey::comm:
+      return "Command";
+    case SortKey::pid:
+      return "    Pid:Command";
+    case SortKey::dso:
+      return "Shared Object";
+    case SortKey::sym:
+      return "Symbol";
+    case SortKey::srcline:
+      return "Source:Line";
+    case SortKey::parent:
+      return "Parent symbol";
+    case SortKey::cpu:
+      return "CPU";
+    case SortKey::trace:
+      return "Trace output";
   }
   return "";
 }

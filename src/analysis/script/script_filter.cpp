@@ -1,8 +1,8 @@
 #include "analysis/script/script_filter.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "base/strings.hpp"
 
@@ -20,7 +20,8 @@ Result<uint64_t> parse_timestamp(std::string_view text) {
   std::string padded(fraction);
   padded.resize(9, '0');
   auto nanos = parse_uint(padded, 10);
-  if (!whole || !nanos || !std::all_of(fraction.begin(), fraction.end(), [](char c) { return c >= '0' && c <= '9'; }))
+  if (!whole || !nanos ||
+      !std::all_of(fraction.begin(), fraction.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return failf("'{}' is not a time in seconds", text);
   return static_cast<uint64_t>(*whole) * 1000000000ull + *nanos;
 }
@@ -31,7 +32,8 @@ Result<std::vector<TimeRange>> parse_time_ranges(std::string_view text) {
     if (part.empty()) continue;
     size_t comma = part.find(',');
     std::string_view start = std::string_view(part).substr(0, comma);
-    std::string_view end = comma == std::string::npos ? std::string_view() : std::string_view(part).substr(comma + 1);
+    std::string_view end =
+        comma == std::string::npos ? std::string_view() : std::string_view(part).substr(comma + 1);
     TimeRange range;
     if (!start.empty()) {
       auto value = parse_timestamp(start);

@@ -1,12 +1,12 @@
 #include "analysis/stacks/folded.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "analysis/stacks/stack_collapse_chars.hpp"
 
@@ -46,7 +46,8 @@ std::optional<std::pair<std::string_view, double>> split_count(std::string_view 
 std::string strip_hex_numbers(std::string_view stack) {
   std::string out;
   for (size_t i = 0; i < stack.size();) {
-    if (stack.substr(i, 2) == "0x" && i + 2 < stack.size() && std::isxdigit(static_cast<unsigned char>(stack[i + 2]))) {
+    if (stack.substr(i, 2) == "0x" && i + 2 < stack.size() &&
+        std::isxdigit(static_cast<unsigned char>(stack[i + 2]))) {
       size_t j = i + 2;
       while (j < stack.size() && std::isxdigit(static_cast<unsigned char>(stack[j]))) ++j;
       out += "0x...";

@@ -11,7 +11,7 @@ namespace sonde::analysis {
 
 struct FoldedLine {
   std::string_view stack;
-  double count = 0;                   // the (only, or "after") count
+  double count = 0;                    // the (only, or "after") count
   std::optional<double> count_before;  // differential input: the first of two counts
 };
 

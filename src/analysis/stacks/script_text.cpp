@@ -24,7 +24,10 @@ uint64_t decimal(std::string_view digits) {
 uint64_t hex_value(std::string_view text) {
   uint64_t value = 0;
   for (char c : text) {
-    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int digit = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
     if (digit < 0) return 0;
     value = value * 16 + static_cast<uint64_t>(digit);
   }
@@ -214,7 +217,8 @@ ScriptTextStats parse_script_text(std::string_view text, const ScriptTextOptions
       size_t from = 0;
       while (true) {
         size_t arrow = raw.find("->", from);
-        frame.symbol = raw.substr(from, arrow == std::string_view::npos ? std::string_view::npos : arrow - from);
+        frame.symbol =
+            raw.substr(from, arrow == std::string_view::npos ? std::string_view::npos : arrow - from);
         frame.inlined = !parts.empty();
         parts.push_back(frame);
         if (arrow == std::string_view::npos) break;

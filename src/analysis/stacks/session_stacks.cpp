@@ -91,7 +91,8 @@ class StackSampleMaker : public session::SessionVisitor {
     if (has_stack) {
       // perf names the frames of a DWARF unwind by their inline chains (perf script prints one
       // line per inline frame).
-      for (size_t i = 0; i < event.callchain.size(); ++i) append_frames(event.callchain[i], i >= event.unwound_from);
+      for (size_t i = 0; i < event.callchain.size(); ++i)
+        append_frames(event.callchain[i], i >= event.unwound_from);
     }
     StackSample out;
     out.comm = event.thread.comm;
@@ -124,12 +125,14 @@ class StackSampleMaker : public session::SessionVisitor {
   // (DSO, address) is symbolized and named once; its frames are kept with their ids.
   void append_frames(const session::Location& location, bool unwound) {
     uint64_t dso_key = location.dso != nullptr ? uint64_t{location.dso->id} + 1 : 0;
-    uint64_t address = location.dso != nullptr || location.map != nullptr ? location.dso_address : location.ip;
+    uint64_t address =
+        location.dso != nullptr || location.map != nullptr ? location.dso_address : location.ip;
     auto [range, fresh] = known_.find_or_add(dso_key << 1 | unwound, address);
     if (fresh) {
       size_t first = known_frames_.size();
       if (!unwound || !append_unwound(location, known_frames_)) known_frames_.push_back(frame(location));
-      for (size_t i = first; i < known_frames_.size(); ++i) known_frames_[i].id = static_cast<uint32_t>(i + 1);
+      for (size_t i = first; i < known_frames_.size(); ++i)
+        known_frames_[i].id = static_cast<uint32_t>(i + 1);
       range->first = static_cast<uint32_t>(first);
       range->count = static_cast<uint32_t>(known_frames_.size() - first);
     }

@@ -1,9 +1,9 @@
 #include "analysis/stacks/stack_collapse.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "analysis/stacks/stack_collapse_chars.hpp"
 #include "base/strings.hpp"
@@ -15,11 +15,14 @@ namespace {
 constexpr uint32_t kNoName = std::numeric_limits<uint32_t>::max();
 constexpr uint32_t kNotNamedYet = kNoName - 1;
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
 
 // /\/tmp\/perf-\d+\.map/ anywhere in the DSO: a JIT map (perf's name for JIT code).
 bool is_jit_map(std::string_view dso) {
-  for (size_t at = dso.find("/tmp/perf-"); at != std::string_view::npos; at = dso.find("/tmp/perf-", at + 1)) {
+  for (size_t at = dso.find("/tmp/perf-"); at != std::string_view::npos;
+       at = dso.find("/tmp/perf-", at + 1)) {
     size_t i = at + 10, digits = i;
     while (i < dso.size() && perl_digit(dso[i])) ++i;
     if (i > digits && dso.substr(i, 4) == ".map") return true;
@@ -154,7 +157,8 @@ std::string StackCollapser::frame_name(const StackFrame& frame, bool java) const
     if (frame.dso != "[unknown]") {  // the DSO's file name stands in for the function
       base = path_basename(frame.dso);
     }
-    name = options_.include_addrs ? fmt::format("[{} <{}>]", base, ip_text_of(frame)) : fmt::format("[{}]", base);
+    name = options_.include_addrs ? fmt::format("[{} <{}>]", base, ip_text_of(frame))
+                                  : fmt::format("[{}]", base);
   }
   tidy_generic(name);
   if (java && name.find('/') != std::string::npos && !name.empty() && name.front() == 'L') name.erase(0, 1);

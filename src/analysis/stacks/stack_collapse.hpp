@@ -16,8 +16,8 @@
 namespace sonde::analysis {
 
 struct CollapseOptions {
-  bool include_pid = false;  // --pid: root frame "comm-PID"
-  bool include_tid = false;  // --tid: root frame "comm-PID/TID"
+  bool include_pid = false;      // --pid: root frame "comm-PID"
+  bool include_tid = false;      // --tid: root frame "comm-PID/TID"
   bool annotate_kernel = false;  // --kernel: "_[k]" on kernel frames
   bool annotate_jit = false;     // --jit: "_[j]" on /tmp/perf-PID.map frames
   bool include_addrs = false;    // --addrs: "[dso <addr>]" for unresolved frames
@@ -31,8 +31,8 @@ struct CollapseOptions {
 class InlineExpander {
  public:
   virtual ~InlineExpander() = default;
-  virtual std::string expand(std::string_view ip_text, std::string_view raw_symbol,
-                             std::string_view dso, bool with_context) = 0;
+  virtual std::string expand(std::string_view ip_text, std::string_view raw_symbol, std::string_view dso,
+                             bool with_context) = 0;
 };
 
 // stackcollapse-perf.pl's event filter: only samples of one event are folded, by default the
@@ -97,9 +97,9 @@ class StackCollapser {
   InlineExpander* inline_expander_;
   std::vector<std::string> names_;  // id -> name
   NameIndex name_ids_;
-  NameIndex frame_cache_;    // frame key -> name id (UINT32_MAX: the frame adds no name)
+  NameIndex frame_cache_;                       // frame key -> name id (UINT32_MAX: the frame adds no name)
   std::vector<uint32_t> names_by_frame_id_[2];  // [java][StackFrame::id] -> name id
-  NameIndex process_cache_;  // comm/pid/tid key -> name id
+  NameIndex process_cache_;                     // comm/pid/tid key -> name id
   std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> inline_cache_;
   std::unordered_map<std::vector<uint32_t>, uint64_t, IdsHash> stacks_;
   std::vector<uint32_t> scratch_;

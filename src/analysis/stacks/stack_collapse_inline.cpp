@@ -5,12 +5,11 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "base/strings.hpp"
 
@@ -86,8 +85,8 @@ DwarfInlineExpander::Module* DwarfInlineExpander::module(std::string_view dso) {
   return result;
 }
 
-std::string DwarfInlineExpander::expand(std::string_view ip_text, std::string_view raw_symbol, std::string_view dso,
-                                        bool with_context) {
+std::string DwarfInlineExpander::expand(std::string_view ip_text, std::string_view raw_symbol,
+                                        std::string_view dso, bool with_context) {
   Module* entry = module(dso);
   if (!entry || !entry->module) return "";
   Dwfl_Module* mod = entry->module;
@@ -101,7 +100,8 @@ std::string DwarfInlineExpander::expand(std::string_view ip_text, std::string_vi
     int count = dwarf_getscopes(cu, addr - bias, &scopes);
     const char* file = nullptr;
     int line = 0;
-    if (Dwfl_Line* source = dwfl_module_getsrc(mod, addr)) file = dwfl_lineinfo(source, nullptr, &line, nullptr, nullptr, nullptr);
+    if (Dwfl_Line* source = dwfl_module_getsrc(mod, addr))
+      file = dwfl_lineinfo(source, nullptr, &line, nullptr, nullptr, nullptr);
     Dwarf_Files* files = nullptr;
     dwarf_getsrcfiles(cu, &files, nullptr);
     // The innermost function, then outwards through the concrete tree: dwarf_getscopes follows
@@ -152,7 +152,8 @@ std::string DwarfInlineExpander::expand(std::string_view ip_text, std::string_vi
       for (int i = 1; i < symbols; ++i) {
         GElf_Addr value = 0;
         const char* candidate = dwfl_module_getsym_info(mod, i, &sym, &value, nullptr, nullptr, nullptr);
-        if (candidate && func == candidate) return expand(fmt::format("{:x}", value + offset), "", dso, with_context);
+        if (candidate && func == candidate)
+          return expand(fmt::format("{:x}", value + offset), "", dso, with_context);
       }
       return "??";
     }

@@ -22,12 +22,14 @@ CounterValue aggregate_one(const kernel::CounterReading& reading, bool supported
   result.running = reading.time_running;
   result.value = static_cast<double>(reading.value);
   if (reading.time_running > 0 && reading.time_running < reading.time_enabled)
-    result.value = result.value * static_cast<double>(reading.time_enabled) / static_cast<double>(reading.time_running);
+    result.value =
+        result.value * static_cast<double>(reading.time_enabled) / static_cast<double>(reading.time_running);
   return result;
 }
 
 kernel::CounterReading difference(const kernel::CounterReading& now, const kernel::CounterReading& before) {
-  return {now.value - before.value, now.time_enabled - before.time_enabled, now.time_running - before.time_running};
+  return {now.value - before.value, now.time_enabled - before.time_enabled,
+          now.time_running - before.time_running};
 }
 
 void RunningStats::add(double value) {

@@ -11,13 +11,15 @@ namespace sonde::analysis {
 
 // One counter's value for one aggregation unit (the whole target, one CPU, one thread).
 struct CounterValue {
-  double value = 0;         // scaled to the full enabled time
-  uint64_t raw = 0;         // as read
+  double value = 0;  // scaled to the full enabled time
+  uint64_t raw = 0;  // as read
   uint64_t enabled = 0;
   uint64_t running = 0;
   bool supported = true;
   // Counted for part of the time only (multiplexed): perf's "(xx.xx%)" column.
-  double running_percent() const { return enabled ? 100.0 * static_cast<double>(running) / static_cast<double>(enabled) : 0; }
+  double running_percent() const {
+    return enabled ? 100.0 * static_cast<double>(running) / static_cast<double>(enabled) : 0;
+  }
   bool counted() const { return supported && running > 0; }
 };
 

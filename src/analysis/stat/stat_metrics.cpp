@@ -89,8 +89,9 @@ std::optional<Metric> metric_for(const std::vector<MetricInput>& events, size_t 
         return percent_of(value, find(events, spec, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
                           "of all branches");
       case PERF_COUNT_HW_CACHE_MISSES:
-        if (auto metric = percent_of(value, find(events, spec, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES),
-                                     "of all cache refs")) {
+        if (auto metric =
+                percent_of(value, find(events, spec, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES),
+                           "of all cache refs")) {
           metric->style = MetricStyle::wide_percent;
           return metric;
         }

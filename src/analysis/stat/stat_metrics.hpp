@@ -12,9 +12,9 @@
 namespace sonde::analysis {
 
 enum class MetricStyle {
-  ratio,    // "%8.3f unit"      CPUs utilized, K/sec, GHz
-  per_insn, // "%7.2f  unit"     insn per cycle, stalled cycles per insn
-  percent,  // "%7.2f%% unit"    of all branches ...
+  ratio,         // "%8.3f unit"      CPUs utilized, K/sec, GHz
+  per_insn,      // "%7.2f  unit"     insn per cycle, stalled cycles per insn
+  percent,       // "%7.2f%% unit"    of all branches ...
   wide_percent,  // "%8.3f %% unit" of all cache refs (perf's own exception)
 };
 

@@ -9,7 +9,7 @@ namespace {
 
 // The aggregation units, each a list of slot indexes, in perf's order (CPU number, thread id).
 std::vector<std::pair<StatLinePrefix, std::vector<size_t>>> units_of(const std::vector<StatSlot>& slots,
-                                                                       Aggregation aggregation) {
+                                                                     Aggregation aggregation) {
   std::vector<std::pair<StatLinePrefix, std::vector<size_t>>> units;
   if (aggregation == Aggregation::global) {
     std::vector<size_t> all(slots.size());
@@ -41,10 +41,10 @@ std::vector<std::pair<StatLinePrefix, std::vector<size_t>>> units_of(const std::
 
 }  // namespace
 
-std::vector<StatCounterLine> build_stat_lines(const std::vector<events::EventSpec>& events,
-                                              const std::vector<std::vector<kernel::CounterReading>>& slot_readings,
-                                              const std::vector<bool>& supported, const std::vector<StatSlot>& slots,
-                                              Aggregation aggregation, double elapsed_ns) {
+std::vector<StatCounterLine> build_stat_lines(
+    const std::vector<events::EventSpec>& events,
+    const std::vector<std::vector<kernel::CounterReading>>& slot_readings, const std::vector<bool>& supported,
+    const std::vector<StatSlot>& slots, Aggregation aggregation, double elapsed_ns) {
   auto units = units_of(slots, aggregation);
   // values[u][e]: event e aggregated over unit u.
   std::vector<std::vector<MetricInput>> values(units.size());
@@ -62,8 +62,9 @@ std::vector<StatCounterLine> build_stat_lines(const std::vector<events::EventSpe
     for (size_t u = 0; u < units.size(); ++u) order[u] = u;
     // perf lists threads busiest first for each event.
     if (aggregation == Aggregation::per_thread)
-      std::stable_sort(order.begin(), order.end(),
-                       [&](size_t a, size_t b) { return values[a][e].value.value > values[b][e].value.value; });
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return values[a][e].value.value > values[b][e].value.value;
+      });
     for (size_t u : order) {
       const CounterValue& value = values[u][e].value;
       StatCounterLine line;
@@ -75,9 +76,12 @@ std::vector<StatCounterLine> build_stat_lines(const std::vector<events::EventSpe
       line.value = clock ? value.value / 1e6 : value.value;
       line.run_time_ns = value.running;
       line.running_percent = value.enabled ? value.running_percent() : 100.0;
-      if (!value.supported) line.state = StatCounterLine::State::not_supported;
-      else if (!value.counted()) line.state = StatCounterLine::State::not_counted;
-      else line.metric = metric_for(values[u], e, elapsed_ns);
+      if (!value.supported)
+        line.state = StatCounterLine::State::not_supported;
+      else if (!value.counted())
+        line.state = StatCounterLine::State::not_counted;
+      else
+        line.metric = metric_for(values[u], e, elapsed_ns);
       lines.push_back(std::move(line));
     }
   }

@@ -26,9 +26,9 @@ struct StatCounterLine {
   State state = State::counted;
   StatLinePrefix prefix;
   std::string name;
-  std::string unit;          // "msec" for clock events, else empty
-  bool fractional = false;   // printed with two decimals (clock events in msec)
-  double value = 0;          // in `unit`
+  std::string unit;         // "msec" for clock events, else empty
+  bool fractional = false;  // printed with two decimals (clock events in msec)
+  double value = 0;         // in `unit`
   uint64_t run_time_ns = 0;
   double running_percent = 100;
   std::optional<Metric> metric;
@@ -47,10 +47,10 @@ struct StatSlot {
 // Builds the rows, event by event and, within an event, unit by unit. `slot_readings[e][s]`
 // is event e's reading on slot s; `supported[e]` false prints "<not supported>". elapsed_ns is
 // the measured (or interval) wall time, for "CPUs utilized".
-std::vector<StatCounterLine> build_stat_lines(const std::vector<events::EventSpec>& events,
-                                              const std::vector<std::vector<kernel::CounterReading>>& slot_readings,
-                                              const std::vector<bool>& supported, const std::vector<StatSlot>& slots,
-                                              Aggregation aggregation, double elapsed_ns);
+std::vector<StatCounterLine> build_stat_lines(
+    const std::vector<events::EventSpec>& events,
+    const std::vector<std::vector<kernel::CounterReading>>& slot_readings, const std::vector<bool>& supported,
+    const std::vector<StatSlot>& slots, Aggregation aggregation, double elapsed_ns);
 
 // Accumulates the same rows over -r repeats and yields their means with the spread.
 class StatRepeats {

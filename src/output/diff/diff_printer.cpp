@@ -1,9 +1,9 @@
 #include "output/diff/diff_printer.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace sonde::output {
 
@@ -18,10 +18,14 @@ struct Column {
 
 std::string compute_header(DiffCompute compute) {
   switch (compute) {
-    case DiffCompute::delta: return "Delta";
-    case DiffCompute::delta_abs: return "Delta Abs";
-    case DiffCompute::ratio: return "Ratio";
-    case DiffCompute::wdiff: return "Weighted diff";
+    case DiffCompute::delta:
+      return "Delta";
+    case DiffCompute::delta_abs:
+      return "Delta Abs";
+    case DiffCompute::ratio:
+      return "Ratio";
+    case DiffCompute::wdiff:
+      return "Weighted diff";
   }
   return "";
 }
@@ -38,16 +42,20 @@ std::string value_cell(const analysis::DiffRow& row, size_t column, const analys
   if (!value) return "N/A";
   switch (request.compute) {
     case DiffCompute::delta:
-    case DiffCompute::delta_abs: return fmt::format("{:+.2f}%", *value);
-    case DiffCompute::ratio: return fmt::format("{:.6f}", *value);
-    case DiffCompute::wdiff: return fmt::format("{}", static_cast<int64_t>(*value));
+    case DiffCompute::delta_abs:
+      return fmt::format("{:+.2f}%", *value);
+    case DiffCompute::ratio:
+      return fmt::format("{:.6f}", *value);
+    case DiffCompute::wdiff:
+      return fmt::format("{}", static_cast<int64_t>(*value));
   }
   return "";
 }
 
 }  // namespace
 
-void print_diff(std::FILE* out, const std::vector<analysis::EventDiff>& diffs, const analysis::DiffRequest& request) {
+void print_diff(std::FILE* out, const std::vector<analysis::EventDiff>& diffs,
+                const analysis::DiffRequest& request) {
   size_t files = request.files.size();
   bool numbered = files > 2;
   bool first_event = true;
@@ -57,7 +65,8 @@ void print_diff(std::FILE* out, const std::vector<analysis::EventDiff>& diffs, c
     fmt::print(out, "# Event '{}'\n#\n", diff.event);
     if (numbered) {
       fmt::print(out, "# Data files:\n");
-      for (size_t i = 0; i < files; ++i) fmt::print(out, "#  [{}] {} {}\n", i, request.files[i], i == 0 ? "(Baseline)" : "");
+      for (size_t i = 0; i < files; ++i)
+        fmt::print(out, "#  [{}] {} {}\n", i, request.files[i], i == 0 ? "(Baseline)" : "");
       fmt::print(out, "#\n");
     }
     std::vector<Column> values;
@@ -89,11 +98,13 @@ void print_diff(std::FILE* out, const std::vector<analysis::EventDiff>& diffs, c
       line.clear();
       std::string base = row.cells[0].present ? fmt::format("{:.2f}%", row.cells[0].percent) : "";
       line += fmt::format("{:>{}}", base, values[0].width + 2);
-      for (size_t i = 1; i < files; ++i) line += fmt::format("  {:>{}}", value_cell(row, i, request), values[i].width);
+      for (size_t i = 1; i < files; ++i)
+        line += fmt::format("  {:>{}}", value_cell(row, i, request), values[i].width);
       for (size_t k = 0; k < keys.size(); ++k) {
         bool last = k + 1 == keys.size();
         // perf pads every key column but a trailing symbol or source line.
-        bool pad = !last || (request.keys[k] != analysis::SortKey::sym && request.keys[k] != analysis::SortKey::srcline);
+        bool pad = !last || (request.keys[k] != analysis::SortKey::sym &&
+                             request.keys[k] != analysis::SortKey::srcline);
         line += pad ? fmt::format("  {:<{}}", row.keys[k], keys[k].width) : "  " + row.keys[k];
       }
       fmt::print(out, "{}\n", line);

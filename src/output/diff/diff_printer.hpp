@@ -8,6 +8,7 @@
 
 namespace sonde::output {
 
-void print_diff(std::FILE* out, const std::vector<analysis::EventDiff>& diffs, const analysis::DiffRequest& request);
+void print_diff(std::FILE* out, const std::vector<analysis::EventDiff>& diffs,
+                const analysis::DiffRequest& request);
 
 }  // namespace sonde::output

@@ -1,8 +1,8 @@
 #include "output/flame/flamegraph_colors.hpp"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 namespace sonde::output {
 
@@ -71,8 +71,9 @@ std::string_view js_hue(std::string_view name) {
 }  // namespace
 
 bool is_known_palette(std::string_view palette) {
-  static constexpr std::array kPalettes = {"hot",  "mem",   "io",    "wakeup", "chain",  "java",  "js",    "perl",
-                                           "red",  "green", "blue",  "aqua",   "yellow", "purple", "orange"};
+  static constexpr std::array kPalettes = {"hot",  "mem",  "io",     "wakeup", "chain",
+                                           "java", "js",   "perl",   "red",    "green",
+                                           "blue", "aqua", "yellow", "purple", "orange"};
   for (std::string_view known : kPalettes)
     if (palette == known) return true;
   return false;
@@ -143,8 +144,8 @@ std::string css_color(Rgb color) { return fmt::format("#{:02x}{:02x}{:02x}", col
 Background default_background(std::string_view palette) {
   if (palette == "mem") return {"#eef2ee", "#e0ffe0"};
   if (palette == "io" || palette == "wakeup" || palette == "chain") return {"#eeeeee", "#e0e0ff"};
-  if (palette == "red" || palette == "green" || palette == "blue" || palette == "aqua" || palette == "yellow" ||
-      palette == "purple" || palette == "orange")
+  if (palette == "red" || palette == "green" || palette == "blue" || palette == "aqua" ||
+      palette == "yellow" || palette == "purple" || palette == "orange")
     return {"#f8f8f8", "#e8e8e8"};
   return {"#eeeeee", "#eeeeb0"};
 }

@@ -1,13 +1,13 @@
 #include "output/flame/flamegraph_svg.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iterator>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "output/flame/flamegraph_colors.hpp"
 #include "output/svg/svg_numbers.hpp"
@@ -23,16 +23,23 @@ constexpr std::string_view kSearchColor = "rgb(230,0,230)";
 void append_escaped(std::string& out, std::string_view text, bool quotes) {
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
       case '"':
         if (quotes) {
           out += "&quot;";
           break;
         }
         [[fallthrough]];
-      default: out += c;
+      default:
+        out += c;
     }
   }
 }
@@ -81,12 +88,15 @@ void write_header(std::string& out, const FlameGraphStyle& style, double height,
   auto background = background_of(style);
   if (standalone) {
     out += "<?xml version=\"1.0\" standalone=\"no\"?>\n";
-    out += "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
+    out +=
+        "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+        "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
   }
-  fmt::format_to(std::back_inserter(out),
-                 "<svg id=\"flamegraph\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-                 "xmlns=\"http://www.w3.org/2000/svg\">\n",
-                 style.width, number(height));
+  fmt::format_to(
+      std::back_inserter(out),
+      "<svg id=\"flamegraph\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "xmlns=\"http://www.w3.org/2000/svg\">\n",
+      style.width, number(height));
   out += "<!-- Flame graph drawn by sonde flamegraph, after Brendan Gregg's flamegraph.pl. -->\n";
   fmt::format_to(std::back_inserter(out), "<!-- NOTES: {} -->\n", style.notes);
   fmt::format_to(std::back_inserter(out),
@@ -107,21 +117,24 @@ void write_header(std::string& out, const FlameGraphStyle& style, double height,
                  ".parent {{ opacity:0.5; }}\n"
                  "</style>\n",
                  escaped(style.fonttype), number(style.fontsize), number(style.fontsize + 5));
-  fmt::format_to(std::back_inserter(out),
-                 "<script type=\"text/ecmascript\"><![CDATA[\nvar fg = {{ xpad: {}, fontsize: {}, fontwidth: {}, "
-                 "inverted: {}, nametype: \"{}\", searchcolor: \"{}\" }};\n",
-                 number(kXpad), number(style.fontsize), number(style.fontwidth), style.inverted ? 1 : 0,
-                 // JSON-ish string: the name type is plain text; quotes and backslashes escaped.
-                 [&] {
-                   std::string text;
-                   for (char c : style.nametype) {
-                     if (c == '"' || c == '\\') text += '\\';
-                     if (c == ']') text += "\\x5d";  // never close the CDATA section
-                     else text += c;
-                   }
-                   return text;
-                 }(),
-                 kSearchColor);
+  fmt::format_to(
+      std::back_inserter(out),
+      "<script type=\"text/ecmascript\"><![CDATA[\nvar fg = {{ xpad: {}, fontsize: {}, fontwidth: {}, "
+      "inverted: {}, nametype: \"{}\", searchcolor: \"{}\" }};\n",
+      number(kXpad), number(style.fontsize), number(style.fontwidth), style.inverted ? 1 : 0,
+      // JSON-ish string: the name type is plain text; quotes and backslashes escaped.
+      [&] {
+        std::string text;
+        for (char c : style.nametype) {
+          if (c == '"' || c == '\\') text += '\\';
+          if (c == ']')
+            text += "\\x5d";  // never close the CDATA section
+          else
+            text += c;
+        }
+        return text;
+      }(),
+      kSearchColor);
   out += flamegraph_script();
   out += "]]></script>\n";
 }
@@ -148,15 +161,17 @@ Result<void> set_minwidth(FlameGraphStyle& style, std::string_view text) {
 
 Result<void> check_style(const FlameGraphStyle& style) {
   if (!is_known_palette(style.colors))
-    return failf("unknown palette '{}': use hot, mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, "
-                 "yellow, purple or orange",
-                 style.colors);
+    return failf(
+        "unknown palette '{}': use hot, mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, "
+        "yellow, purple or orange",
+        style.colors);
   const auto& bg = style.bgcolors;
   bool hex = bg.size() == 7 && bg[0] == '#';
   if (!bg.empty() && bg != "yellow" && bg != "blue" && bg != "green" && bg != "grey" && !hex)
     return failf("unknown background '{}': use yellow, blue, green, grey or #rrggbb", bg);
   if (style.notes.find_first_of("<>") != std::string::npos) return fail("--notes cannot contain < or >");
-  if (style.width <= 2 * kXpad) return failf("--width {} leaves no room to draw; use more than 20", style.width);
+  if (style.width <= 2 * kXpad)
+    return failf("--width {} leaves no room to draw; use more than 20", style.width);
   if (style.frame_height <= 0) return fail("--height must be positive");
   if (style.minwidth < 0) return fail("--minwidth must not be negative");
   return {};
@@ -171,7 +186,8 @@ std::string render_empty_flamegraph_svg(const FlameGraphStyle& style) {
                  "xmlns=\"http://www.w3.org/2000/svg\">\n",
                  style.width, number(height));
   fmt::format_to(std::back_inserter(out),
-                 "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">ERROR: No valid input provided to sonde flamegraph.</text>\n",
+                 "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">ERROR: No valid input provided to sonde "
+                 "flamegraph.</text>\n",
                  style.width / 2, number(style.fontsize * 2));
   out += "</svg>\n";
   return out;
@@ -220,10 +236,12 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
   std::string out;
   out.reserve(kept.size() * 150 + 12000);
   write_header(out, style, height, standalone);
-  fmt::format_to(std::back_inserter(out), "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"url(#background)\"/>\n",
+  fmt::format_to(std::back_inserter(out),
+                 "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"url(#background)\"/>\n",
                  style.width, number(height));
   write_text(out, "title", style.width / 2, style.fontsize * 2, default_title(style));
-  if (!style.subtitle.empty()) write_text(out, "subtitle", style.width / 2, style.fontsize * 4, style.subtitle);
+  if (!style.subtitle.empty())
+    write_text(out, "subtitle", style.width / 2, style.fontsize * 4, style.subtitle);
   write_text(out, "details", kXpad, height - ypad2 / 2, " ");
   write_text(out, "unzoom", kXpad, style.fontsize * 2, "Reset Zoom", "class=\"hide\"");
   write_text(out, "search", style.width - kXpad - 100, style.fontsize * 2, "Search");
@@ -350,7 +368,9 @@ std::string render_flamegraph_svg(const analysis::FlameTree& tree, const FlameGr
 std::string render_flamegraph_html(const analysis::FlameTree& tree, const FlameGraphStyle& style) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>";
   out += escaped(default_title(style));
-  out += "</title>\n<style>body { margin: 0; background: #fff; } svg { display: block; }</style>\n</head>\n<body>\n";
+  out +=
+      "</title>\n<style>body { margin: 0; background: #fff; } svg { display: block; "
+      "}</style>\n</head>\n<body>\n";
   out += render(tree, style, false);
   out += "</body>\n</html>\n";
   return out;

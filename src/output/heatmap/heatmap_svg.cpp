@@ -1,10 +1,10 @@
 #include "output/heatmap/heatmap_svg.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-
-#include <fmt/format.h>
 
 namespace sonde::output {
 
@@ -16,12 +16,18 @@ constexpr int kMinWidth = 500;
 std::string escaped(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else if (c == '\'') out += "&apos;";
-    else out += c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else if (c == '\'')
+      out += "&apos;";
+    else
+      out += c;
   }
   return out;
 }
@@ -76,7 +82,9 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
   std::string out;
   out.reserve(map.events * 8 + 4096);
   out += "<?xml version=\"1.0\" standalone=\"no\"?>\n";
-  out += "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
+  out +=
+      "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+      "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
   fmt::format_to(std::back_inserter(out),
                  "<svg id=\"heatmap\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
                  "xmlns=\"http://www.w3.org/2000/svg\">\n",
@@ -86,15 +94,19 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
                  "<style type=\"text/css\">\ntext {{ font-family:{}; font-size:{}px; }}\n"
                  "#map rect:hover {{ stroke:black; stroke-width:0.5; }}\n</style>\n",
                  escaped(style.fonttype), style.fontsize);
-  fmt::format_to(std::back_inserter(out), "<script type=\"text/ecmascript\"><![CDATA[\nvar hm = {{ accstats: {} }};\n",
+  fmt::format_to(std::back_inserter(out),
+                 "<script type=\"text/ecmascript\"><![CDATA[\nvar hm = {{ accstats: {} }};\n",
                  style.accstats ? 1 : 0);
   out += kScript;
   out += "]]></script>\n";
-  fmt::format_to(std::back_inserter(out), "<rect id=\"bkg\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"rgb(255,255,255)\"/>\n",
+  fmt::format_to(std::back_inserter(out),
+                 "<rect id=\"bkg\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"rgb(255,255,255)\"/>\n",
                  width, number(height));
-  fmt::format_to(std::back_inserter(out), "<text text-anchor=\"middle\" x=\"{}\" y=\"{}\" style=\"font-size:{}px\">{}</text>\n",
+  fmt::format_to(std::back_inserter(out),
+                 "<text text-anchor=\"middle\" x=\"{}\" y=\"{}\" style=\"font-size:{}px\">{}</text>\n",
                  width / 2, number(fs * 2), style.fontsize + 5, escaped(style.title));
-  fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\">Time</text>\n", width / 2, number(height - fs - 1));
+  fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\">Time</text>\n", width / 2,
+                 number(height - fs - 1));
   fmt::format_to(std::back_inserter(out), "<text id=\"details\" x=\"{}\" y=\"{}\"> </text>\n", kXpad,
                  number(height - 2.5 * fs));
 
@@ -103,17 +115,19 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
   if (style.grid) {
     double right = kXpad + static_cast<double>(map.columns) * box;
     auto line = [&](double x1, double y1, double x2, double y2) {
-      fmt::format_to(std::back_inserter(out),
-                     "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"rgb(230,230,230)\" stroke-width=\"1\"/>\n",
-                     number(x1), number(y1), number(x2), number(y2));
+      fmt::format_to(
+          std::back_inserter(out),
+          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"rgb(230,230,230)\" stroke-width=\"1\"/>\n",
+          number(x1), number(y1), number(x2), number(y2));
     };
     line(kXpad, ybot, right, ybot);
     line(kXpad, ytop, right, ytop);
     for (size_t s = 0; s < map.columns; s += 10) {
       double x = kXpad + static_cast<double>(s) * box;
       line(x, ybot, x, ytop);
-      fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\" fill=\"rgb(190,190,190)\">{}s</text>\n",
-                     number(x), number(ybot + fs), number(static_cast<double>(s) * map.step_sec));
+      fmt::format_to(std::back_inserter(out),
+                     "<text x=\"{}\" y=\"{}\" fill=\"rgb(190,190,190)\">{}s</text>\n", number(x),
+                     number(ybot + fs), number(static_cast<double>(s) * map.step_sec));
     }
   }
 
@@ -123,7 +137,8 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
     for (size_t l = 0; l < map.rows; ++l) total += map.at(s, l);
     uint64_t acc = 0;
     std::string time_range = number(static_cast<double>(s) * map.step_sec);
-    if (map.step_sec > 1) time_range += "-" + number(static_cast<double>(s) * map.step_sec - 1 + map.step_sec);
+    if (map.step_sec > 1)
+      time_range += "-" + number(static_cast<double>(s) * map.step_sec - 1 + map.step_sec);
     for (size_t l = 0; l < map.rows; ++l) {
       uint64_t c = map.at(s, l);
       if (c == 0) continue;
@@ -132,19 +147,20 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
       double y = height - (ypad2 + static_cast<double>(l) * box);
       std::string range = number(map.min_lat + static_cast<double>(l) * map.step_lat) + "-" +
                           number(map.min_lat + static_cast<double>(l + 1) * map.step_lat) + style.units_lat;
-      fmt::format_to(std::back_inserter(out),
-                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" data-h=\"{}|{}|{}|{}|{}\"/>\n",
-                     number(x), number(y), box, box,
-                     linear_color(static_cast<double>(c) / static_cast<double>(map.largest_count)), escaped(time_range),
-                     escaped(range), c, acc, total);
+      fmt::format_to(
+          std::back_inserter(out),
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" data-h=\"{}|{}|{}|{}|{}\"/>\n",
+          number(x), number(y), box, box,
+          linear_color(static_cast<double>(c) / static_cast<double>(map.largest_count)), escaped(time_range),
+          escaped(range), c, acc, total);
     }
   }
   out += "</g>\n";
   if (style.grid) {
-    fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\" fill=\"rgb(60,60,60)\">{}{}</text>\n", kXpad + 5,
-                   number(ybot - fs + 4), number(map.min_lat), escaped(style.units_lat));
-    fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\" fill=\"rgb(60,60,60)\">{}{}</text>\n", kXpad + 5,
-                   number(ytop + fs + 4), number(map.max_lat), escaped(style.units_lat));
+    fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\" fill=\"rgb(60,60,60)\">{}{}</text>\n",
+                   kXpad + 5, number(ybot - fs + 4), number(map.min_lat), escaped(style.units_lat));
+    fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\" fill=\"rgb(60,60,60)\">{}{}</text>\n",
+                   kXpad + 5, number(ytop + fs + 4), number(map.max_lat), escaped(style.units_lat));
   }
   out += "</svg>\n";
   return out;

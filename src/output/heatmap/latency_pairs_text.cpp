@@ -1,15 +1,16 @@
 #include "output/heatmap/latency_pairs_text.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <iterator>
-
-#include <fmt/format.h>
 
 namespace sonde::output {
 
 namespace {
 
-constexpr std::array<LatencyUnit, 4> kUnits{{{"ns", 1, 0}, {"us", 1000, 3}, {"ms", 1000000, 6}, {"s", 1000000000, 9}}};
+constexpr std::array<LatencyUnit, 4> kUnits{
+    {{"ns", 1, 0}, {"us", 1000, 3}, {"ms", 1000000, 6}, {"s", 1000000000, 9}}};
 
 }  // namespace
 
@@ -25,8 +26,10 @@ std::string latency_pairs_text(const std::vector<analysis::LatencyPair>& pairs, 
   for (const analysis::LatencyPair& pair : pairs) {
     fmt::format_to(it, "{}.{:09} ", pair.start_ns / 1000000000ull, pair.start_ns % 1000000000ull);
     uint64_t whole = pair.latency_ns / unit.nanoseconds, part = pair.latency_ns % unit.nanoseconds;
-    if (unit.decimals == 0) fmt::format_to(it, "{}\n", whole);
-    else fmt::format_to(it, "{}.{:0{}}\n", whole, part, unit.decimals);
+    if (unit.decimals == 0)
+      fmt::format_to(it, "{}\n", whole);
+    else
+      fmt::format_to(it, "{}.{:0{}}\n", whole, part, unit.decimals);
   }
   return out;
 }

@@ -30,8 +30,10 @@ std::string format_parsed_event(size_t index, const events::EventSpec& event) {
   if (attr.exclude_idle) excludes += 'I';
   if (!excludes.empty()) line += " exclude=" + excludes;
   if (attr.precise_ip) line += fmt::format(" precise={}", attr.precise_ip);
-  if (attr.freq) line += fmt::format(" freq={}", attr.sample_freq);
-  else if (attr.sample_period) line += fmt::format(" period={}", attr.sample_period);
+  if (attr.freq)
+    line += fmt::format(" freq={}", attr.sample_freq);
+  else if (attr.sample_period)
+    line += fmt::format(" period={}", attr.sample_period);
   if (attr.pinned) line += " pinned";
   if (attr.exclusive) line += " exclusive";
   if (event.max_stack) line += fmt::format(" max-stack={}", event.max_stack);

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "events/listing.hpp"
 #include "events/event_spec.hpp"
+#include "events/listing.hpp"
 
 namespace sonde::output {
 

@@ -26,10 +26,15 @@ class GraphPrinter {
 
   void value(uint64_t period, uint32_t count, uint64_t total) {
     switch (style_.value) {
-      case CallchainValue::period: fmt::print(out_, "{}", period); break;
-      case CallchainValue::count: fmt::print(out_, "{}", count); break;
+      case CallchainValue::period:
+        fmt::print(out_, "{}", period);
+        break;
+      case CallchainValue::count:
+        fmt::print(out_, "{}", count);
+        break;
       case CallchainValue::percent:
-        fmt::print(out_, "{:.2f}%", total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0);
+        fmt::print(out_, "{:.2f}%",
+                   total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0);
         break;
     }
   }
@@ -81,7 +86,8 @@ class GraphPrinter {
       if (last && (!fractal || !remaining)) new_mask &= ~(1ull << (depth - 1));
       graph_line(depth, mask, margin);
       for (size_t i = 0; i < child.functions.size(); ++i)
-        chain_line(child.cumul(), child.cumul_count(), name(child.functions[i]), depth, new_mask, i, total, margin);
+        chain_line(child.cumul(), child.cumul_count(), name(child.functions[i]), depth, new_mask, i, total,
+                   margin);
       uint64_t child_total = fractal ? child.children_hit : total;
       children(node.children[c], child_total, depth + 1, new_mask | (1ull << depth), margin);
       if (++printed == style_.print_limit) break;
@@ -92,7 +98,8 @@ class GraphPrinter {
       if (style_.value == CallchainValue::count && !node.children.empty() && remaining_count <= 0) return;
       if (node.children.empty()) remaining_count = 0;
       new_mask &= ~(1ull << (depth - 1));
-      chain_line(remaining, static_cast<uint32_t>(remaining_count), "[...]", depth, new_mask, 0, total, margin);
+      chain_line(remaining, static_cast<uint32_t>(remaining_count), "[...]", depth, new_mask, 0, total,
+                 margin);
     }
   }
 
@@ -188,9 +195,15 @@ void print_callgraph(std::FILE* out, const CallTree& tree, const analysis::Locat
   GraphPrinter printer(out, tree, locations, style);
   switch (style.mode) {
     case CallchainMode::graph:
-    case CallchainMode::fractal: printer.graph(total_period, entry_period); break;
-    case CallchainMode::flat: printer.flat(total_period); break;
-    case CallchainMode::folded: printer.folded(total_period); break;
+    case CallchainMode::fractal:
+      printer.graph(total_period, entry_period);
+      break;
+    case CallchainMode::flat:
+      printer.flat(total_period);
+      break;
+    case CallchainMode::folded:
+      printer.folded(total_period);
+      break;
   }
 }
 

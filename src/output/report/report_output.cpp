@@ -12,8 +12,7 @@ namespace sonde::output {
 using analysis::SortKey;
 
 void print_report(std::FILE* out, analysis::Report& report, const analysis::ReportRequest& request) {
-  if (request.header || request.header_only)
-    print_header_info(out, report.session.reader(), request.input);
+  if (request.header || request.header_only) print_header_info(out, report.session.reader(), request.input);
   if (request.header_only) return;
   const analysis::ReportFilters& filters = request.filters;
   ReportLayout layout;
@@ -51,7 +50,8 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
 
   if (!request.quiet) {
     if (!request.header)
-      std::fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+      std::fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+                 out);
     for (const std::string& line : elided) std::fputs(line.c_str(), out);
     fmt::print(out, "#\n# Total Lost Samples: {}\n#\n", report.lost_samples);
   }
@@ -61,7 +61,8 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
       print_event_header(out, event.histogram.samples(), event.name, event.histogram.total_period());
       std::fputs("#\n", out);
     }
-    print_histogram(out, event.histogram, report.tables, layout, event.histogram.total_period(), !request.quiet);
+    print_histogram(out, event.histogram, report.tables, layout, event.histogram.total_period(),
+                    !request.quiet);
     std::fputs("\n\n", out);
   }
   if (!request.quiet)

@@ -13,7 +13,8 @@ namespace sonde::output {
 using analysis::HistEntry;
 using analysis::SortKey;
 
-void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name, uint64_t total_period) {
+void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
+                        uint64_t total_period) {
   // perf's convert_unit: K, M, G by thousands, a space when it did not divide.
   char unit = ' ';
   for (char next : {'K', 'M', 'G'}) {
@@ -41,18 +42,28 @@ class EntryText {
   }
   std::string dso(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::dso); }
   std::string sym(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::sym); }
-  std::string parent(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::parent); }
+  std::string parent(const HistEntry& e) const {
+    return analysis::hist_key_text(tables_, e, SortKey::parent);
+  }
   // The text's own width (what perf's column sizing measures).
   size_t natural_width(SortKey key, const HistEntry& e) const {
     switch (key) {
-      case SortKey::comm: return tables_.final_comms[e.context].size();
-      case SortKey::pid: return tables_.final_comms[e.context].size() + 8;
-      case SortKey::dso: return dso(e).size();
-      case SortKey::sym: return function(e).resolved ? function(e).name.size() + 4 : 22;
-      case SortKey::srcline: return tables_.locations.srcline(location(e).srcline).size();
-      case SortKey::parent: return parent(e).size();
-      case SortKey::cpu: return 3;
-      case SortKey::trace: return analysis::hist_key_text(tables_, e, SortKey::trace).size();
+      case SortKey::comm:
+        return tables_.final_comms[e.context].size();
+      case SortKey::pid:
+        return tables_.final_comms[e.context].size() + 8;
+      case SortKey::dso:
+        return dso(e).size();
+      case SortKey::sym:
+        return function(e).resolved ? function(e).name.size() + 4 : 22;
+      case SortKey::srcline:
+        return tables_.locations.srcline(location(e).srcline).size();
+      case SortKey::parent:
+        return parent(e).size();
+      case SortKey::cpu:
+        return 3;
+      case SortKey::trace:
+        return analysis::hist_key_text(tables_, e, SortKey::trace).size();
     }
     return 0;
   }
@@ -69,13 +80,16 @@ class EntryText {
         if (comm.size() > w) comm.resize(w);
         return fmt::format("{:>7}:{:<{}}", context(e).tid, comm, w);
       }
-      case SortKey::dso: return fmt::format("{:<{}}", dso(e), width);
-      case SortKey::sym: return last ? sym(e) : fmt::format("{:<{}}", sym(e), width);
+      case SortKey::dso:
+        return fmt::format("{:<{}}", dso(e), width);
+      case SortKey::sym:
+        return last ? sym(e) : fmt::format("{:<{}}", sym(e), width);
       case SortKey::srcline: {
         const std::string& line = tables_.locations.srcline(location(e).srcline);
         return last ? line : fmt::format("{:<{}}", line, width);
       }
-      case SortKey::parent: return fmt::format("{:<{}}", parent(e), width);
+      case SortKey::parent:
+        return fmt::format("{:<{}}", parent(e), width);
       case SortKey::cpu: {
         // perf's "%*.*d": the precision pads with zeros, -1 shows as -001.
         int cpu = context(e).cpu;
@@ -109,7 +123,8 @@ std::vector<bool> trace_measured(const analysis::Histogram& histogram, const ana
   std::vector<std::string> group(entries.size());
   std::unordered_map<std::string, uint64_t> samples;
   for (size_t i = 0; i < entries.size(); ++i) {
-    for (auto k = keys.begin(); k != trace_at; ++k) group[i] += analysis::hist_key_text(tables, entries[i], *k) + '\0';
+    for (auto k = keys.begin(); k != trace_at; ++k)
+      group[i] += analysis::hist_key_text(tables, entries[i], *k) + '\0';
     samples[group[i]] += entries[i].self_samples;
   }
   for (size_t i = 0; i < entries.size(); ++i) measured[i] = samples[group[i]] >= 2;

@@ -27,7 +27,8 @@ struct ReportLayout {
 };
 
 // "# Samples: 1K of event 'cpu-clock'" and the event count, as perf abbreviates them.
-void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name, uint64_t total_period);
+void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
+                        uint64_t total_period);
 
 // The column header and every entry of one event's histogram (with call graphs). `total` is
 // the period percentages are taken of.

@@ -4,9 +4,9 @@
 #include <cctype>
 
 #include "format/perf_format.hpp"
+#include "output/script/script_records.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/perf_records.hpp"
-#include "output/script/script_records.hpp"
 
 namespace sonde::output {
 
@@ -37,10 +37,12 @@ void append_hex_dump(Out& out, sonde::Bytes bytes) {
 
 // x86-64's names for the PERF_REG_X86_* bits (two bits per XMM register).
 std::string_view x86_register_name(unsigned reg) {
-  static constexpr std::string_view kNames[] = {"AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS", "SS",
-                                                "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15"};
-  static constexpr std::string_view kXmm[] = {"XMM0", "XMM1", "XMM2",  "XMM3",  "XMM4",  "XMM5",  "XMM6",  "XMM7",
-                                              "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15"};
+  static constexpr std::string_view kNames[] = {"AX", "BX",    "CX",  "DX",  "SI",  "DI",  "BP",  "SP",
+                                                "IP", "FLAGS", "CS",  "SS",  "DS",  "ES",  "FS",  "GS",
+                                                "R8", "R9",    "R10", "R11", "R12", "R13", "R14", "R15"};
+  static constexpr std::string_view kXmm[] = {"XMM0",  "XMM1",  "XMM2",  "XMM3", "XMM4",  "XMM5",
+                                              "XMM6",  "XMM7",  "XMM8",  "XMM9", "XMM10", "XMM11",
+                                              "XMM12", "XMM13", "XMM14", "XMM15"};
   if (reg < std::size(kNames)) return kNames[reg];
   if (reg >= 32 && reg < 64) return kXmm[(reg - 32) / 2];
   return "unknown";
@@ -48,7 +50,9 @@ std::string_view x86_register_name(unsigned reg) {
 
 void append_regs(Out& out, std::string_view kind, const perfdata::Regs& regs) {
   if (regs.abi == 0) return;  // the kernel dumped none (perf keeps no registers then)
-  std::string_view abi = regs.abi == PERF_SAMPLE_REGS_ABI_32 ? "32-bit" : regs.abi == PERF_SAMPLE_REGS_ABI_64 ? "64-bit" : "unknown";
+  std::string_view abi = regs.abi == PERF_SAMPLE_REGS_ABI_32   ? "32-bit"
+                         : regs.abi == PERF_SAMPLE_REGS_ABI_64 ? "64-bit"
+                                                               : "unknown";
   fmt::format_to(fmt::appender(out), "... {} regs: mask {:#x} ABI {}\n", kind, regs.mask, abi);
   size_t index = 0;
   for (unsigned reg = 0; reg < 64; ++reg) {
@@ -94,8 +98,9 @@ void append_read_values(Out& out, const perfdata::ReadValues& read) {
 
 std::string raw_dump_file_label(const std::string& path, bool is_pipe) { return is_pipe ? "pipe" : path; }
 
-RawDumpPrinter::RawDumpPrinter(session::Session& session, std::string file_label, const analysis::ScriptFilter& filter,
-                               bool script_shows_lost, ScriptOutput& out, session::SessionVisitor& next)
+RawDumpPrinter::RawDumpPrinter(session::Session& session, std::string file_label,
+                               const analysis::ScriptFilter& filter, bool script_shows_lost,
+                               ScriptOutput& out, session::SessionVisitor& next)
     : session_(session),
       file_label_(std::move(file_label)),
       filter_(filter),
@@ -119,10 +124,12 @@ void RawDumpPrinter::append_head(const perfdata::RecordView& record, const Stamp
   bool sample_id_all = known > 0 && events.front().attr.sample_id_all;
 
   // perf counts a pipe's offsets from the end of its header.
-  uint64_t offset = session_.reader().is_pipe() ? record.offset - sizeof(perfdata::PipeHeader) : record.offset;
+  uint64_t offset =
+      session_.reader().is_pipe() ? record.offset - sizeof(perfdata::PipeHeader) : record.offset;
   out.push_back('\n');
   append_c_alt_hex(out, offset);
-  fmt::format_to(fmt::appender(out), "@{} [{:#x}]: event: {}\n", file_label_, record.header.size, record.type());
+  fmt::format_to(fmt::appender(out), "@{} [{:#x}]: event: {}\n", file_label_, record.header.size,
+                 record.type());
   append_hex_dump(out, record.bytes.first(std::min<size_t>(record.bytes.size(), record.header.size)));
   if (!stamp.known || (record.type() != PERF_RECORD_SAMPLE && !sample_id_all)) {
     put(out, "-1 -1 ");
@@ -131,12 +138,14 @@ void RawDumpPrinter::append_head(const perfdata::RecordView& record, const Stamp
     if (combined & PERF_SAMPLE_TIME) fmt::format_to(fmt::appender(out), "{} ", stamp.time);
   }
   append_c_alt_hex(out, offset);
-  fmt::format_to(fmt::appender(out), " [{:#x}]: PERF_RECORD_{}", record.header.size, perf_record_name(record.type()));
+  fmt::format_to(fmt::appender(out), " [{:#x}]: PERF_RECORD_{}", record.header.size,
+                 perf_record_name(record.type()));
 }
 
 void RawDumpPrinter::on_sample(const session::SampleEvent& event) {
   const perfdata::Sample& sample = event.sample;
-  Stamp stamp{true, sample.has(PERF_SAMPLE_CPU) ? sample.cpu : UINT32_MAX, sample.has(PERF_SAMPLE_TIME) ? sample.time : UINT64_MAX};
+  Stamp stamp{true, sample.has(PERF_SAMPLE_CPU) ? sample.cpu : UINT32_MAX,
+              sample.has(PERF_SAMPLE_TIME) ? sample.time : UINT64_MAX};
   append_head(event.record, stamp);
   append_sample(event);
   // perf script looks the sample up (and says so) unless --time or -C drop it first.
@@ -146,7 +155,7 @@ void RawDumpPrinter::on_sample(const session::SampleEvent& event) {
     Out& out = out_.buffer();
     fmt::format_to(fmt::appender(out), " ... thread: {}:{}\n", event.thread.comm, event.thread.tid);
     session::Location where = session_.machine().locate(event.thread, event.cpumode, sample.ip);
-    std::string_view dso = where.dso != nullptr                         ? std::string_view(where.dso->long_name)
+    std::string_view dso = where.dso != nullptr ? std::string_view(where.dso->long_name)
                            : event.cpumode == PERF_RECORD_MISC_HYPERVISOR ? std::string_view("[hypervisor]")
                                                                           : std::string_view("<not found>");
     fmt::format_to(fmt::appender(out), " ...... dso: {}\n", dso);
@@ -176,15 +185,15 @@ void RawDumpPrinter::append_sample(const session::SampleEvent& event) {
   if (s.has(PERF_SAMPLE_REGS_USER)) append_regs(out, "user", s.regs_user);
   if (s.has(PERF_SAMPLE_REGS_INTR)) append_regs(out, "intr", s.regs_intr);
   if (s.has(PERF_SAMPLE_STACK_USER))
-    fmt::format_to(fmt::appender(out), "... ustack: size {}, offset {:#x}\n", s.stack_user.empty() ? 0 : s.stack_user_dyn_size,
-                   s.stack_user_offset);
+    fmt::format_to(fmt::appender(out), "... ustack: size {}, offset {:#x}\n",
+                   s.stack_user.empty() ? 0 : s.stack_user_dyn_size, s.stack_user_offset);
   if (s.has(PERF_SAMPLE_WEIGHT) || s.has(PERF_SAMPLE_WEIGHT_STRUCT)) {
     if (s.has(PERF_SAMPLE_WEIGHT)) {
       fmt::format_to(fmt::appender(out), "... weight: {}", s.weight);
     } else {
       // The struct form: a 32-bit weight, then instruction latency and pipeline stage cycles.
-      fmt::format_to(fmt::appender(out), "... weight: {},{:#x},{:#x}", s.weight & 0xffffffff, (s.weight >> 32) & 0xffff,
-                     s.weight >> 48);
+      fmt::format_to(fmt::appender(out), "... weight: {},{:#x},{:#x}", s.weight & 0xffffffff,
+                     (s.weight >> 32) & 0xffff, s.weight >> 48);
     }
     out.push_back('\n');
   }
@@ -194,7 +203,8 @@ void RawDumpPrinter::append_sample(const session::SampleEvent& event) {
     fmt::format_to(fmt::appender(out), " .. data page size: {}\n", page_size_name(s.data_page_size));
   if (s.has(PERF_SAMPLE_CODE_PAGE_SIZE))
     fmt::format_to(fmt::appender(out), " .. code page size: {}\n", page_size_name(s.code_page_size));
-  if (s.has(PERF_SAMPLE_TRANSACTION)) fmt::format_to(fmt::appender(out), "... transaction: {:x}\n", s.transaction);
+  if (s.has(PERF_SAMPLE_TRANSACTION))
+    fmt::format_to(fmt::appender(out), "... transaction: {:x}\n", s.transaction);
   if (s.has(PERF_SAMPLE_READ)) append_read_values(out, s.read);
 }
 
@@ -270,11 +280,21 @@ void RawDumpPrinter::append_user_record(const perfdata::RecordView& record) {
       if (auto update = perfdata::EventUpdateRecord::decode(record)) {
         fmt::format_to(it, "\n... id:    {}\n", update->id);
         switch (update->type) {
-          case perfdata::EventUpdateRecord::kScale: fmt::format_to(it, "... scale: {:f}\n", update->scale); break;
-          case perfdata::EventUpdateRecord::kUnit: fmt::format_to(it, "... unit:  {}\n", update->text); break;
-          case perfdata::EventUpdateRecord::kName: fmt::format_to(it, "... name:  {}\n", update->text); break;
-          case perfdata::EventUpdateRecord::kCpus: fmt::format_to(it, "... {}\n", perfdata::cpu_list_text(update->cpus)); break;
-          default: put(out, "... unknown type\n"); break;
+          case perfdata::EventUpdateRecord::kScale:
+            fmt::format_to(it, "... scale: {:f}\n", update->scale);
+            break;
+          case perfdata::EventUpdateRecord::kUnit:
+            fmt::format_to(it, "... unit:  {}\n", update->text);
+            break;
+          case perfdata::EventUpdateRecord::kName:
+            fmt::format_to(it, "... name:  {}\n", update->text);
+            break;
+          case perfdata::EventUpdateRecord::kCpus:
+            fmt::format_to(it, "... {}\n", perfdata::cpu_list_text(update->cpus));
+            break;
+          default:
+            put(out, "... unknown type\n");
+            break;
         }
         return;
       }
@@ -283,7 +303,8 @@ void RawDumpPrinter::append_user_record(const perfdata::RecordView& record) {
       sonde::Bytes body = record.payload();
       if (body.size() >= 24) {
         fmt::format_to(it, "\n... Time Shift      {}\n", sonde::load<uint64_t>(body.data()));
-        fmt::format_to(it, "... Time Muliplier  {}\n", sonde::load<uint64_t>(body.data() + 8));  // sic, perf's text
+        fmt::format_to(it, "... Time Muliplier  {}\n",
+                       sonde::load<uint64_t>(body.data() + 8));  // sic, perf's text
         fmt::format_to(it, "... Time Zero       {}\n", sonde::load<uint64_t>(body.data() + 16));
         if (body.size() >= 48) {
           fmt::format_to(it, "... Time Cycles     {}\n", sonde::load<uint64_t>(body.data() + 24));
@@ -322,7 +343,8 @@ void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, co
       fmt::memory_buffer text;
       append_record_text(record, text);
       std::string_view line(text.data(), text.size());
-      line.remove_prefix(std::min(line.size(), std::string_view("PERF_RECORD_").size() + perf_record_name(record.type()).size()));
+      line.remove_prefix(std::min(
+          line.size(), std::string_view("PERF_RECORD_").size() + perf_record_name(record.type()).size()));
       out.append(line);
       return;
     }
@@ -340,8 +362,8 @@ void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, co
       break;
     case PERF_RECORD_KSYMBOL:
       if (auto ksym = perfdata::KsymbolRecord::decode(record)) {
-        fmt::format_to(it, " addr {:x} len {} type {} flags {:#x} name {}\n", ksym->addr, ksym->len, ksym->ksym_type,
-                       ksym->flags, ksym->name);
+        fmt::format_to(it, " addr {:x} len {} type {} flags {:#x} name {}\n", ksym->addr, ksym->len,
+                       ksym->ksym_type, ksym->flags, ksym->name);
         return;
       }
       break;

@@ -40,8 +40,8 @@ class RawDumpPrinter final : public session::SessionVisitor {
   std::string file_label_;
   const analysis::ScriptFilter& filter_;
   bool script_shows_lost_;
-  uint64_t combined_ = 0;       // the known events' sample types ORed (perf's combined type)
-  size_t combined_count_ = 0;   // how many events combined_ covers
+  uint64_t combined_ = 0;      // the known events' sample types ORed (perf's combined type)
+  size_t combined_count_ = 0;  // how many events combined_ covers
   ScriptOutput& out_;
   session::SessionVisitor& next_;
 };

@@ -69,27 +69,43 @@ enum class Change { none, set, add, remove };
 
 OutputType output_type(uint32_t attr_type) {
   switch (attr_type) {
-    case PERF_TYPE_HARDWARE: return OutputType::hardware;
-    case PERF_TYPE_SOFTWARE: return OutputType::software;
-    case PERF_TYPE_TRACEPOINT: return OutputType::tracepoint;
-    case PERF_TYPE_HW_CACHE: return OutputType::hw_cache;
-    case PERF_TYPE_RAW: return OutputType::raw;
-    case PERF_TYPE_BREAKPOINT: return OutputType::breakpoint;
-    case 0x80000000u: return OutputType::synth;  // perf's PERF_TYPE_SYNTH
-    default: return OutputType::other;
+    case PERF_TYPE_HARDWARE:
+      return OutputType::hardware;
+    case PERF_TYPE_SOFTWARE:
+      return OutputType::software;
+    case PERF_TYPE_TRACEPOINT:
+      return OutputType::tracepoint;
+    case PERF_TYPE_HW_CACHE:
+      return OutputType::hw_cache;
+    case PERF_TYPE_RAW:
+      return OutputType::raw;
+    case PERF_TYPE_BREAKPOINT:
+      return OutputType::breakpoint;
+    case 0x80000000u:
+      return OutputType::synth;  // perf's PERF_TYPE_SYNTH
+    default:
+      return OutputType::other;
   }
 }
 
 std::string_view output_type_name(OutputType type) {
   switch (type) {
-    case OutputType::hardware: return "hardware";
-    case OutputType::software: return "software";
-    case OutputType::tracepoint: return "tracepoint";
-    case OutputType::hw_cache: return "hardware-cache";
-    case OutputType::raw: return "raw";
-    case OutputType::breakpoint: return "breakpoint";
-    case OutputType::synth: return "synth";
-    default: return "other";
+    case OutputType::hardware:
+      return "hardware";
+    case OutputType::software:
+      return "software";
+    case OutputType::tracepoint:
+      return "tracepoint";
+    case OutputType::hw_cache:
+      return "hardware-cache";
+    case OutputType::raw:
+      return "raw";
+    case OutputType::breakpoint:
+      return "breakpoint";
+    case OutputType::synth:
+      return "synth";
+    default:
+      return "other";
   }
 }
 
@@ -106,29 +122,33 @@ ScriptFields default_script_fields() {
   set(OutputType::raw, kCommon | kCode | kFieldPeriod | kFieldAddr | kFieldDataSrc | kFieldWeight,
       kFieldTrace | kFieldBpfOutput);
   set(OutputType::breakpoint, kCommon | kCode | kFieldPeriod, kFieldTrace | kFieldBpfOutput);
-  set(OutputType::synth, kCommon | kFieldIp | kFieldSym | kFieldDso | kFieldSynth, kFieldTrace | kFieldBpfOutput);
+  set(OutputType::synth, kCommon | kFieldIp | kFieldSym | kFieldDso | kFieldSynth,
+      kFieldTrace | kFieldBpfOutput);
   set(OutputType::other, kCommon | kCode | kFieldPeriod, kFieldTrace | kFieldBpfOutput);
   return out;
 }
 
 uint64_t unsupported_fields() {
   return kFieldIregs | kFieldUregs | kFieldBrstack | kFieldBrstacksym | kFieldBrstackinsn | kFieldBrstackoff |
-         kFieldInsn | kFieldInsnlen | kFieldSynth | kFieldMetric | kFieldSrccode | kFieldIpc | kFieldBpfOutput;
+         kFieldInsn | kFieldInsnlen | kFieldSynth | kFieldMetric | kFieldSrccode | kFieldIpc |
+         kFieldBpfOutput;
 }
 
-Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::vector<std::string>& warnings) {
+Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec,
+                              std::vector<std::string>& warnings) {
   int type = -1;
   std::string_view list = spec;
   if (size_t colon = spec.find(':'); colon != std::string_view::npos) {
     std::string_view name = spec.substr(0, colon);
     list = spec.substr(colon + 1);
     static constexpr std::pair<std::string_view, OutputType> kTypes[] = {
-        {"hw", OutputType::hardware}, {"sw", OutputType::software}, {"trace", OutputType::tracepoint},
+        {"hw", OutputType::hardware}, {"sw", OutputType::software},      {"trace", OutputType::tracepoint},
         {"raw", OutputType::raw},     {"break", OutputType::breakpoint}, {"synth", OutputType::synth}};
     for (const auto& [type_name, value] : kTypes)
       if (name == type_name) type = static_cast<int>(value);
     if (type < 0)
-      return fail_usage(fmt::format("invalid event type '{}' in -F; use hw, sw, trace, raw, break or synth", name));
+      return fail_usage(
+          fmt::format("invalid event type '{}' in -F; use hw, sw, trace, raw, break or synth", name));
     TypeFields& typed = fields.types[static_cast<size_t>(type)];
     if (list.find_first_of("+-") == std::string_view::npos) {
       typed.fields = 0;
@@ -188,7 +208,7 @@ Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::
       TypeFields& typed = fields.types[static_cast<size_t>(type)];
       if (typed.invalid & field)
         return fail_usage(fmt::format("'{}' not valid for {} events", name,
-                                output_type_name(static_cast<OutputType>(type))));
+                                      output_type_name(static_cast<OutputType>(type))));
       if (change == Change::remove)
         typed.fields &= ~field;
       else
@@ -226,22 +246,22 @@ Result<void> check_event(TypeFields& typed, const perfdata::EventAttr& event) {
     if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_ADDR, "ADDR", kFieldAddr); !r) return r;
   }
   if ((f & kFieldDataSrc)) {
-    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_DATA_SRC, "DATA_SRC", kFieldDataSrc); !r) return r;
+    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_DATA_SRC, "DATA_SRC", kFieldDataSrc); !r)
+      return r;
   }
   if ((f & kFieldWeight)) {
-    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", kFieldWeight);
+    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
+                                  kFieldWeight);
         !r)
       return r;
   }
   f = typed.fields;
   if ((f & kFieldSym) && !(sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
     return fail("symbols asked for, but the samples have neither IP nor address to turn into symbols");
-  if ((f & kFieldSymoff) && !(f & kFieldSym))
-    return fail("symoff needs the sym field; add sym to -F");
+  if ((f & kFieldSymoff) && !(f & kFieldSym)) return fail("symoff needs the sym field; add sym to -F");
   if ((f & kFieldDso) && !(sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
     return fail("dso asked for, but the samples have no address to convert");
-  if ((f & kFieldSrcline) && !(f & kFieldIp))
-    return fail("srcline needs the ip field; add ip to -F");
+  if ((f & kFieldSrcline) && !(f & kFieldIp)) return fail("srcline needs the ip field; add ip to -F");
   if (f & (kFieldPid | kFieldTid)) {
     if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_TID, "TID", kFieldTid | kFieldPid); !r) return r;
   }
@@ -255,7 +275,8 @@ Result<void> check_event(TypeFields& typed, const perfdata::EventAttr& event) {
     if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_PERIOD, "PERIOD", kFieldPeriod); !r) return r;
   }
   if (typed.fields & kFieldPhysAddr) {
-    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", kFieldPhysAddr); !r) return r;
+    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", kFieldPhysAddr); !r)
+      return r;
   }
   return {};
 }

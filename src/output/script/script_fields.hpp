@@ -56,7 +56,17 @@ enum ScriptField : uint64_t {
 };
 
 // perf's output types: the attr types below PERF_TYPE_MAX, then synthesized and other PMUs.
-enum class OutputType : uint8_t { hardware, software, tracepoint, hw_cache, raw, breakpoint, synth, other, count };
+enum class OutputType : uint8_t {
+  hardware,
+  software,
+  tracepoint,
+  hw_cache,
+  raw,
+  breakpoint,
+  synth,
+  other,
+  count
+};
 OutputType output_type(uint32_t attr_type);
 std::string_view output_type_name(OutputType type);
 
@@ -72,7 +82,9 @@ struct ScriptFields {
   std::array<TypeFields, static_cast<size_t>(OutputType::count)> types;
   bool print_flags = false;  // the `flags` pseudo-field
 
-  const TypeFields& of(uint32_t attr_type) const { return types[static_cast<size_t>(output_type(attr_type))]; }
+  const TypeFields& of(uint32_t attr_type) const {
+    return types[static_cast<size_t>(output_type(attr_type))];
+  }
   TypeFields& of(uint32_t attr_type) { return types[static_cast<size_t>(output_type(attr_type))]; }
   bool has(uint32_t attr_type, uint64_t field) const { return of(attr_type).fields & field; }
 };
@@ -81,7 +93,8 @@ struct ScriptFields {
 ScriptFields default_script_fields();
 
 // Applies one -F argument; `warnings` collects perf's "not valid for ... events" notes.
-Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec, std::vector<std::string>& warnings);
+Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec,
+                              std::vector<std::string>& warnings);
 
 // perf's check of the fields against the file's events (its first event of each type): drops
 // defaults the samples cannot fill, rejects named fields they cannot. Decides whether

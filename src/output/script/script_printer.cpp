@@ -1,8 +1,8 @@
 #include "output/script/script_printer.hpp"
 
-#include <algorithm>
-
 #include <fmt/compile.h>
+
+#include <algorithm>
 
 #include "output/script/script_records.hpp"
 #include "perfdata/kernel_records.hpp"
@@ -18,7 +18,9 @@ void ScriptOutput::flush() {
 
 namespace {
 
-bool has_callchain(const perfdata::EventAttr& event) { return event.attr.sample_type & PERF_SAMPLE_CALLCHAIN; }
+bool has_callchain(const perfdata::EventAttr& event) {
+  return event.attr.sample_type & PERF_SAMPLE_CALLCHAIN;
+}
 
 // perf's sample_addr_correlates_sym: the address of page-fault samples is a code or data
 // address worth a symbol.
@@ -73,7 +75,8 @@ void ScriptPrinter::append_start(const LineStart& start, const perfdata::EventAt
   fmt::memory_buffer& buf = out_.buffer();
   auto it = fmt::appender(buf);
   if (fields & kFieldComm) {
-    std::string_view comm = start.thread != nullptr ? std::string_view(start.thread->comm) : std::string_view(":-1");
+    std::string_view comm =
+        start.thread != nullptr ? std::string_view(start.thread->comm) : std::string_view(":-1");
     if ((fields & kFieldIp) && has_callchain(event) && options_.use_callchain)
       fmt::format_to(it, FMT_COMPILE("{} "), comm);
     else
@@ -98,7 +101,8 @@ void ScriptPrinter::append_start(const LineStart& start, const perfdata::EventAt
   }
 }
 
-void ScriptPrinter::append_symbol(const session::Location& loc, uint64_t fields, const ResolvedSymbol** resolved) {
+void ScriptPrinter::append_symbol(const session::Location& loc, uint64_t fields,
+                                  const ResolvedSymbol** resolved) {
   fmt::memory_buffer& buf = out_.buffer();
   const ResolvedSymbol* symbol = loc.dso != nullptr ? &symbols_.resolve(*loc.dso, loc.dso_address) : nullptr;
   if (resolved != nullptr) *resolved = symbol;
@@ -123,7 +127,8 @@ void ScriptPrinter::append_srcline(const session::Location& loc) {
 void ScriptPrinter::append_frame(const session::Location& loc, uint64_t fields, bool unwound) {
   fmt::memory_buffer& buf = out_.buffer();
   // perf shows user frames at their offset in the file, kernel frames at their address.
-  uint64_t shown = loc.map != nullptr && loc.dso != nullptr && !loc.dso->is_kernel() ? loc.dso_address : loc.ip;
+  uint64_t shown =
+      loc.map != nullptr && loc.dso != nullptr && !loc.dso->is_kernel() ? loc.dso_address : loc.ip;
   // perf 6.1 expands the frames of a DWARF unwind into their inline frames (and names each by
   // its DWARF function), not the kernel's callchain entries.
   if (unwound && options_.inline_frames && loc.dso != nullptr) {
@@ -137,7 +142,8 @@ void ScriptPrinter::append_frame(const session::Location& loc, uint64_t fields, 
             fmt::format_to(fmt::appender(buf), " {}", frame.function);
             if (fields & kFieldSymoff) fmt::format_to(fmt::appender(buf), "+{:#x}", symbol.offset);
           }
-          if ((fields & kFieldDso) && !frame.inlined) fmt::format_to(fmt::appender(buf), " ({})", dso_name(loc));
+          if ((fields & kFieldDso) && !frame.inlined)
+            fmt::format_to(fmt::appender(buf), " ({})", dso_name(loc));
           if (fields & kFieldSrcline) append_srcline(loc);
           if (frame.inlined) buf.append(std::string_view(" (inlined)"));
           buf.push_back('\n');
@@ -148,7 +154,8 @@ void ScriptPrinter::append_frame(const session::Location& loc, uint64_t fields, 
   }
   // A profile repeats the same frames millions of times: each distinct line is formatted once.
   bool inserted;
-  uint32_t id = frame_line_ids_.intern({reinterpret_cast<uintptr_t>(loc.dso), shown, loc.dso_address, fields}, inserted);
+  uint32_t id = frame_line_ids_.intern({reinterpret_cast<uintptr_t>(loc.dso), shown, loc.dso_address, fields},
+                                       inserted);
   if (!inserted) {
     auto [offset, size] = frame_lines_[id];
     buf.append(std::string_view(frame_line_text_.data() + offset, size));
@@ -185,9 +192,11 @@ void ScriptPrinter::append_frames(const session::SampleEvent& sample, uint64_t f
   // the sampled ip in for them).
   if (chain_entries == 0 && !unwound) return;
   size_t chain_end = sample.unwound_from;
-  for (size_t i = 0; i < std::min(shown_entries, chain_end); ++i) append_frame(sample.callchain[i], fields, false);
+  for (size_t i = 0; i < std::min(shown_entries, chain_end); ++i)
+    append_frame(sample.callchain[i], fields, false);
   if (unwound)
-    for (size_t i = chain_end; i < sample.callchain.size(); ++i) append_frame(sample.callchain[i], fields, true);
+    for (size_t i = chain_end; i < sample.callchain.size(); ++i)
+      append_frame(sample.callchain[i], fields, true);
 }
 
 void ScriptPrinter::append_sample_ip(const session::SampleEvent& sample, uint64_t fields) {
@@ -227,14 +236,17 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   const analysis::ScriptFilter& filter = options_.filter;
   if (filter.skip_time(s.has(PERF_SAMPLE_TIME) ? s.time : 0)) return;
   if (filter.skip_cpu(s.has(PERF_SAMPLE_CPU) ? s.cpu : UINT32_MAX)) return;
-  if (filter.filters_threads() && filter.skip_thread(sample.thread.comm, sample.thread.pid, sample.thread.tid)) return;
+  if (filter.filters_threads() &&
+      filter.skip_thread(sample.thread.comm, sample.thread.pid, sample.thread.tid))
+    return;
 
   fmt::memory_buffer& buf = out_.buffer();
   append_start({&sample.thread, static_cast<int32_t>(s.pid), static_cast<int32_t>(s.tid), s.cpu, s.time},
                sample.event, fields);
   if (fields & kFieldPeriod) fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:10} "), s.period);
   if (fields & kFieldEvent)
-    fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:>{}}: "), event_names_[sample.event_index], name_width_);
+    fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:>{}}: "), event_names_[sample.event_index],
+                   name_width_);
   if (options_.fields.print_flags) buf.append(std::string_view("                        "));
   if ((fields & kFieldTrace) && formats_ && s.has(PERF_SAMPLE_RAW)) {
     trace_text_.clear();
@@ -261,13 +273,18 @@ bool ScriptPrinter::shows_record(uint32_t type) const {
   switch (type) {
     case PERF_RECORD_COMM:
     case PERF_RECORD_FORK:
-    case PERF_RECORD_EXIT: return options_.show_task_events;
+    case PERF_RECORD_EXIT:
+      return options_.show_task_events;
     case PERF_RECORD_MMAP:
-    case PERF_RECORD_MMAP2: return options_.show_mmap_events;
+    case PERF_RECORD_MMAP2:
+      return options_.show_mmap_events;
     case PERF_RECORD_SWITCH:
-    case PERF_RECORD_SWITCH_CPU_WIDE: return options_.show_switch_events;
-    case PERF_RECORD_LOST: return options_.show_lost_events;
-    default: return false;
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+      return options_.show_switch_events;
+    case PERF_RECORD_LOST:
+      return options_.show_lost_events;
+    default:
+      return false;
   }
 }
 

@@ -10,12 +10,18 @@ namespace sonde::output {
 
 std::string_view perf_record_name(uint32_t type) {
   switch (type) {
-    case perfdata::PERF_RECORD_HEADER_ATTR: return "ATTR";
-    case perfdata::PERF_RECORD_HEADER_EVENT_TYPE: return "EVENT_TYPE";
-    case perfdata::PERF_RECORD_HEADER_TRACING_DATA: return "TRACING_DATA";
-    case perfdata::PERF_RECORD_HEADER_BUILD_ID: return "BUILD_ID";
-    case perfdata::PERF_RECORD_HEADER_FEATURE: return "FEATURE";
-    default: return perfdata::record_type_name(type);
+    case perfdata::PERF_RECORD_HEADER_ATTR:
+      return "ATTR";
+    case perfdata::PERF_RECORD_HEADER_EVENT_TYPE:
+      return "EVENT_TYPE";
+    case perfdata::PERF_RECORD_HEADER_TRACING_DATA:
+      return "TRACING_DATA";
+    case perfdata::PERF_RECORD_HEADER_BUILD_ID:
+      return "BUILD_ID";
+    case perfdata::PERF_RECORD_HEADER_FEATURE:
+      return "FEATURE";
+    default:
+      return perfdata::record_type_name(type);
   }
 }
 
@@ -45,16 +51,17 @@ void append_record_text(const perfdata::RecordView& record, fmt::memory_buffer& 
   switch (record.type()) {
     case PERF_RECORD_COMM:
       if (auto comm = perfdata::CommRecord::decode(record)) {
-        fmt::format_to(it, "{}: {}:{}/{}\n", comm->exec ? " exec" : "", comm->comm, static_cast<int32_t>(comm->pid),
-                       static_cast<int32_t>(comm->tid));
+        fmt::format_to(it, "{}: {}:{}/{}\n", comm->exec ? " exec" : "", comm->comm,
+                       static_cast<int32_t>(comm->pid), static_cast<int32_t>(comm->tid));
         return;
       }
       break;
     case PERF_RECORD_FORK:
     case PERF_RECORD_EXIT:
       if (auto task = perfdata::ForkExitRecord::decode(record)) {
-        fmt::format_to(it, "({}:{}):({}:{})\n", static_cast<int32_t>(task->pid), static_cast<int32_t>(task->tid),
-                       static_cast<int32_t>(task->ppid), static_cast<int32_t>(task->ptid));
+        fmt::format_to(it, "({}:{}):({}:{})\n", static_cast<int32_t>(task->pid),
+                       static_cast<int32_t>(task->tid), static_cast<int32_t>(task->ppid),
+                       static_cast<int32_t>(task->ptid));
         return;
       }
       break;
@@ -62,8 +69,8 @@ void append_record_text(const perfdata::RecordView& record, fmt::memory_buffer& 
       if (auto mmap = perfdata::MmapRecord::decode(record)) {
         fmt::format_to(it, " {}/{}: ", static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid));
         append_mmap_range(out, mmap->addr, mmap->len, mmap->pgoff);
-        fmt::format_to(fmt::appender(out), "]: {} {}\n", (record.misc() & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
-                       mmap->filename);
+        fmt::format_to(fmt::appender(out), "]: {} {}\n",
+                       (record.misc() & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', mmap->filename);
         return;
       }
       break;
@@ -73,7 +80,8 @@ void append_record_text(const perfdata::RecordView& record, fmt::memory_buffer& 
         append_mmap_range(out, mmap->addr, mmap->len, mmap->pgoff);
         if (mmap->has_build_id) {
           out.append(std::string_view(" <"));
-          out.append(std::string_view(format::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size))));
+          out.append(std::string_view(
+              format::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size))));
           out.push_back('>');
         } else {
           fmt::format_to(fmt::appender(out), " {:02x}:{:02x} {} {}", mmap->maj, mmap->min, mmap->ino,

@@ -68,7 +68,8 @@ std::string_view ScriptSymbols::srcline(const session::Dso& dso, uint64_t dso_ad
   return *line;
 }
 
-const std::vector<ResolvedInline>& ScriptSymbols::inline_frames(const session::Dso& dso, uint64_t dso_address) {
+const std::vector<ResolvedInline>& ScriptSymbols::inline_frames(const session::Dso& dso,
+                                                                uint64_t dso_address) {
   auto [frames, fresh] = impl_->inlines.find_or_add(dso, dso_address);
   if (fresh) *frames = symbols::unwound_frames(impl_->symbolizer, dso, dso_address);
   return *frames;

@@ -15,8 +15,8 @@ namespace sonde::output {
 
 struct ResolvedSymbol {
   bool found = false;
-  std::string_view name;  // valid while the ScriptSymbols lives
-  uint64_t offset = 0;    // perf's sym+0x.. offset
+  std::string_view name;     // valid while the ScriptSymbols lives
+  uint64_t offset = 0;       // perf's sym+0x.. offset
   uint64_t elf_address = 0;  // the address in the file's symbol space (perf's rip_2objdump)
 };
 

@@ -1,10 +1,10 @@
 #include "output/stat/stat_printer.hpp"
 
-#include <cmath>
-#include <ctime>
-
 #include <fmt/format.h>
 #include <fmt/printf.h>
+
+#include <cmath>
+#include <ctime>
 
 namespace sonde::output {
 
@@ -14,7 +14,7 @@ namespace {
 constexpr int kValueWidth = 18;
 constexpr int kUnitWidth = 4;
 constexpr int kNameWidth = 32;
-constexpr int kMetricWidth = 35;          // " # " + value + " " + unit, padded
+constexpr int kMetricWidth = 35;         // " # " + value + " " + unit, padded
 constexpr int kUncountedNameWidth = 25;  // perf 6.1 pads <not counted>/<not supported> names less
 
 std::string metric_value_text(const analysis::Metric& metric) {
@@ -65,7 +65,8 @@ std::string StatPrinter::prefix_text(const StatLinePrefix& prefix) const {
     case StatLinePrefix::Kind::none:
       return {};
     case StatLinePrefix::Kind::cpu:
-      return csv() ? fmt::format("CPU{}{}", prefix.cpu, separator) : fmt::format("CPU{:<7}{}", prefix.cpu, separator);
+      return csv() ? fmt::format("CPU{}{}", prefix.cpu, separator)
+                   : fmt::format("CPU{:<7}{}", prefix.cpu, separator);
     case StatLinePrefix::Kind::thread:
       return csv() ? fmt::format("{}-{}{}", prefix.comm, prefix.tid, separator)
                    : fmt::format("{:>16}-{:<8}{}", prefix.comm, prefix.tid, separator);
@@ -73,16 +74,19 @@ std::string StatPrinter::prefix_text(const StatLinePrefix& prefix) const {
   return {};
 }
 
-void StatPrinter::print_counters(const std::vector<StatCounterLine>& lines, std::optional<double> interval_ns) {
+void StatPrinter::print_counters(const std::vector<StatCounterLine>& lines,
+                                 std::optional<double> interval_ns) {
   std::string time_prefix;
   if (interval_ns) {
     time_prefix = time_prefix_text(*interval_ns, csv() ? *options_.csv_separator : " ");
     // perf repeats the column header every 25 intervals.
     if (!csv() && intervals_printed_ % 25 == 0) {
       StatLinePrefix::Kind kind = lines.empty() ? StatLinePrefix::Kind::none : lines.front().prefix.kind;
-      const char* columns = kind == StatLinePrefix::Kind::cpu    ? "#           time CPU                    counts unit events"
-                            : kind == StatLinePrefix::Kind::thread ? "#           time             comm-pid                  counts unit events"
-                                                                   : "#           time             counts unit events";
+      const char* columns = kind == StatLinePrefix::Kind::cpu
+                                ? "#           time CPU                    counts unit events"
+                            : kind == StatLinePrefix::Kind::thread
+                                ? "#           time             comm-pid                  counts unit events"
+                                : "#           time             counts unit events";
       fmt::print(out_, "{}\n", columns);
     }
     ++intervals_printed_;
@@ -93,12 +97,14 @@ void StatPrinter::print_counters(const std::vector<StatCounterLine>& lines, std:
 void StatPrinter::print_line(const StatCounterLine& line, const std::string& time_prefix) {
   std::string text = time_prefix + prefix_text(line.prefix);
   const bool counted = line.state == StatCounterLine::State::counted;
-  std::string value = counted ? format_counter_value(line.value, line.fractional)
-                              : (line.state == StatCounterLine::State::not_counted ? "<not counted>" : "<not supported>");
+  std::string value =
+      counted ? format_counter_value(line.value, line.fractional)
+              : (line.state == StatCounterLine::State::not_counted ? "<not counted>" : "<not supported>");
   if (csv()) {
     const std::string& sep = *options_.csv_separator;
     text += value + sep + line.unit + sep + line.name;
-    if (options_.runs > 1) text += sep + fmt::sprintf("%.2f%%", counted ? line.noise_percent.value_or(0) : 0.0);
+    if (options_.runs > 1)
+      text += sep + fmt::sprintf("%.2f%%", counted ? line.noise_percent.value_or(0) : 0.0);
     text += sep + fmt::format("{}", counted ? line.run_time_ns : 0) + sep +
             fmt::sprintf("%.2f", counted ? line.running_percent : 100.0);
     if (line.metric) {
@@ -137,8 +143,9 @@ void StatPrinter::print_footer(double elapsed_mean_s, double elapsed_stddev_s,
                         ? 0
                         : static_cast<int>(std::lround(std::ceil(-std::log10(elapsed_stddev_s))));
     precision += 2;
-    fmt::print(out_, "{}", fmt::sprintf(" %17.*f +- %.*f seconds time elapsed", precision, elapsed_mean_s, precision,
-                                        elapsed_stddev_s));
+    fmt::print(out_, "{}",
+               fmt::sprintf(" %17.*f +- %.*f seconds time elapsed", precision, elapsed_mean_s, precision,
+                            elapsed_stddev_s));
     if (elapsed_noise_percent && *elapsed_noise_percent != 0)
       fmt::print(out_, "{}", fmt::sprintf("  ( +-%6.2f%% )", *elapsed_noise_percent));
     fmt::print(out_, "\n");

@@ -31,9 +31,11 @@ class StatPrinter {
   // " Performance counter stats for 'ls -l' (5 runs):" with its blank lines (not in CSV).
   void print_header(const std::string& target_description);
   // The counters of one measurement or one interval. interval_ns is the time stamp (-I).
-  void print_counters(const std::vector<StatCounterLine>& lines, std::optional<double> interval_ns = std::nullopt);
+  void print_counters(const std::vector<StatCounterLine>& lines,
+                      std::optional<double> interval_ns = std::nullopt);
   // Wall time (mean and spread over runs) and, for a single run of a workload, its CPU times.
-  void print_footer(double elapsed_mean_s, double elapsed_stddev_s, std::optional<double> elapsed_noise_percent,
+  void print_footer(double elapsed_mean_s, double elapsed_stddev_s,
+                    std::optional<double> elapsed_noise_percent,
                     std::optional<std::pair<double, double>> user_sys_s);
 
  private:

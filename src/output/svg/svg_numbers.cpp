@@ -1,10 +1,10 @@
 #include "output/svg/svg_numbers.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <iterator>
-
-#include <fmt/format.h>
 
 namespace sonde::output {
 
@@ -39,7 +39,8 @@ void append_units(std::string& out, int64_t units, int decimals) {
   if (decimals == 0) return;
   out += '.';
   int64_t fraction = units % scale;
-  for (int64_t digit = scale / 10; digit > 0; digit /= 10) out += static_cast<char>('0' + fraction / digit % 10);
+  for (int64_t digit = scale / 10; digit > 0; digit /= 10)
+    out += static_cast<char>('0' + fraction / digit % 10);
 }
 
 void append_fixed(std::string& out, double value, int decimals) {
