@@ -29,7 +29,8 @@ std::string layout(const std::string& root) {
 }  // namespace
 
 TEST_F(Buildid, ListMatchesPerfOnAFileSondeRecorded) {
-  auto recorded = run(sonde_bin() + " record -q -o " + dir_ + "/sonde.data -- " + workload("demo") + " 20000 2");
+  auto recorded =
+      run(sonde_bin() + " record -q -o " + dir_ + "/sonde.data -- " + workload("demo") + " 20000 2");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto ours = run(sonde_bin() + " buildid-list -i " + dir_ + "/sonde.data");
   auto perfs = run("perf buildid-list -i " + dir_ + "/sonde.data");
@@ -40,7 +41,8 @@ TEST_F(Buildid, ListMatchesPerfOnAFileSondeRecorded) {
 
 TEST_F(Buildid, ListMatchesPerfOnAFilePerfRecorded) {
   // --no-buildid-cache keeps perf record out of the user's ~/.debug.
-  auto recorded = run("perf record -q --no-buildid-cache -o " + dir_ + "/perf.data -- " + workload("demo") + " 20000 2");
+  auto recorded =
+      run("perf record -q --no-buildid-cache -o " + dir_ + "/perf.data -- " + workload("demo") + " 20000 2");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto ours = run(sonde_bin() + " buildid-list -i " + dir_ + "/perf.data");
   auto perfs = run("perf buildid-list -i " + dir_ + "/perf.data");
@@ -56,7 +58,8 @@ TEST_F(Buildid, ListMatchesPerfOnAFilePerfRecorded) {
 TEST_F(Buildid, ListMatchesPerfOnPipeStreams) {
   // A stream has no BUILD_ID section: perf lists the DSOs samples hit, with blank build-ids
   // unless the records carried them.
-  for (const std::string& recorder : {std::string("perf record -q --no-buildid-cache"), sonde_bin() + " record -q"}) {
+  for (const std::string& recorder :
+       {std::string("perf record -q --no-buildid-cache"), sonde_bin() + " record -q"}) {
     std::string data = dir_ + "/pipe.data";
     auto recorded = run(recorder + " -o - -- " + workload("demo") + " 20000 2 2>/dev/null > " + data);
     ASSERT_EQ(recorded.exit_code, 0) << recorder;
@@ -103,7 +106,8 @@ TEST_F(Buildid, CacheAddLaysFilesOutAsPerfDoes) {
 }
 
 TEST_F(Buildid, CacheAddOfAMissingFileSaysSo) {
-  auto ours = run(sonde_bin() + " buildid-cache --buildid-dir " + dir_ + "/.debug --add " + dir_ + "/nothing");
+  auto ours =
+      run(sonde_bin() + " buildid-cache --buildid-dir " + dir_ + "/.debug --add " + dir_ + "/nothing");
   EXPECT_EQ(lines(ours.err).size(), 1u) << ours.err;
   EXPECT_NE(ours.err.find("Couldn't add " + dir_ + "/nothing"), std::string::npos) << ours.err;
 }

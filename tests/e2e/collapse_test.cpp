@@ -12,37 +12,11 @@
 namespace sonde::test {
 namespace {
 
-TEST(CollapseCommand, MatchesStackcollapsePerfOnStdinAndFiles) {
-  auto piped = run("cat " + kCollapseFixtures + "/system.txt | " + sonde_bin() + " collapse");
-  ASSERT_EQ(piped.exit_code, 0) << piped.err;
-  EXPECT_EQ(piped.out, slurp(kCollapseFixtures + "/system.default.folded"));
-  auto annotated = run(sonde_bin() + " collapse --all " + kCollapseFixtures + "/jit.txt");
-  ASSERT_EQ(annotated.exit_code, 0) << annotated.err;
-  EXPECT_EQ(annotated.out, slurp(kCollapseFixtures + "/jit.all.folded"));
-  auto threads = run(sonde_bin() + " collapse --tid -i " + kCollapseFixtures + "/threads.txt");
-  EXPECT_EQ(threads.out, slurp(kCollapseFixtures + "/threads.tid.folded"));
-  auto filtered = run(sonde_bin() + " collapse --event-filter=page-faults " + kCollapseFixtures + "/events.txt");
-  EXPECT_EQ(filtered.out, slurp(kCollapseFixtures + "/events.filter-page-faults.folded"));
-}
-
-TEST(CollapseCommand, OneLineForBadInput) {
-  auto missing = run(sonde_bin() + " collapse /nonexistent/perf.txt");
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_EQ(lines(missing.err).size(), 1u) << missing.err;
-  EXPECT_NE(missing.err.find("/nonexistent/perf.txt"), std::string::npos);
-  std::string fake = temp_dir() + "/collapse-perf.data";
-  std::ofstream(fake) << "PERFILE2" << std::string(200, '\0');
-  auto data = run(sonde_bin() + " collapse " + fake);
-  EXPECT_EQ(data.exit_code, 1);
-  EXPECT_EQ(lines(data.err).size(), 1u) << data.err;
-  auto usage = run(sonde_bin() + " collapse --no-such-option");
-  EXPECT_NE(usage.exit_code, 0);
-}
-
 TEST(CollapseCommand, FoldsEveryPeriodOfAFreshProfile) {
   if (!have_perf()) GTEST_SKIP() << "perf (the oracle) is not installed";
   std::string data = temp_dir() + "/collapse-demo.data", text = temp_dir() + "/collapse-demo.txt";
-  auto recorded = run("perf record -q -g -F 999 -o " + data + " " + workload("demo") + " 200000 10 >/dev/null");
+  auto recorded =
+      run("perf record -q -g -F 999 -o " + data + " " + workload("demo") + " 200000 10 >/dev/null");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   ASSERT_EQ(run("perf script -i " + data + " > " + text).exit_code, 0);
   // Every sample header ends in "PERIOD cpu-clock:...:"; the folded counts must add up to them.
@@ -60,7 +34,8 @@ TEST(CollapseCommand, FoldsEveryPeriodOfAFreshProfile) {
   uint64_t total = 0;
   for (const auto& line : lines(folded.out)) total += std::stoull(line.substr(line.rfind(' ') + 1));
   EXPECT_EQ(total, periods);
-  EXPECT_NE(folded.out.find("demo;__libc_start_call_main;main;run;work;hot_leaf "), std::string::npos) << folded.out;
+  EXPECT_NE(folded.out.find("demo;__libc_start_call_main;main;run;work;hot_leaf "), std::string::npos)
+      << folded.out;
 }
 
 }  // namespace

@@ -53,9 +53,12 @@ std::vector<TypeConfig> perf_attrs(const std::string& output) {
     std::istringstream fields(line);
     std::string key, value;
     fields >> key >> value;
-    if (key == "type") current.first = std::stoull(value, nullptr, 0);
-    else if (key == "config") current.second = std::stoull(value, nullptr, 0);
-    else if (line.rfind("  ", 0) != 0) flush();
+    if (key == "type")
+      current.first = std::stoull(value, nullptr, 0);
+    else if (key == "config")
+      current.second = std::stoull(value, nullptr, 0);
+    else if (line.rfind("  ", 0) != 0)
+      flush();
   }
   flush();
   return attrs;
@@ -77,19 +80,66 @@ std::vector<TypeConfig> sonde_attrs(const std::string& output) {
 }
 
 const char* const kValid[] = {
-    "cpu-clock", "task-clock", "page-faults", "faults", "cs", "context-switches", "migrations",
-    "minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-    "cycles", "cpu-cycles", "instructions", "cache-misses", "branches", "ref-cycles", "stalled-cycles-frontend",
-    "L1-dcache-load-misses", "LLC-loads", "dTLB-prefetch-misses", "L1-icache-load-misses", "branch-loads",
-    "l1d-loads", "L1-data-stores-miss", "LLC-misses",
-    "r1a8", "r0",
-    "msr/tsc/", "msr/event=0x4/", "tsc", "msr/tsc/u", "msr/tsc,name=bar/",
-    "sched:sched_switch", "sched:sched_sw*", "block:*", "syscalls:sys_enter_wr*", "sched:sched_switch:u",
-    "cpu-clock:u", "cycles:k", "task-clock:uk", "cpu-clock:G", "cpu-clock:H", "cpu-clock:p", "cycles:pppP",
-    "cpu-clock:D", "cpu-clock:W", "L1-dcache-load-misses:u",
-    "{cpu-clock,task-clock}", "{cpu-clock,task-clock}:u", "{cpu-clock:k,task-clock}:u", "cpu-clock,task-clock,cs",
-    "cpu-clock/period=100000/", "cpu-clock/name=foo/", "cpu-clock/config=1/", "cpu-clock/period=1/u",
-    "1:1", "mem:0x1000", "cycles//",
+    "cpu-clock",
+    "task-clock",
+    "page-faults",
+    "faults",
+    "cs",
+    "context-switches",
+    "migrations",
+    "minor-faults",
+    "major-faults",
+    "alignment-faults",
+    "emulation-faults",
+    "dummy",
+    "cycles",
+    "cpu-cycles",
+    "instructions",
+    "cache-misses",
+    "branches",
+    "ref-cycles",
+    "stalled-cycles-frontend",
+    "L1-dcache-load-misses",
+    "LLC-loads",
+    "dTLB-prefetch-misses",
+    "L1-icache-load-misses",
+    "branch-loads",
+    "l1d-loads",
+    "L1-data-stores-miss",
+    "LLC-misses",
+    "r1a8",
+    "r0",
+    "msr/tsc/",
+    "msr/event=0x4/",
+    "tsc",
+    "msr/tsc/u",
+    "msr/tsc,name=bar/",
+    "sched:sched_switch",
+    "sched:sched_sw*",
+    "block:*",
+    "syscalls:sys_enter_wr*",
+    "sched:sched_switch:u",
+    "cpu-clock:u",
+    "cycles:k",
+    "task-clock:uk",
+    "cpu-clock:G",
+    "cpu-clock:H",
+    "cpu-clock:p",
+    "cycles:pppP",
+    "cpu-clock:D",
+    "cpu-clock:W",
+    "L1-dcache-load-misses:u",
+    "{cpu-clock,task-clock}",
+    "{cpu-clock,task-clock}:u",
+    "{cpu-clock:k,task-clock}:u",
+    "cpu-clock,task-clock,cs",
+    "cpu-clock/period=100000/",
+    "cpu-clock/name=foo/",
+    "cpu-clock/config=1/",
+    "cpu-clock/period=1/u",
+    "1:1",
+    "mem:0x1000",
+    "cycles//",
 };
 
 // Specs perf also takes, whose attrs -vv shows one block per event (no duplicates side by side).
@@ -151,8 +201,9 @@ TEST_F(EventsPerfAgreement, TypeAndConfigMatchPerfsAttrs) {
 TEST_F(EventsPerfAgreement, BothRejectTheseSpecs) {
   // perf 6.1 accepts a missing '}' and '*:name'; sonde rejects the first on purpose, so neither
   // is here.
-  for (const char* spec : {"foo", "cycles:xz", "cycles:uu", "{}", "msr/foo=1/", "nopmu/event=1/", "sched:nope",
-                           "cpu-clock/bogus=1/", "power/event=0x1ff/", "L1-dcache-load-foo", "cycles,", "msr/tsc/:u"}) {
+  for (const char* spec :
+       {"foo", "cycles:xz", "cycles:uu", "{}", "msr/foo=1/", "nopmu/event=1/", "sched:nope",
+        "cpu-clock/bogus=1/", "power/event=0x1ff/", "L1-dcache-load-foo", "cycles,", "msr/tsc/:u"}) {
     SCOPED_TRACE(std::string("spec: ") + spec);
     auto perf = run("perf stat -e " + shell_quote(spec) + " true");
     EXPECT_EQ(perf.exit_code, 129) << perf.err;
@@ -182,6 +233,8 @@ TEST_F(EventsPerfAgreement, StatSaysNotSupportedWherePerfDoes) {
     auto perf = run("perf stat -x, -e " + shell_quote(spec) + " true");
     auto ours = run(sonde_bin() + " stat -x, -e " + shell_quote(spec) + " true");
     ASSERT_EQ(ours.exit_code, 0) << ours.err;
-    EXPECT_EQ(stat_states(ours.err), stat_states(perf.err)) << "sonde:\n" << ours.err << "perf:\n" << perf.err;
+    EXPECT_EQ(stat_states(ours.err), stat_states(perf.err)) << "sonde:\n"
+                                                            << ours.err << "perf:\n"
+                                                            << perf.err;
   }
 }

@@ -69,7 +69,8 @@ TEST_F(FtraceCommands, ShowAndStatDescribeTheTopLevel) {
   ASSERT_EQ(show.exit_code, 0) << show.err;
   auto tracer = read_file(kTracefs + "/current_tracer");
   ASSERT_TRUE(tracer);
-  EXPECT_NE(show.out.find("top level:\n  tracer          " + std::string(trim(*tracer)) + "\n"), std::string::npos)
+  EXPECT_NE(show.out.find("top level:\n  tracer          " + std::string(trim(*tracer)) + "\n"),
+            std::string::npos)
       << show.out;
   EXPECT_NE(show.out.find("  tracing_on      "), std::string::npos);
   auto stat = run(sonde_bin() + " ftrace stat");

@@ -13,8 +13,9 @@ TEST(FtraceRecordInterop, TraceCmdReportAndSondeReportPrintTheSameEvents) {
   if (run("command -v trace-cmd").exit_code != 0) GTEST_SKIP() << "trace-cmd (the peer) is not installed";
   std::string before = tracing_state();
   std::string out = temp_dir() + "/interop.dat";
-  auto recorded = run(sonde_bin() + " ftrace record -e sched -e syscalls:sys_enter_write -e syscalls:sys_exit_write -o " +
-                      out + " -- " + workload("writes") + " 200 1 2 1");
+  auto recorded =
+      run(sonde_bin() + " ftrace record -e sched -e syscalls:sys_enter_write -e syscalls:sys_exit_write -o " +
+          out + " -- " + workload("writes") + " 200 1 2 1");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto peer = run("trace-cmd report " + out);
   ASSERT_EQ(peer.exit_code, 0) << peer.err;
@@ -40,8 +41,8 @@ TEST(FtraceRecordInterop, SchedKmemIrqSyscallTraceReportsAsTraceCmdReportsIt) {
   ASSERT_EQ(peer.exit_code, 0) << peer.err;
   auto ours = run(sonde_bin() + " ftrace report -i " + out);
   ASSERT_EQ(ours.exit_code, 0) << ours.err;
-  for (const char* event : {" sched_switch: ", " sched_wakeup: ", " kmem_cache_alloc: ", " kfree: ", " mm_page_alloc: ",
-                            " rss_stat: ", " sys_enter_openat: "})
+  for (const char* event : {" sched_switch: ", " sched_wakeup: ", " kmem_cache_alloc: ", " kfree: ",
+                            " mm_page_alloc: ", " rss_stat: ", " sys_enter_openat: "})
     EXPECT_NE(ours.out.find(event), std::string::npos) << event << " missing from the trace";
   EXPECT_EQ(ours.out, peer.out);
   EXPECT_EQ(tracing_state(), before);

@@ -17,7 +17,8 @@ using namespace sonde::test;
 
 namespace {
 
-constexpr const char* kRefusal = "sonde ftrace: function tracer refused by the kernel (lockdown?): EPERM on current_tracer";
+constexpr const char* kRefusal =
+    "sonde ftrace: function tracer refused by the kernel (lockdown?): EPERM on current_tracer";
 
 // Ends a shell command line that started the workload in the background: without a command
 // after it, sh would exec sonde in its own place, making the workload sonde's child, left a zombie
@@ -49,8 +50,9 @@ class FtraceRecord : public ::testing::Test {
   // moment so tracing is set up when it writes), whose pid replaces every "$P" in ARGS; the
   // record lasts until the workload ends.
   static RunResult record_writes(int writes, const std::string& args, const std::string& output) {
-    return run("P=''; " + workload("writes") + " " + std::to_string(writes) + " 1 0 0 700 & P=$!; " + sonde_bin() +
-               " ftrace record " + args + " -o " + output + " -- tail --pid=$P -f /dev/null" + kReapBackground);
+    return run("P=''; " + workload("writes") + " " + std::to_string(writes) + " 1 0 0 700 & P=$!; " +
+               sonde_bin() + " ftrace record " + args + " -o " + output + " -- tail --pid=$P -f /dev/null" +
+               kReapBackground);
   }
   static RunResult trace_cmd_report(const std::string& path) { return run("trace-cmd report " + path); }
   std::string before_;
@@ -96,10 +98,11 @@ TEST_F(FtraceRecord, TraceoffTriggerStopsTheTraceAfterTheFirstWrite) {
   // The trigger belongs to the -e before it (sys_exit_write): the first write's entry and exit
   // are recorded, then tracing is off.
   std::string out = file("traceoff.dat");
-  auto recorded = record_writes(100,
-                                "-e syscalls:sys_enter_write -f \"common_pid == $P\" "
-                                "-e syscalls:sys_exit_write -f \"common_pid == $P\" -R \"traceoff:1 if common_pid == $P\"",
-                                out);
+  auto recorded = record_writes(
+      100,
+      "-e syscalls:sys_enter_write -f \"common_pid == $P\" "
+      "-e syscalls:sys_exit_write -f \"common_pid == $P\" -R \"traceoff:1 if common_pid == $P\"",
+      out);
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto report = trace_cmd_report(out);
   ASSERT_EQ(report.exit_code, 0) << report.err;
@@ -131,7 +134,8 @@ TEST_F(FtraceRecord, FunctionTracerIsRefusedInOneLineAndLeavesNothingChanged) {
 
 TEST_F(FtraceRecord, RefusedFunctionTracerStillRecordsTheEvents) {
   std::string out = file("function-events.dat");
-  auto recorded = record_writes(50, "-p function -l 'vfs_*' -e syscalls:sys_enter_write -f \"common_pid == $P\"", out);
+  auto recorded =
+      record_writes(50, "-p function -l 'vfs_*' -e syscalls:sys_enter_write -f \"common_pid == $P\"", out);
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto report = trace_cmd_report(out);
   ASSERT_EQ(report.exit_code, 0) << report.err;
@@ -150,8 +154,8 @@ TEST_F(FtraceRecord, BlkTracerRecordsTheTestsOwnIoOnALoopDevice) {
   if (attached.exit_code != 0) GTEST_SKIP() << "cannot set up a loop device: " << attached.err;
   std::string device = std::string(trim(attached.out));
   std::string out = file("blk.dat");
-  auto recorded = run(sonde_bin() + " ftrace record -p blk --device " + device + " -o " + out + " -- dd if=/dev/zero of=" +
-                      device + " bs=4k count=8 oflag=direct");
+  auto recorded = run(sonde_bin() + " ftrace record -p blk --device " + device + " -o " + out +
+                      " -- dd if=/dev/zero of=" + device + " bs=4k count=8 oflag=direct");
   auto stat = run("stat -c '%t %T' " + device);  // major and minor in hex
   run("losetup -d " + device);
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
@@ -163,7 +167,8 @@ TEST_F(FtraceRecord, BlkTracerRecordsTheTestsOwnIoOnALoopDevice) {
   ASSERT_EQ(report.exit_code, 0) << report.err;
   int dd_on_device = 0, writes_of_4k = 0;
   for (const auto& line : lines(report.out)) {
-    if (line.find("blktrace:") == std::string::npos || line.find("device=" + std::to_string(dev) + " ") == std::string::npos)
+    if (line.find("blktrace:") == std::string::npos ||
+        line.find("device=" + std::to_string(dev) + " ") == std::string::npos)
       continue;
     if (line.find("dd-") != std::string::npos) ++dd_on_device;
     if (line.find("bytes=4096 ") != std::string::npos) ++writes_of_4k;
@@ -178,7 +183,8 @@ TEST_F(FtraceRecord, BlkTracerRecordsTheTestsOwnIoOnALoopDevice) {
     ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
     auto ours = run(sonde_bin() + " ftrace report" + filter + " -i " + out);
     ASSERT_EQ(ours.exit_code, 0) << ours.err;
-    EXPECT_GE(count_lines_containing(ours.out, "blktrace: "), filter.empty() ? dd_on_device : writes_of_4k) << ours.out;
+    EXPECT_GE(count_lines_containing(ours.out, "blktrace: "), filter.empty() ? dd_on_device : writes_of_4k)
+        << ours.out;
     EXPECT_EQ(ours.out, theirs.out) << "filter:" << filter;
   }
 }
@@ -212,9 +218,12 @@ TEST_F(FtraceRecord, BadRequestsAreOneLineErrors) {
   const Case cases[] = {
       {"-e no_such_event", "sonde ftrace: no trace event matches 'no_such_event'"},
       {"-f 'common_pid == 1' -e sched", "-f applies to the -e before it"},
-      {"-e sched:sched_switch -f 'no_such_field == 1'", "sonde ftrace: filter 'no_such_field == 1' rejected for sched:sched_switch: parse_error: Field not found"},
+      {"-e sched:sched_switch -f 'no_such_field == 1'",
+       "sonde ftrace: filter 'no_such_field == 1' rejected for sched:sched_switch: parse_error: Field not "
+       "found"},
       {"-e sched -f 'no_such_field == 1'", "sonde ftrace: filter 'no_such_field == 1' rejected for sched:"},
-      {"-e sched:sched_switch -R 'no_such_trigger'", "sonde ftrace: trigger 'no_such_trigger' rejected for sched:sched_switch"},
+      {"-e sched:sched_switch -R 'no_such_trigger'",
+       "sonde ftrace: trigger 'no_such_trigger' rejected for sched:sched_switch"},
       {"-p no_such_tracer", "sonde ftrace: the no_such_tracer tracer is not available on this kernel"},
       {"-e sched -C no_such_clock", "sonde ftrace: unknown trace clock 'no_such_clock'"},
       {"-p blk", "-p blk traces the block devices named with --device"},
@@ -237,8 +246,8 @@ TEST_F(FtraceRecord, MissingFacilitiesAreNamed) {
     EXPECT_NE(graph.err.find("function_graph"), std::string::npos) << graph.err;
   }
   if (path_exists("/sys/kernel/tracing/events/sched/sched_switch/hist")) return;
-  auto hist = run(sonde_bin() + " ftrace record -e sched:sched_switch -R 'hist:keys=prev_pid' -o " + file("h.dat") +
-                  " -- true");
+  auto hist = run(sonde_bin() + " ftrace record -e sched:sched_switch -R 'hist:keys=prev_pid' -o " +
+                  file("h.dat") + " -- true");
   EXPECT_NE(hist.exit_code, 0);
   EXPECT_EQ(lines(hist.err).size(), 1u) << hist.err;
   EXPECT_NE(hist.err.find("hist triggers are not available on this kernel"), std::string::npos) << hist.err;

@@ -34,14 +34,17 @@ class TraceInstance {
   ~TraceInstance() {
     if (!made_ || !is_directory(dir_)) return;
     (void)write_file(dir_ + "/events/enable", "0");
-    for (int attempt = 0; attempt < 50 && ::rmdir(dir_.c_str()) != 0 && errno == EBUSY; ++attempt) ::usleep(20000);
+    for (int attempt = 0; attempt < 50 && ::rmdir(dir_.c_str()) != 0 && errno == EBUSY; ++attempt)
+      ::usleep(20000);
   }
   TraceInstance(const TraceInstance&) = delete;
   TraceInstance& operator=(const TraceInstance&) = delete;
 
   bool made() const { return made_; }
   const std::string& name() const { return name_; }
-  Result<void> enable(const std::string& event) { return write_file(dir_ + "/events/" + event + "/enable", "1"); }
+  Result<void> enable(const std::string& event) {
+    return write_file(dir_ + "/events/" + event + "/enable", "1");
+  }
   Result<void> disable_all() { return write_file(dir_ + "/events/enable", "0"); }
 
  private:
@@ -66,7 +69,8 @@ Result<void> rewrite(const std::string& from, const std::string& to) {
   for (const auto& cpu : buffer.cpus) {
     std::string path = to + ".cpu" + std::to_string(cpu.cpu);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(cpu.pages.data()), static_cast<std::streamsize>(cpu.pages.size()));
+    out.write(reinterpret_cast<const char*>(cpu.pages.data()),
+              static_cast<std::streamsize>(cpu.pages.size()));
     if (!out) return failf("cannot write {}", path);
     contents.cpus.push_back({cpu.cpu, path});
   }
@@ -108,7 +112,8 @@ const Files& files() {
         return f;
       }
     }
-    if (auto r = rewrite(f.trace_cmd_made, f.rewritten); !r) f.rewritten = "rewrite failed: " + r.error().message;
+    if (auto r = rewrite(f.trace_cmd_made, f.rewritten); !r)
+      f.rewritten = "rewrite failed: " + r.error().message;
     return f;
   }();
   return made;
@@ -148,7 +153,8 @@ TEST_F(FtraceReport, ReadsTraceCmdFileAsTraceCmdReportPrintsIt) {
   int writes = 0;
   for (const auto& line : lines(text))
     if (line.rfind(f.instance + ": ", 0) == 0 && line.find(" writes-") != std::string::npos &&
-        line.find("sys_enter_write:") != std::string::npos && line.find("count: 0x00000001") != std::string::npos)
+        line.find("sys_enter_write:") != std::string::npos &&
+        line.find("count: 0x00000001") != std::string::npos)
       ++writes;
   EXPECT_EQ(writes, kWrites) << text.substr(0, 2000);
 }
@@ -173,9 +179,9 @@ TEST_F(FtraceReport, TraceCmdReadsSondesRewriteAsItsOwnFile) {
 
 TEST_F(FtraceReport, OptionsPrintWhatTraceCmdPrints) {
   const auto& f = files();
-  for (const char* options : {"", "-t", "--cpu 0", "--cpu 1", "--cpu 0,1", "-F sched_switch",
-                              "-F 'sys_enter_write: fd == 1'", "-F 'sched_switch: prev_state == 0' -F sched_process_exec",
-                              "--stat"}) {
+  for (const char* options :
+       {"", "-t", "--cpu 0", "--cpu 1", "--cpu 0,1", "-F sched_switch", "-F 'sys_enter_write: fd == 1'",
+        "-F 'sched_switch: prev_state == 0' -F sched_process_exec", "--stat"}) {
     std::string theirs = trace_cmd_report(options, f.rewritten);
     EXPECT_EQ(sonde_report(options, f.rewritten), theirs) << "options: " << options;
   }
@@ -187,17 +193,19 @@ TEST_F(FtraceReport, BadFilesAreOneLineErrors) {
   auto whole = read_file(f.trace_cmd_made);
   ASSERT_TRUE(whole);
   {
-    std::ofstream(dir + "/truncated.dat", std::ios::binary).write(whole->data(), static_cast<std::streamsize>(whole->size() / 2));
+    std::ofstream(dir + "/truncated.dat", std::ios::binary)
+        .write(whole->data(), static_cast<std::streamsize>(whole->size() / 2));
     std::ofstream(dir + "/text.dat") << "not a trace\n";
   }
   struct Case {
     std::string args, message;
   };
-  for (const auto& c : {Case{"-i " + dir + "/missing.dat", "cannot open"},
-                        Case{"-i " + dir + "/text.dat", "is not a trace.dat file"},
-                        Case{"-i " + dir + "/truncated.dat", "truncated"},
-                        Case{"-i " + f.rewritten + " -F 'sched_switch: prev_pid =='", "has nothing on its right"},
-                        Case{"-i " + f.rewritten + " --cpu x", "--cpu"}}) {
+  for (const auto& c :
+       {Case{"-i " + dir + "/missing.dat", "cannot open"},
+        Case{"-i " + dir + "/text.dat", "is not a trace.dat file"},
+        Case{"-i " + dir + "/truncated.dat", "truncated"},
+        Case{"-i " + f.rewritten + " -F 'sched_switch: prev_pid =='", "has nothing on its right"},
+        Case{"-i " + f.rewritten + " --cpu x", "--cpu"}}) {
     auto result = run(sonde_bin() + " ftrace report " + c.args);
     EXPECT_NE(result.exit_code, 0) << c.args;
     EXPECT_LT(result.exit_code, 128) << c.args << ": killed by a signal";
@@ -206,6 +214,4 @@ TEST_F(FtraceReport, BadFilesAreOneLineErrors) {
   }
 }
 
-TEST_F(FtraceReport, TracingStateIsAsBefore) {
-  EXPECT_EQ(tracing_state(), files().state_before);
-}
+TEST_F(FtraceReport, TracingStateIsAsBefore) { EXPECT_EQ(tracing_state(), files().state_before); }

@@ -42,7 +42,9 @@ TEST_F(FtraceStream, PrintsExactlyTheWorkloadsWritesAsTraceCmdLines) {
 }
 
 TEST_F(FtraceStream, SigintEndsTheStreamCleanly) {
-  auto streamed = run(sonde_bin() + " ftrace stream -e sched:sched_switch > /dev/null & S=$!; sleep 0.5; kill -INT $S; wait $S");
+  auto streamed =
+      run(sonde_bin() +
+          " ftrace stream -e sched:sched_switch > /dev/null & S=$!; sleep 0.5; kill -INT $S; wait $S");
   EXPECT_EQ(streamed.exit_code, 0) << streamed.err;
   EXPECT_EQ(streamed.err, "");
 }

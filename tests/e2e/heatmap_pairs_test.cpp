@@ -81,7 +81,8 @@ void expect_sleeps_paired(const std::string& data, const std::string& thread_opt
   EXPECT_EQ(sleeps, kSleeps) << dumped.out;
 
   // The picture: rows of 10 ms, the sleeps all in the second.
-  auto drawn = run(sonde_bin() + " heatmap " + thread_option + " --minlat 0 --maxlat 40000 --steplat 10000 " + data);
+  auto drawn =
+      run(sonde_bin() + " heatmap " + thread_option + " --minlat 0 --maxlat 40000 --steplat 10000 " + data);
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
   auto rows = counts_by_row(drawn.out);
   EXPECT_EQ(rows["10000-20000us"], static_cast<uint64_t>(kSleeps)) << drawn.out;
@@ -94,7 +95,9 @@ TEST(HeatmapPairs, RawSyscallsOfASleepingThreadRecordedBySonde) {
   std::string data = record_sleeps(sonde_bin() + " record -q", kRawSyscalls, "raw_sonde");
   expect_sleeps_paired(data, "--comm sleeps");
   // The same pairs named explicitly, keyed by the thread.
-  auto named = run(sonde_bin() + " heatmap --dump --comm sleeps --start raw_syscalls:sys_enter --end sys_exit --key tid " + data);
+  auto named =
+      run(sonde_bin() +
+          " heatmap --dump --comm sleeps --start raw_syscalls:sys_enter --end sys_exit --key tid " + data);
   auto recognised = run(sonde_bin() + " heatmap --dump --comm sleeps " + data);
   ASSERT_EQ(named.exit_code, 0) << named.err;
   EXPECT_EQ(named.out, recognised.out);
@@ -117,8 +120,9 @@ TEST(HeatmapPairs, RawSyscallsRecordedByPerf) {
 }
 
 TEST(HeatmapPairs, PerSyscallTracepointsPairByName) {
-  std::string data = record_sleeps(sonde_bin() + " record -q",
-                                   "-e syscalls:sys_enter_clock_nanosleep -e syscalls:sys_exit_clock_nanosleep", "sc");
+  std::string data =
+      record_sleeps(sonde_bin() + " record -q",
+                    "-e syscalls:sys_enter_clock_nanosleep -e syscalls:sys_exit_clock_nanosleep", "sc");
   expect_sleeps_paired(data, "");
   auto dumped = run(sonde_bin() + " heatmap --dump " + data);
   EXPECT_EQ(dumped_pairs(dumped.out).size(), static_cast<size_t>(kSleeps)) << dumped.out;
@@ -132,13 +136,16 @@ TEST(HeatmapPairs, BlockRequestsOnALoopDevice) {
   std::string device(trim(attached.out));
   auto stat = run("stat -c '%t %T' " + device);  // major and minor in hex
   auto numbers = split(std::string(trim(stat.out)), ' ');
-  unsigned long dev = numbers.size() == 2 ? (std::stoul(numbers[0], nullptr, 16) << 20) | std::stoul(numbers[1], nullptr, 16) : 0;
+  unsigned long dev = numbers.size() == 2
+                          ? (std::stoul(numbers[0], nullptr, 16) << 20) | std::stoul(numbers[1], nullptr, 16)
+                          : 0;
   std::string filter = " --filter 'dev == " + std::to_string(dev) + "'";
   std::string data = temp_dir() + "/blk.data";
   constexpr int kWrites = 8;
-  auto recorded = run(sonde_bin() + " record -q -a -e block:block_rq_issue" + filter + " -e block:block_rq_complete" +
-                      filter + " -o " + data + " -- dd if=/dev/zero of=" + device + " bs=4k count=" +
-                      std::to_string(kWrites) + " oflag=direct");
+  auto recorded =
+      run(sonde_bin() + " record -q -a -e block:block_rq_issue" + filter + " -e block:block_rq_complete" +
+          filter + " -o " + data + " -- dd if=/dev/zero of=" + device +
+          " bs=4k count=" + std::to_string(kWrites) + " oflag=direct");
   run("losetup -d " + device);
   ASSERT_EQ(numbers.size(), 2u) << stat.out;
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
@@ -148,7 +155,10 @@ TEST(HeatmapPairs, BlockRequestsOnALoopDevice) {
   auto pairs = dumped_pairs(dumped.out);
   ASSERT_EQ(pairs.size(), static_cast<size_t>(kWrites)) << dumped.out;
   // Naming the events and the key gives the same pairs.
-  auto named = run(sonde_bin() + " heatmap --dump --unitslat ns --start block:block_rq_issue --end block:block_rq_complete --key dev,sector " + data);
+  auto named = run(sonde_bin() +
+                   " heatmap --dump --unitslat ns --start block:block_rq_issue --end block:block_rq_complete "
+                   "--key dev,sector " +
+                   data);
   EXPECT_EQ(named.out, dumped.out) << named.err;
   auto drawn = run(sonde_bin() + " heatmap " + data);
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
@@ -169,13 +179,17 @@ TEST(HeatmapPairs, BlockRequestsOnALoopDevice) {
     auto plus = std::find(fields.begin(), fields.end(), "+");
     if (fields.size() < 3 || plus == fields.begin() || plus == fields.end()) continue;
     std::string time = fields[0].substr(0, fields[0].size() - 1);  // "SECONDS.NANOS:"
-    uint64_t ns = std::stoull(time.substr(0, time.find('.'))) * 1000000000ull + std::stoull(time.substr(time.find('.') + 1));
+    uint64_t ns = std::stoull(time.substr(0, time.find('.'))) * 1000000000ull +
+                  std::stoull(time.substr(time.find('.') + 1));
     std::string sector = *(plus - 1);
-    if (fields[1] == "block:block_rq_issue:") issued[sector] = ns;
-    else if (fields[1] == "block:block_rq_complete:" && issued.count(sector)) expected.push_back(ns - issued[sector]);
+    if (fields[1] == "block:block_rq_issue:")
+      issued[sector] = ns;
+    else if (fields[1] == "block:block_rq_complete:" && issued.count(sector))
+      expected.push_back(ns - issued[sector]);
   }
   ASSERT_EQ(expected.size(), pairs.size()) << script.out;
-  for (size_t i = 0; i < pairs.size(); ++i) EXPECT_EQ(static_cast<uint64_t>(pairs[i].latency), expected[i]) << dumped.out;
+  for (size_t i = 0; i < pairs.size(); ++i)
+    EXPECT_EQ(static_cast<uint64_t>(pairs[i].latency), expected[i]) << dumped.out;
 }
 
 TEST(HeatmapPairs, BadRequestsAreOneLineErrors) {
@@ -188,11 +202,14 @@ TEST(HeatmapPairs, BadRequestsAreOneLineErrors) {
   };
   const Case cases[] = {
       {enters, "holds no event pair sonde recognises"},
-      {"--start raw_syscalls:sys_enter --end no:such " + raw, "has no event 'no:such' (its tracepoints: raw_syscalls:sys_enter, raw_syscalls:sys_exit)"},
-      {"--start raw_syscalls:sys_enter --end raw_syscalls:sys_exit --key nosuch " + raw, "raw_syscalls:sys_enter has no field 'nosuch' (its fields: id, args;"},
+      {"--start raw_syscalls:sys_enter --end no:such " + raw,
+       "has no event 'no:such' (its tracepoints: raw_syscalls:sys_enter, raw_syscalls:sys_exit)"},
+      {"--start raw_syscalls:sys_enter --end raw_syscalls:sys_exit --key nosuch " + raw,
+       "raw_syscalls:sys_enter has no field 'nosuch' (its fields: id, args;"},
       {"--start raw_syscalls:sys_enter " + raw, "give both"},
       {"--key id " + raw, "--key names fields of the --start and --end events"},
-      {"--start raw_syscalls:sys_enter --end raw_syscalls:sys_exit --key id --end-key id,ret " + raw, "--key has 1 fields and --end-key 2"},
+      {"--start raw_syscalls:sys_enter --end raw_syscalls:sys_exit --key id --end-key id,ret " + raw,
+       "--key has 1 fields and --end-key 2"},
       {"--unitslat weeks " + raw, "--unitslat 'weeks'"},
       {"--pid abc " + raw, "--pid takes numbers"},
       {"--dump --offsets " + raw, "pick event pairs of a perf.data file"},

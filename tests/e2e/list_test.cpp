@@ -21,7 +21,8 @@ std::vector<std::string> tracefs_tracepoints(const std::string& system) {
   auto entries = sonde::list_directory(kEvents + "/" + system);
   if (!entries) return names;
   for (const auto& entry : *entries)
-    if (sonde::path_exists(kEvents + "/" + system + "/" + entry + "/id")) names.push_back(system + ":" + entry);
+    if (sonde::path_exists(kEvents + "/" + system + "/" + entry + "/id"))
+      names.push_back(system + ":" + entry);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -40,17 +41,22 @@ std::vector<std::string> names_of_kind(const std::string& output, const std::str
 TEST(List, HasPerfsSectionsAndLayout) {
   auto result = run(sonde_bin() + " list");
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  for (const char* section : {"[Hardware event]", "[Software event]", "[Hardware cache event]", "[Kernel PMU event]",
-                              "[Raw hardware event descriptor]", "[Hardware breakpoint]", "[Tracepoint event]"}) {
+  for (const char* section :
+       {"[Hardware event]", "[Software event]", "[Hardware cache event]", "[Kernel PMU event]",
+        "[Raw hardware event descriptor]", "[Hardware breakpoint]", "[Tracepoint event]"}) {
     EXPECT_NE(result.out.find(section), std::string::npos) << section;
   }
-  EXPECT_NE(result.out.find("  cpu-cycles OR cycles                               [Hardware event]\n"), std::string::npos);
-  EXPECT_NE(result.out.find("  context-switches OR cs                             [Software event]\n"), std::string::npos);
+  EXPECT_NE(result.out.find("  cpu-cycles OR cycles                               [Hardware event]\n"),
+            std::string::npos);
+  EXPECT_NE(result.out.find("  context-switches OR cs                             [Software event]\n"),
+            std::string::npos);
   EXPECT_NE(result.out.find("  L1-dcache-load-misses                              [Hardware cache event]\n"),
             std::string::npos);
-  EXPECT_NE(result.out.find("  rNNN                                               [Raw hardware event descriptor]\n"),
+  EXPECT_NE(result.out.find(
+                "  rNNN                                               [Raw hardware event descriptor]\n"),
             std::string::npos);
-  EXPECT_NE(result.out.find("  cpu/t1=v1[,t2=v2,t3 ...]/modifier                  [Raw hardware event descriptor]\n"),
+  EXPECT_NE(result.out.find(
+                "  cpu/t1=v1[,t2=v2,t3 ...]/modifier                  [Raw hardware event descriptor]\n"),
             std::string::npos);
   // Every line: two spaces, the name padded to 50, a space, the kind in brackets.
   for (const auto& line : lines(result.out)) {
@@ -60,11 +66,15 @@ TEST(List, HasPerfsSectionsAndLayout) {
     EXPECT_GE(bracket, 52u) << line;
     EXPECT_EQ(line.back(), ']') << line;
   }
-  // Sections in perf list's order.
-  EXPECT_LT(result.out.find("[Hardware event]"), result.out.find("[Software event]"));
-  EXPECT_LT(result.out.find("[Software event]"), result.out.find("[Hardware cache event]"));
-  EXPECT_LT(result.out.find("[Hardware cache event]"), result.out.find("[Raw hardware event descriptor]"));
-  EXPECT_LT(result.out.find("[Raw hardware event descriptor]"), result.out.find("[Tracepoint event]"));
+  // Every section, in perf list's order.
+  size_t previous = 0;
+  for (const char* section : {"[Hardware event]", "[Software event]", "[Hardware cache event]",
+                              "[Raw hardware event descriptor]", "[Tracepoint event]"}) {
+    size_t at = result.out.find(section);
+    ASSERT_NE(at, std::string::npos) << "no " << section << " section";
+    EXPECT_GT(at, previous) << section << " is out of perf's order";
+    previous = at;
+  }
 }
 
 TEST(List, TracepointGlobListsExactlyTracefsEvents) {
@@ -83,9 +93,6 @@ TEST(List, SubsysListsTheSubsystemsTracepoints) {
   ASSERT_FALSE(expected.empty());
   EXPECT_EQ(names_of_kind(result.out, "Tracepoint event"), expected);
   EXPECT_EQ(lines(result.out).size(), expected.size());
-  auto missing = run(sonde_bin() + " list subsys");
-  EXPECT_NE(missing.exit_code, 0);
-  EXPECT_NE(missing.err.find("needs a subsystem name"), std::string::npos);
 }
 
 TEST(List, SectionFilters) {

@@ -1,8 +1,8 @@
 // perf.data interop with perf 6.1, both ways: sonde's reader on files `perf record` writes
 // (compared sample for sample with `perf script -D`), and perf report/script on a file sonde's
 // writer makes (exit 0, nothing on stderr, our features in the header).
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -13,10 +13,10 @@
 #include <sstream>
 
 #include "base/strings.hpp"
-#include "perfdata/machine_facts.hpp"
-#include "perfdata/reader.hpp"
 #include "format/sample.hpp"
 #include "format/synthesize.hpp"
+#include "perfdata/machine_facts.hpp"
+#include "perfdata/reader.hpp"
 #include "perfdata/writer.hpp"
 #include "run.hpp"
 
@@ -43,7 +43,8 @@ std::ostream& operator<<(std::ostream& out, const SampleLine& s) {
 // The samples of `perf script -D`: "TIME OFFSET [SIZE]: PERF_RECORD_SAMPLE(IP, MISC): PID/TID: IP
 // period: N addr: A", then "... FP chain: nr:N" and ".....  i: HEX" lines.
 std::vector<SampleLine> perf_dump_samples(const std::string& dump) {
-  static const std::regex sample_re(R"(^(?:\d+ )?(\d+) 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\([^)]*\): (-?\d+)/(-?\d+): 0x([0-9a-f]+) period: (\d+))");
+  static const std::regex sample_re(
+      R"(^(?:\d+ )?(\d+) 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\([^)]*\): (-?\d+)/(-?\d+): 0x([0-9a-f]+) period: (\d+))");
   static const std::regex chain_re(R"(^\.\.\.\.\.\s+\d+: ([0-9a-f]+))");
   std::vector<SampleLine> samples;
   bool in_chain = false;
@@ -118,7 +119,8 @@ std::map<std::string, int> perf_counts(const std::string& file) {
 }
 
 // Records `args` with perf into `file` and checks sonde reads the same samples perf dumps.
-void expect_same_samples_as_perf(const std::string& file, const std::string& record_args, size_t min_samples) {
+void expect_same_samples_as_perf(const std::string& file, const std::string& record_args,
+                                 size_t min_samples) {
   auto rec = run("perf record -o " + shell_quote(file) + " " + record_args);
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   auto dump = run("perf script -D -i " + shell_quote(file));
@@ -145,13 +147,15 @@ void expect_same_samples_as_perf(const std::string& file, const std::string& rec
 
 TEST(PerfDataInterop, ReadsPerfRecordCpuClockWithCallchains) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
-  expect_same_samples_as_perf(temp_dir() + "/cpu-clock.data", "-e cpu-clock -g -- " + workload("demo") + " 300000 4 >/dev/null", 20);
+  expect_same_samples_as_perf(temp_dir() + "/cpu-clock.data",
+                              "-e cpu-clock -g -- " + workload("demo") + " 300000 4 >/dev/null", 20);
 }
 
 TEST(PerfDataInterop, ReadsPerfRecordWithSeveralEvents) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
   std::string file = temp_dir() + "/two.data";
-  expect_same_samples_as_perf(file, "-e cpu-clock,task-clock -c 100000 -g -- " + workload("demo") + " 300000 4 >/dev/null", 20);
+  expect_same_samples_as_perf(
+      file, "-e cpu-clock,task-clock -c 100000 -g -- " + workload("demo") + " 300000 4 >/dev/null", 20);
   auto counts = perf_counts(file);
   EXPECT_GT(counts["cpu-clock"], 0);
   EXPECT_GT(counts["task-clock"], 0);
@@ -176,7 +180,8 @@ TEST(PerfDataInterop, ReadsPerfRecordDwarfCallGraphs) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
   // Registers and an 8 KiB stack copy in every sample: the largest records perf writes.
   std::string file = temp_dir() + "/dwarf.data";
-  expect_same_samples_as_perf(file, "-e cpu-clock --call-graph dwarf -- " + workload("demo") + " 100000 2 >/dev/null", 20);
+  expect_same_samples_as_perf(
+      file, "-e cpu-clock --call-graph dwarf -- " + workload("demo") + " 100000 2 >/dev/null", 20);
 }
 
 TEST(PerfDataInterop, ReadsPerfRecordCompressed) {
@@ -192,7 +197,8 @@ TEST(PerfDataInterop, ReadsPerfRecordCompressed) {
 TEST(PerfDataInterop, ReadsPerfPipeModeFromAFileAndFromAPipe) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
   std::string file = temp_dir() + "/pipe.data";
-  auto rec = run("perf record -e cpu-clock -g -o - -- " + workload("demo") + " 300000 4 2>/dev/null >" + shell_quote(file));
+  auto rec = run("perf record -e cpu-clock -g -o - -- " + workload("demo") + " 300000 4 2>/dev/null >" +
+                 shell_quote(file));
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   auto dump = run("perf script -D -i - < " + shell_quote(file));
   auto theirs = perf_dump_samples(dump.out);
@@ -240,7 +246,8 @@ std::vector<uint8_t> build_id_of(const std::string& binary) {
   std::vector<uint8_t> id;
   if (!std::regex_search(notes, m, std::regex("Build ID: ([0-9a-f]+)"))) return id;
   std::string hex = m[1];
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) id.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    id.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
   return id;
 }
 
@@ -259,7 +266,8 @@ void write_demo_file(const std::string& path, bool pipe) {
   attr.size = sizeof attr;
   attr.sample_freq = 4000;
   attr.freq = 1;
-  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD;
+  attr.sample_type =
+      PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD;
   attr.read_format = PERF_FORMAT_ID;
   attr.disabled = attr.inherit = attr.mmap = attr.comm = attr.task = attr.enable_on_exec = 1;
   attr.sample_id_all = attr.exclude_guest = attr.mmap2 = attr.comm_exec = 1;
@@ -274,8 +282,9 @@ void write_demo_file(const std::string& path, bool pipe) {
   const uint64_t t0 = 1'000'000'000;
   features.sample_time = SampleTime{t0 + 1'000'000, t0 + 8'000'000};
 
-  auto writer = pipe ? PerfDataWriter::to_pipe(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600))
-                     : PerfDataWriter::create(path);
+  auto writer =
+      pipe ? PerfDataWriter::to_pipe(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600))
+           : PerfDataWriter::create(path);
   ASSERT_TRUE(writer) << writer.error().message;
   ASSERT_TRUE(writer->write_attrs(attrs));
   if (pipe) {
@@ -287,7 +296,8 @@ void write_demo_file(const std::string& path, bool pipe) {
   data += make_mmap(attr, UINT32_MAX, 0, kernel_text, 0x1000000, kernel_text, "[kernel.kallsyms]_text",
                     PERF_RECORD_MISC_KERNEL, {UINT32_MAX, 0, 0});
   data += make_comm(attr, pid, pid, "demo", true, {pid, pid, t0});
-  SyntheticMmap2 text{pid, pid, base + 0x1000, 0x1000, 0x1000, 0, 0, 0, 0, PROT_READ | PROT_EXEC, MAP_PRIVATE, demo};
+  SyntheticMmap2 text{pid, pid, base + 0x1000,         0x1000,      0x1000, 0, 0,
+                      0,   0,   PROT_READ | PROT_EXEC, MAP_PRIVATE, demo};
   data += make_mmap2(attr, text, {pid, pid, t0 + 1});
   for (uint64_t i = 0; i < 8; ++i) {
     uint64_t chain[] = {PERF_CONTEXT_USER, base + syms["hot_leaf"] + 0x10, base + syms["work"] + 0x20,
@@ -318,9 +328,11 @@ TEST(PerfDataInterop, PerfReportsAndScriptsOurFileWithoutAWord) {
   auto header = run("perf report --header-only -i " + shell_quote(file));
   EXPECT_EQ(header.exit_code, 0) << header.err;
   EXPECT_EQ(header.err, "");
-  for (const char* line : {"# hostname : ", "# os release : ", "# perf version : 6.1.sonde", "# arch : ", "# nrcpus online : ",
-                           "# nrcpus avail : ", "# cpudesc : ", "# cpuid : ", "# total memory : ", "# cmdline : /usr/bin/sonde record -g",
-                           "# event : name = cpu-clock", "id = { 1001, 1002 }", "# CPU_TOPOLOGY info available", "# time of first sample : 1.001000"})
+  for (const char* line :
+       {"# hostname : ", "# os release : ", "# perf version : 6.1.sonde",
+        "# arch : ", "# nrcpus online : ", "# nrcpus avail : ", "# cpudesc : ", "# cpuid : ",
+        "# total memory : ", "# cmdline : /usr/bin/sonde record -g", "# event : name = cpu-clock",
+        "id = { 1001, 1002 }", "# CPU_TOPOLOGY info available", "# time of first sample : 1.001000"})
     EXPECT_NE(header.out.find(line), std::string::npos) << line << "\n" << header.out;
 
   auto report = run("perf report --stdio -i " + shell_quote(file));
@@ -390,7 +402,8 @@ void rewrite_through_sonde(const std::string& in, const std::string& out) {
   ASSERT_FALSE(reader->error());
   FeatureSet features = reader->features();
   features.compressed.reset();  // the records are written decompressed
-  if (auto blob = reader->tracing_data(); !blob.empty()) features.tracing_data = std::string(reinterpret_cast<const char*>(blob.data()), blob.size());
+  if (auto blob = reader->tracing_data(); !blob.empty())
+    features.tracing_data = std::string(reinterpret_cast<const char*>(blob.data()), blob.size());
   ASSERT_TRUE(writer->finalize(features));
 }
 
@@ -402,8 +415,9 @@ TEST(PerfDataInterop, PerfScriptPrintsTheSameAfterARewriteBySonde) {
     const char* name;
     std::string args;
   };
-  for (const auto& c : {Case{"sched", "-e sched:sched_switch -a -- sleep 0.1"},
-                        Case{"clock", "-z -e cpu-clock -g -- " + workload("demo") + " 300000 4 >/dev/null"}}) {
+  for (const auto& c :
+       {Case{"sched", "-e sched:sched_switch -a -- sleep 0.1"},
+        Case{"clock", "-z -e cpu-clock -g -- " + workload("demo") + " 300000 4 >/dev/null"}}) {
     SCOPED_TRACE(c.name);
     std::string original = temp_dir() + "/orig-" + c.name + ".data";
     std::string copy = temp_dir() + "/copy-" + c.name + ".data";

@@ -36,7 +36,8 @@ int count_lines_containing(const std::string& text, const std::string& needle) {
 }  // namespace
 
 TEST_F(Record, PerfReadsTheFileWithoutComplaint) {
-  auto recorded = run(sonde_bin() + " record -g -o " + file("fp.data") + " -- " + workload("demo") + " 100000 2");
+  auto recorded =
+      run(sonde_bin() + " record -g -o " + file("fp.data") + " -- " + workload("demo") + " 100000 2");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   EXPECT_NE(recorded.err.find("[ sonde record: Captured and wrote "), std::string::npos) << recorded.err;
   auto report = run("perf report -i " + file("fp.data") + " --stdio");
@@ -50,7 +51,8 @@ TEST_F(Record, PerfReadsTheFileWithoutComplaint) {
 }
 
 TEST_F(Record, CallchainsHoldTheHotPathInOrder) {
-  auto recorded = run(sonde_bin() + " record -q -F 999 -g -o " + file("hot.data") + " -- " + workload("demo") + " 100000 2");
+  auto recorded = run(sonde_bin() + " record -q -F 999 -g -o " + file("hot.data") + " -- " +
+                      workload("demo") + " 100000 2");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   // perf script prints a callchain leaf first: hot_leaf, work, run, main.
   auto script = run("perf script -i " + file("hot.data") + " -F ip,sym");
@@ -82,8 +84,8 @@ TEST_F(Record, OneSamplePerWriteWithPeriodOne) {
 
 TEST_F(Record, RecordsEveryThreadAndChild) {
   // 40 writes by each of the main thread, 2 threads and 2 children.
-  auto recorded = run(sonde_bin() + " record -q -e syscalls:sys_enter_write -c 1 -o " + file("t.data") + " -- " +
-                      workload("writes") + " 40 1 2 2");
+  auto recorded = run(sonde_bin() + " record -q -e syscalls:sys_enter_write -c 1 -o " + file("t.data") +
+                      " -- " + workload("writes") + " 40 1 2 2");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto script = run("perf script -i " + file("t.data") + " -F pid,tid,event");
   ASSERT_EQ(script.exit_code, 0) << script.err;
@@ -115,7 +117,8 @@ TEST_F(Record, InterruptedRecordingsReadBackWhole) {
 }
 
 TEST_F(Record, BadInputFailsBeforeTheWorkloadRuns) {
-  auto unwritable = run(sonde_bin() + " record -o /nonexistent/dir/perf.data -- " + workload("writes") + " 1");
+  auto unwritable =
+      run(sonde_bin() + " record -o /nonexistent/dir/perf.data -- " + workload("writes") + " 1");
   EXPECT_NE(unwritable.exit_code, 0);
   EXPECT_NE(unwritable.err.find("/nonexistent/dir/perf.data"), std::string::npos) << unwritable.err;
   EXPECT_EQ(lines(unwritable.err).size(), 1u) << unwritable.err;
@@ -161,7 +164,8 @@ TEST_F(Record, SeveralEventsSystemWideWithTracepointFields) {
   auto report = run("perf report -i " + file("a.data") + " --stdio");
   ASSERT_EQ(report.exit_code, 0);
   EXPECT_EQ(report.err, "");
-  for (const char* event : {"of event 'cpu-clock'", "of event 'page-faults'", "of event 'sched:sched_switch'"})
+  for (const char* event :
+       {"of event 'cpu-clock'", "of event 'page-faults'", "of event 'sched:sched_switch'"})
     EXPECT_NE(report.out.find(event), std::string::npos) << event;
   auto script = run("perf script -i " + file("a.data"));
   ASSERT_EQ(script.exit_code, 0);
@@ -172,20 +176,24 @@ TEST_F(Record, SeveralEventsSystemWideWithTracepointFields) {
 }
 
 TEST_F(Record, PipeModeFeedsPerfReport) {
-  auto piped = run(sonde_bin() + " record -q -o - -- " + workload("demo") + " 50000 2 | perf report -i - --stdio");
+  auto piped =
+      run(sonde_bin() + " record -q -o - -- " + workload("demo") + " 50000 2 | perf report -i - --stdio");
   EXPECT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_NE(piped.out.find("hot_leaf"), std::string::npos) << piped.out.substr(0, 1000);
 }
 
 TEST_F(Record, CompressedRecordsReadByPerfAndSmaller) {
   std::string plain = file("plain.data"), packed = file("z.data");
-  ASSERT_EQ(run(sonde_bin() + " record -q -g -o " + plain + " -- " + workload("demo") + " 100000 2").exit_code, 0);
-  auto recorded = run(sonde_bin() + " record -q -z -g -o " + packed + " -- " + workload("demo") + " 100000 2");
+  ASSERT_EQ(
+      run(sonde_bin() + " record -q -g -o " + plain + " -- " + workload("demo") + " 100000 2").exit_code, 0);
+  auto recorded =
+      run(sonde_bin() + " record -q -z -g -o " + packed + " -- " + workload("demo") + " 100000 2");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto header = run("perf report -i " + packed + " --stdio --header");
   ASSERT_EQ(header.exit_code, 0);
   EXPECT_EQ(header.err, "");
-  EXPECT_NE(header.out.find("# compressed : Zstd, level = 1"), std::string::npos) << header.out.substr(0, 2000);
+  EXPECT_NE(header.out.find("# compressed : Zstd, level = 1"), std::string::npos)
+      << header.out.substr(0, 2000);
   EXPECT_NE(header.out.find("hot_leaf"), std::string::npos);
   auto size_of = [](const std::string& path) { return std::stol(run("stat -c %s " + path).out); };
   EXPECT_LT(size_of(packed) * 3, size_of(plain));
@@ -200,8 +208,8 @@ TEST_F(Record, CgroupFilterKeepsOnlyItsTasks) {
   ASSERT_EQ(run("mkdir " + cgroup).exit_code, 0);
   // A workload that joins the cgroup, waits for the recording to start, then writes 9 times;
   // other writes on the machine fall outside the filter.
-  auto recorded = run("( sh -c 'echo $$ > " + cgroup + "/cgroup.procs; sleep 0.3; exec " + workload("writes") +
-                      " 9' & " + sonde_bin() + " record -q -a -G " + name +
+  auto recorded = run("( sh -c 'echo $$ > " + cgroup + "/cgroup.procs; sleep 0.3; exec " +
+                      workload("writes") + " 9' & " + sonde_bin() + " record -q -a -G " + name +
                       " -e syscalls:sys_enter_write -c 1 -o " + file("cg.data") + " -- sleep 0.8; wait )");
   EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
   auto script = run("perf script -i " + file("cg.data") + " -F comm");
@@ -214,8 +222,9 @@ TEST_F(Record, CgroupFilterKeepsOnlyItsTasks) {
 
 TEST_F(Record, FilterKeepsOnlyMatchingTracepointSamples) {
   // 5 writes of 4321 bytes pass the filter, 7 of 1 byte do not.
-  auto recorded = run(sonde_bin() + " record -q -e syscalls:sys_enter_write --filter 'count == 4321' -c 1 -o " +
-                      file("f.data") + " -- sh -c '" + workload("writes") + " 5 4321; " + workload("writes") + " 7 1'");
+  auto recorded =
+      run(sonde_bin() + " record -q -e syscalls:sys_enter_write --filter 'count == 4321' -c 1 -o " +
+          file("f.data") + " -- sh -c '" + workload("writes") + " 5 4321; " + workload("writes") + " 7 1'");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto script = run("perf script -i " + file("f.data"));
   EXPECT_EQ(count_lines_containing(script.out, "count: 0x000010e1"), 5) << script.out;
@@ -229,7 +238,8 @@ TEST_F(Record, FilterKeepsOnlyMatchingTracepointSamples) {
 
 TEST_F(Record, BuildIdsOfExactlyTheDsosWithSamples) {
   std::string data = file("b.data");
-  ASSERT_EQ(run(sonde_bin() + " record -q -g -o " + data + " -- " + workload("demo") + " 100000 2").exit_code, 0);
+  ASSERT_EQ(run(sonde_bin() + " record -q -g -o " + data + " -- " + workload("demo") + " 100000 2").exit_code,
+            0);
   // The DSOs perf attributes samples to...
   auto report = run("perf report -i " + data + " --stdio --sort dso -q --no-children -g none");
   std::set<std::string> sampled;

@@ -34,21 +34,30 @@ class ReportFiles : public ::testing::Test {
     // User-space callchains keep the comparison about the report, not about kernel symbols.
     record("perf_fp", "perf record -q -e cpu-clock:u -F 2999 -g -o @ -- " + demo + " 150000 3");
     record("sonde_fp", sonde_bin() + " record -q -e cpu-clock:u -F 2999 -g -o @ -- " + demo + " 150000 3");
-    record("perf_threads", "perf record -q -e cpu-clock:u -F 1999 -g -o @ -- " + workload("deep_stacks") + " hot 0.3 2");
-    record("sonde_threads",
-           sonde_bin() + " record -q -e cpu-clock:u -F 1999 -g -o @ -- " + workload("deep_stacks") + " hot 0.3 2");
-    record("perf_events", "perf record -q -e cpu-clock:u,task-clock:u -F 999 -g -o @ -- " + demo + " 100000 2");
-    record("sonde_events", sonde_bin() + " record -q -e cpu-clock:u,task-clock:u -F 999 -g -o @ -- " + demo + " 100000 2");
-    record("perf_exec", "perf record -q -e cpu-clock:u -F 1999 -g -o @ -- sh -c 'exec " + demo + " 100000 2'");
-    record("sonde_exec", sonde_bin() + " record -q -e cpu-clock:u -F 1999 -g -o @ -- sh -c 'exec " + demo + " 100000 2'");
-    record("perf_dwarf", "perf record -q -e cpu-clock:u --call-graph dwarf -F 999 -o @ -- " + demo + " 100000 2");
+    record("perf_threads",
+           "perf record -q -e cpu-clock:u -F 1999 -g -o @ -- " + workload("deep_stacks") + " hot 0.3 2");
+    record("sonde_threads", sonde_bin() + " record -q -e cpu-clock:u -F 1999 -g -o @ -- " +
+                                workload("deep_stacks") + " hot 0.3 2");
+    record("perf_events",
+           "perf record -q -e cpu-clock:u,task-clock:u -F 999 -g -o @ -- " + demo + " 100000 2");
+    record("sonde_events",
+           sonde_bin() + " record -q -e cpu-clock:u,task-clock:u -F 999 -g -o @ -- " + demo + " 100000 2");
+    record("perf_exec",
+           "perf record -q -e cpu-clock:u -F 1999 -g -o @ -- sh -c 'exec " + demo + " 100000 2'");
+    record("sonde_exec",
+           sonde_bin() + " record -q -e cpu-clock:u -F 1999 -g -o @ -- sh -c 'exec " + demo + " 100000 2'");
+    record("perf_dwarf",
+           "perf record -q -e cpu-clock:u --call-graph dwarf -F 999 -o @ -- " + demo + " 100000 2");
     record("sonde_dwarf",
            sonde_bin() + " record -q -e cpu-clock:u --call-graph dwarf -F 999 -o @ -- " + demo + " 100000 2");
     record("perf_system", "perf record -q -a -e cpu-clock:u -F 499 -g -o @ -- " + demo + " 100000 2");
-    record("sonde_system", sonde_bin() + " record -q -a -e cpu-clock:u -F 499 -g -o @ -- " + demo + " 100000 2");
+    record("sonde_system",
+           sonde_bin() + " record -q -a -e cpu-clock:u -F 499 -g -o @ -- " + demo + " 100000 2");
     record("perf_tracepoint", "perf record -q -e syscalls:sys_enter_write -g -o @ -- " + demo + " 20000 20");
-    record("sonde_tracepoint", sonde_bin() + " record -q -e syscalls:sys_enter_write -g -o @ -- " + demo + " 20000 20");
-    std::string two_tracepoints = " record -q -e sched:sched_switch -e syscalls:sys_enter_write -o @ -- " + workload("writes") + " 200";
+    record("sonde_tracepoint",
+           sonde_bin() + " record -q -e syscalls:sys_enter_write -g -o @ -- " + demo + " 20000 20");
+    std::string two_tracepoints =
+        " record -q -e sched:sched_switch -e syscalls:sys_enter_write -o @ -- " + workload("writes") + " 200";
     record("perf_two_tracepoints", "perf" + two_tracepoints);
     record("sonde_two_tracepoints", sonde_bin() + two_tracepoints);
   }
@@ -56,8 +65,10 @@ class ReportFiles : public ::testing::Test {
     std::string path = dir_ + "/" + name + ".data";
     command.replace(command.find('@'), 1, path);
     auto result = run(command + " > /dev/null");
-    if (result.exit_code == 0) files_[name] = path;
-    else failures_[name] = result.err;
+    if (result.exit_code == 0)
+      files_[name] = path;
+    else
+      failures_[name] = result.err;
   }
   void SetUp() override {
     if (!have_perf()) GTEST_SKIP() << "perf (the oracle) is not installed";
@@ -72,11 +83,13 @@ class ReportFiles : public ::testing::Test {
     auto ours = run(sonde_bin() + " report -i " + path + " " + options);
     // sonde's -g folded-perf is perf's own -g folded (sonde's -g folded is stackcollapse-perf.pl's).
     std::string perf_options = options;
-    if (auto at = perf_options.find("folded-perf"); at != std::string::npos) perf_options.replace(at, 11, "folded");
+    if (auto at = perf_options.find("folded-perf"); at != std::string::npos)
+      perf_options.replace(at, 11, "folded");
     auto theirs = run("perf report --stdio -i " + path + " " + perf_options);
     ASSERT_EQ(ours.exit_code, 0) << ours.err;
     ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
-    EXPECT_EQ(without_tip(ours.out), without_tip(theirs.out)) << "file " << name << ", options '" << options << "'";
+    EXPECT_EQ(without_tip(ours.out), without_tip(theirs.out))
+        << "file " << name << ", options '" << options << "'";
   }
   static std::string dir_;
   static std::map<std::string, std::string> files_, failures_;
@@ -85,23 +98,23 @@ std::string ReportFiles::dir_;
 std::map<std::string, std::string> ReportFiles::files_, ReportFiles::failures_;
 
 const char* const kOptionSets[] = {
-    "",                          // perf's default: children, graph,0.5,caller
-    "--no-children",             // self only, callee graph
-    "-g caller --no-children",   // caller-based trees
-    "-g callee",                 // callee-based trees under children
-    "-g fractal",                // relative percentages and [...] remainders
-    "-g flat --no-children",     //
+    "",                              // perf's default: children, graph,0.5,caller
+    "--no-children",                 // self only, callee graph
+    "-g caller --no-children",       // caller-based trees
+    "-g callee",                     // callee-based trees under children
+    "-g fractal",                    // relative percentages and [...] remainders
+    "-g flat --no-children",         //
     "-g folded-perf --no-children",  // perf's per-entry folded layout
-    "-g none",                   // no call graph
-    "-n --show-total-period",    // Samples and Period columns
-    "-s comm,dso",               //
-    "-s pid",                    //
-    "-s sym",                    // sort by symbol first: the graph skips the entry's own name
-    "--percent-limit 5",         // entries and call-graph parts below 5% hidden
+    "-g none",                       // no call graph
+    "-n --show-total-period",        // Samples and Period columns
+    "-s comm,dso",                   //
+    "-s pid",                        //
+    "-s sym",                        // sort by symbol first: the graph skips the entry's own name
+    "--percent-limit 5",             // entries and call-graph parts below 5% hidden
     "--no-children -g caller,0.1",
     "--max-stack 3",
     "-g graph,0.5,callee,function,period",
-    "--comm demo",               // one comm: its column is elided and named in the header
+    "--comm demo",  // one comm: its column is elided and named in the header
 };
 
 }  // namespace
@@ -122,8 +135,9 @@ TEST_F(ReportFiles, FoldedIsWhatCollapsePrints) {
     auto collapsed = run(sonde_bin() + " collapse " + path);
     ASSERT_EQ(folded.exit_code, 0) << folded.err;
     ASSERT_EQ(collapsed.exit_code, 0) << collapsed.err;
-    EXPECT_FALSE(collapsed.out.empty());
+    ASSERT_FALSE(collapsed.out.empty()) << name;
     EXPECT_EQ(folded.out, collapsed.out) << name;
+    ASSERT_FALSE(folded.out.empty()) << name;
     EXPECT_EQ(lines(folded.out)[0].rfind("demo;", 0), 0u) << folded.out;  // comm;caller;...;leaf count
   }
   auto filtered = run(sonde_bin() + " report -g folded --comm demo -i " + file("sonde_fp"));
@@ -135,7 +149,8 @@ TEST_F(ReportFiles, FoldedIsWhatCollapsePrints) {
 // objects in memory, which nothing outside perf can know: the threaded files are compared
 // without call graphs (entries, periods, order and columns still must agree).
 TEST_F(ReportFiles, MultiThreadedRecordingsMatchPerf) {
-  for (const char* options : {"-g none", "--no-children -g none", "-s pid -g none", "-n -s comm,dso -g none"}) {
+  for (const char* options :
+       {"-g none", "--no-children -g none", "-s pid -g none", "-n -s comm,dso -g none"}) {
     expect_same("perf_threads", options);
     expect_same("sonde_threads", options);
   }
@@ -171,7 +186,8 @@ TEST_F(ReportFiles, TracepointRecordingsMatchPerf) {
 TEST_F(ReportFiles, TraceSortKeyMatchesPerf) {
   // A file of tracepoints only sorts by payload ("Trace output") unless told otherwise; other
   // events show N/A under the key. perf sizes the column from the payloads it compared.
-  for (const char* options : {"", "--no-children", "-g none", "-s trace,comm -n", "-s comm,trace --no-children"}) {
+  for (const char* options :
+       {"", "--no-children", "-g none", "-s trace,comm -n", "-s comm,trace --no-children"}) {
     expect_same("perf_tracepoint", options);
     expect_same("sonde_tracepoint", options);
   }
@@ -196,7 +212,8 @@ TEST_F(ReportFiles, DwarfRecordingsMatchPerf) {
 // Whole-system recordings hold whatever else ran (compilers with broken frame-pointer chains
 // whose garbage addresses tie in ways perf orders by allocation addresses): compare the demo.
 TEST_F(ReportFiles, SystemWideRecordingsMatchPerf) {
-  for (const char* options : {"--comm demo --no-children", "--comm demo -g none", "--comm demo -n --no-children -g none"}) {
+  for (const char* options :
+       {"--comm demo --no-children", "--comm demo -g none", "--comm demo -n --no-children -g none"}) {
     expect_same("perf_system", options);
     expect_same("sonde_system", options);
   }
@@ -225,23 +242,6 @@ TEST_F(ReportFiles, FiltersHideEntriesButKeepTotals) {
   ASSERT_EQ(ours.exit_code, 0);
   EXPECT_NE(ours.out.find("# comm: nosuchcomm"), std::string::npos) << ours.out;
   EXPECT_EQ(ours.out.find("%  "), std::string::npos) << "no entry may show:\n" << ours.out;
-}
-
-TEST_F(ReportFiles, BadInputIsOneLineAndNonZero) {
-  auto missing = run(sonde_bin() + " report -i /nonexistent/perf.data");
-  EXPECT_NE(missing.exit_code, 0);
-  EXPECT_EQ(lines(missing.err).size(), 1u) << missing.err;
-  auto bad_sort = run(sonde_bin() + " report -i " + file("perf_fp") + " -s nosuchkey");
-  EXPECT_NE(bad_sort.exit_code, 0);
-  EXPECT_EQ(lines(bad_sort.err).size(), 1u) << bad_sort.err;
-  EXPECT_NE(bad_sort.err.find("nosuchkey"), std::string::npos);
-  auto bad_graph = run(sonde_bin() + " report -i " + file("perf_fp") + " -g sideways");
-  EXPECT_NE(bad_graph.exit_code, 0);
-  EXPECT_EQ(lines(bad_graph.err).size(), 1u) << bad_graph.err;
-  auto garbage = run("head -c 4096 /dev/urandom > " + temp_dir() + "/garbage.data; " + sonde_bin() + " report -i " +
-                     temp_dir() + "/garbage.data");
-  EXPECT_NE(garbage.exit_code, 0);
-  EXPECT_EQ(lines(garbage.err).size(), 1u) << garbage.err;
 }
 
 TEST_F(ReportFiles, HeaderOnlyMatchesPerf) {

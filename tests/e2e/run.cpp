@@ -31,8 +31,10 @@ RunResult run(const std::string& command) {
   std::string full = "(" + command + ") </dev/null >" + out_path + " 2>" + err_path;
   int status = std::system(full.c_str());
   RunResult result;
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
+  if (WIFEXITED(status))
+    result.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    result.exit_code = 128 + WTERMSIG(status);
   result.out = slurp(out_path);
   result.err = slurp(err_path);
   unlink(out_path);
@@ -81,8 +83,8 @@ std::string tracing_state() {
     state += std::string(file) + "=" + (content ? *content : "?") + ";";
   }
   if (auto instances = list_directory(t + "/instances")) state += "instances=" + join(*instances, ",");
-  for (const char* file : {"trace_clock", "tracing_cpumask", "set_event_pid", "options/stacktrace",
-                           "options/event-fork"}) {
+  for (const char* file :
+       {"trace_clock", "tracing_cpumask", "set_event_pid", "options/stacktrace", "options/event-fork"}) {
     auto content = read_file(t + "/" + file);
     state += std::string(";") + file + "=" + (content ? std::string(trim(*content)) : "?");
   }
@@ -104,7 +106,8 @@ std::string tracing_state() {
             state += ";filter " + system + ":" + event + "=" + std::string(trim(*filter));
   if (auto devices = list_directory("/sys/class/block"))
     for (const auto& device : *devices)
-      if (auto enable = read_file("/sys/class/block/" + device + "/trace/enable"); enable && trim(*enable) == "1")
+      if (auto enable = read_file("/sys/class/block/" + device + "/trace/enable");
+          enable && trim(*enable) == "1")
         state += ";blktrace on " + device;
   return state;
 }

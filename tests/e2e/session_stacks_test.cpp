@@ -14,7 +14,8 @@ namespace {
 void expect_direct_equals_script_text(const std::string& data, const std::string& options) {
   RunResult direct = run(sonde_bin() + " collapse " + options + " " + data);
   ASSERT_EQ(direct.exit_code, 0) << direct.err;
-  RunResult via_text = run("perf script -i " + data + " 2>/dev/null | " + sonde_bin() + " collapse " + options);
+  RunResult via_text =
+      run("perf script -i " + data + " 2>/dev/null | " + sonde_bin() + " collapse " + options);
   ASSERT_EQ(via_text.exit_code, 0) << via_text.err;
   ASSERT_FALSE(direct.out.empty());
   EXPECT_EQ(direct.out, via_text.out);
@@ -24,9 +25,10 @@ TEST(SessionStacks, CollapseOfPerfDataEqualsCollapseOfItsScriptText) {
   if (!have_perf()) GTEST_SKIP() << "perf (the oracle) is not installed";
   std::string perf_data = temp_dir() + "/stacks-perf.data";
   std::string sonde_data = temp_dir() + "/stacks-sonde.data";
-  ASSERT_EQ(run("perf record -q -g -F 999 -o " + perf_data + " " + workload("demo") + " 100000 10 >/dev/null 2>&1")
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run("perf record -q -g -F 999 -o " + perf_data + " " + workload("demo") + " 100000 10 >/dev/null 2>&1")
+          .exit_code,
+      0);
   ASSERT_EQ(run(sonde_bin() + " record -q -g -F 999 -o " + sonde_data + " " + workload("writes") +
                 " 20000 64 2 >/dev/null 2>&1")
                 .exit_code,
@@ -67,12 +69,13 @@ TEST(SessionStacks, DwarfRecordingsFoldTheirInlineChainsAsTheirScriptText) {
                 " 50000 2 >/dev/null 2>&1")
                 .exit_code,
             0);
-  ASSERT_EQ(run(sonde_bin() + " record -q --call-graph dwarf,4096 -F 499 -o " + sonde_data + " " + workload("inlined") +
-                " >/dev/null 2>&1")
+  ASSERT_EQ(run(sonde_bin() + " record -q --call-graph dwarf,4096 -F 499 -o " + sonde_data + " " +
+                workload("inlined") + " >/dev/null 2>&1")
                 .exit_code,
             0);
   for (const std::string& data : {perf_data, sonde_data}) expect_direct_equals_script_text(data, "");
-  EXPECT_NE(run(sonde_bin() + " collapse " + perf_data).out.find(";__libc_start_main_impl;"), std::string::npos);
+  EXPECT_NE(run(sonde_bin() + " collapse " + perf_data).out.find(";__libc_start_main_impl;"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 // The session and the DWARF unwinder against perf, the oracle: for a `--call-graph dwarf`
 // profile, every sample's callchain addresses equal the ones `perf script -F ip` prints.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
@@ -94,7 +93,8 @@ TEST(SessionUnwind, DwarfCallchainsMatchPerfScript) {
 TEST(SessionUnwind, FramePointerCallchainsMatchPerfScript) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
   std::string file = temp_dir() + "/unwind-fp.data";
-  RunResult rec = run("perf record -q -g -F 999 -o " + file + " " + workload("demo") + " 20000 4 >/dev/null 2>&1");
+  RunResult rec =
+      run("perf record -q -g -F 999 -o " + file + " " + workload("demo") + " 20000 4 >/dev/null 2>&1");
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   expect_same_chains(file);
 }
@@ -102,8 +102,8 @@ TEST(SessionUnwind, FramePointerCallchainsMatchPerfScript) {
 TEST(SessionUnwind, SondeRecordedDwarfCallchainsMatchPerfScript) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
   std::string file = temp_dir() + "/unwind-sonde-dwarf.data";
-  RunResult rec = run(sonde_bin() + " record -q --call-graph dwarf -F 999 -o " + file + " " + workload("demo") +
-                      " 60000 4 >/dev/null 2>&1");
+  RunResult rec = run(sonde_bin() + " record -q --call-graph dwarf -F 999 -o " + file + " " +
+                      workload("demo") + " 60000 4 >/dev/null 2>&1");
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   expect_same_chains(file);
 }

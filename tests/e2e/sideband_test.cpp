@@ -3,6 +3,8 @@
 // read in perf script, perf report and perf buildid-list without a word on stderr; and the
 // side-band lines perf script prints for it must equal those of perf record -p on the same
 // process.
+#include "capture/sideband.hpp"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,10 +17,9 @@
 #include "base/file.hpp"
 #include "base/strings.hpp"
 #include "format/build_ids.hpp"
-#include "capture/sideband.hpp"
+#include "format/synthesize.hpp"
 #include "kernel/kallsyms.hpp"
 #include "perfdata/machine_facts.hpp"
-#include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
 #include "run.hpp"
 
@@ -111,7 +112,8 @@ std::string write_file(const StoppedDemo& demo, Mode mode, const std::string& na
   uint64_t ip = 0;
   std::string maps = *read_file("/proc/" + std::to_string(demo.pid()) + "/maps");
   for (const auto& map : parse_proc_maps(maps))
-    if (map.name == demo.path() && map.perms[2] == 'x') ip = map.start - map.pgoff + symbol_address(demo.path(), "hot_leaf") + 4;
+    if (map.name == demo.path() && map.perms[2] == 'x')
+      ip = map.start - map.pgoff + symbol_address(demo.path(), "hot_leaf") + 4;
   EXPECT_NE(ip, 0u);
   for (uint64_t i = 0; i < 4; ++i) {
     SyntheticSample s;
@@ -152,9 +154,12 @@ std::vector<std::string> sideband_lines(const std::string& script, pid_t pid) {
   const std::string own = " " + std::to_string(pid) + "/";
   const std::string fork = "(" + std::to_string(pid) + ":";
   for (const auto& line : lines(script)) {
-    if (line.find("PERF_RECORD_") == std::string::npos || line.find("PERF_RECORD_SAMPLE") != std::string::npos) continue;
+    if (line.find("PERF_RECORD_") == std::string::npos ||
+        line.find("PERF_RECORD_SAMPLE") != std::string::npos)
+      continue;
     bool kernel = line.find("[kernel.kallsyms]") != std::string::npos;
-    bool ours = line.find(own) != std::string::npos || line.find(":" + std::to_string(pid) + "/") != std::string::npos ||
+    bool ours = line.find(own) != std::string::npos ||
+                line.find(":" + std::to_string(pid) + "/") != std::string::npos ||
                 line.find(fork) != std::string::npos;
     if (kernel || ours) out.push_back(std::string(trim(line)));
   }
@@ -179,18 +184,25 @@ TEST(SidebandE2E, PerfReadsOurSidebandAndResolvesSamplesToTheWorkload) {
   std::string script = perf_script(file);
   const std::string pid = std::to_string(demo.pid());
   EXPECT_NE(script.find("PERF_RECORD_COMM: demo:" + pid + "/" + pid), std::string::npos) << script;
-  EXPECT_TRUE(std::regex_search(script, std::regex("PERF_RECORD_MMAP2 " + pid + "/" + pid +
-                                                   R"(: \[0x[0-9a-f]+\(0x[0-9a-f]+\) @ 0x[0-9a-f]+ [0-9a-f]+:[0-9a-f]+ [1-9][0-9]* 0\]: r-xp )" +
-                                                   demo.path())))
+  EXPECT_TRUE(std::regex_search(
+      script,
+      std::regex(
+          "PERF_RECORD_MMAP2 " + pid + "/" + pid +
+          R"(: \[0x[0-9a-f]+\(0x[0-9a-f]+\) @ 0x[0-9a-f]+ [0-9a-f]+:[0-9a-f]+ [1-9][0-9]* 0\]: r-xp )" +
+          demo.path())))
       << script;
-  EXPECT_TRUE(std::regex_search(script, std::regex(R"(PERF_RECORD_MMAP -1/0: \[0x[0-9a-f]+\(0x[0-9a-f]+\) @ 0x[0-9a-f]+\]: x \[kernel.kallsyms\]_text)")))
+  EXPECT_TRUE(std::regex_search(
+      script,
+      std::regex(
+          R"(PERF_RECORD_MMAP -1/0: \[0x[0-9a-f]+\(0x[0-9a-f]+\) @ 0x[0-9a-f]+\]: x \[kernel.kallsyms\]_text)")))
       << script;
   EXPECT_NE(script.find("hot_leaf+0x4 (" + demo.path() + ")"), std::string::npos) << script;
 
   auto report = run("perf report -i " + shell_quote(file) + " --stdio --sort comm,dso,sym");
   EXPECT_EQ(report.exit_code, 0) << report.err;
   EXPECT_EQ(report.err, "");
-  EXPECT_TRUE(std::regex_search(report.out, std::regex(R"(100\.00%\s+demo\s+demo\s+\[\.\] hot_leaf)"))) << report.out;
+  EXPECT_TRUE(std::regex_search(report.out, std::regex(R"(100\.00%\s+demo\s+demo\s+\[\.\] hot_leaf)")))
+      << report.out;
 
   // perf buildid-list lists what we wrote, and it is what readelf and perf itself read.
   auto listed = run("perf buildid-list -i " + shell_quote(file));
@@ -210,7 +222,8 @@ TEST(SidebandE2E, SameSidebandLinesAsPerfRecordP) {
   std::string ours = write_file(demo, Mode::kThreads, "ours-p.data");
   if (HasFailure()) return;
   std::string theirs = temp_dir() + "/perf-p.data";
-  auto recorded = run("perf record -q -o " + shell_quote(theirs) + " -p " + std::to_string(demo.pid()) + " -- sleep 0.01");
+  auto recorded = run("perf record -q -o " + shell_quote(theirs) + " -p " + std::to_string(demo.pid()) +
+                      " -- sleep 0.01");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto expected = sideband_lines(perf_script(theirs), demo.pid());
   auto got = sideband_lines(perf_script(ours), demo.pid());

@@ -1,16 +1,15 @@
 // The symbols layer on real recordings, with perf 6.1 as the oracle: perf records a workload,
 // the session replays the file, the Symbolizer names every sampled address, and the result must
 // equal perf script's "sym+off" for the same samples in the same order.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "run.hpp"
 #include "session/session.hpp"
@@ -87,22 +86,21 @@ symbols::SymbolizerOptions options() {
 }
 
 size_t count_containing(const std::vector<std::string>& names, const std::string& needle) {
-  return static_cast<size_t>(std::count_if(names.begin(), names.end(), [&](const std::string& n) {
-    return n.find(needle) != std::string::npos;
-  }));
+  return static_cast<size_t>(std::count_if(
+      names.begin(), names.end(), [&](const std::string& n) { return n.find(needle) != std::string::npos; }));
 }
 
 size_t count_starting(const std::vector<std::string>& names, const std::string& prefix) {
-  return static_cast<size_t>(std::count_if(names.begin(), names.end(), [&](const std::string& n) {
-    return n.starts_with(prefix);
-  }));
+  return static_cast<size_t>(
+      std::count_if(names.begin(), names.end(), [&](const std::string& n) { return n.starts_with(prefix); }));
 }
 
 }  // namespace
 
 // Records `command` with perf and checks that every sample names as perf script names it.
-static std::vector<std::string> expect_names_as_perf(const std::string& data, const std::string& command,
-                                                     const std::string& recorder = "perf record -q --no-buildid-cache") {
+static std::vector<std::string> expect_names_as_perf(
+    const std::string& data, const std::string& command,
+    const std::string& recorder = "perf record -q --no-buildid-cache") {
   auto recorded = run(recorder + " -o " + data + " -- " + command);
   EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
   auto expected = perf_names(data);
@@ -125,7 +123,8 @@ TEST_F(SymbolsAgainstPerf, DemoSamplesWithKernelAndLibrariesNameAsPerfNamesThem)
 }
 
 TEST_F(SymbolsAgainstPerf, CallchainsOfASondeRecordingNameAsPerfNamesThem) {
-  auto ours = expect_names_as_perf(dir_ + "/sonde.data", workload("demo") + " 100000 10", sonde_bin() + " record -q -g");
+  auto ours = expect_names_as_perf(dir_ + "/sonde.data", workload("demo") + " 100000 10",
+                                   sonde_bin() + " record -q -g");
   EXPECT_GT(count_starting(ours, "main+0x"), 100u);
   EXPECT_GT(count_starting(ours, "work+0x"), 100u);
 }
@@ -143,7 +142,8 @@ TEST_F(SymbolsAgainstPerf, RustSymbolsDemangleAsPerfPrintsThem) {
   std::string rustc = run("PATH=$PATH:$HOME/.cargo/bin command -v rustc").out;
   if (rustc.empty()) GTEST_SKIP() << "no rustc on this machine";
   rustc.pop_back();
-  std::string source = std::filesystem::path(__FILE__).parent_path().parent_path() / "workloads" / "rust_shapes.rs";
+  std::string source =
+      std::filesystem::path(__FILE__).parent_path().parent_path() / "workloads" / "rust_shapes.rs";
   for (const char* mangling : {"legacy", "v0"}) {
     std::string binary = dir_ + "/rust_" + mangling;
     // Legacy is rustc's default (asking for it by name is unstable).
@@ -151,7 +151,8 @@ TEST_F(SymbolsAgainstPerf, RustSymbolsDemangleAsPerfPrintsThem) {
     auto built = run(rustc + " -O -g" + flags + " " + source + " -o " + binary);
     ASSERT_EQ(built.exit_code, 0) << built.err;
     auto ours = expect_names_as_perf(binary + ".data", binary);
-    std::string spin = std::string(mangling) == "v0" ? "<rust_shapes::Foo<u64>>::spin+0x" : "rust_shapes::Foo<T>::spin+0x";
+    std::string spin =
+        std::string(mangling) == "v0" ? "<rust_shapes::Foo<u64>>::spin+0x" : "rust_shapes::Foo<T>::spin+0x";
     EXPECT_GT(count_starting(ours, spin), ours.size() / 2) << mangling;
   }
 }
@@ -186,7 +187,8 @@ TEST_F(SymbolsAgainstPerf, JitMapEntriesAreUsed) {
 // perf script -F ip,srcline: "ip" then "  file.c:N" (or a "dso[addr]" fallback) per sample.
 TEST_F(SymbolsAgainstPerf, SrclinesOfSamplesAreThoseOfPerf) {
   std::string data = dir_ + "/srcline.data";
-  auto recorded = run("perf record -q --no-buildid-cache -o " + data + " -- " + workload("inlined") + " 20000000");
+  auto recorded =
+      run("perf record -q --no-buildid-cache -o " + data + " -- " + workload("inlined") + " 20000000");
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto script = lines(run("perf script -i " + data + " -F ip,srcline 2>/dev/null").out);
   std::vector<std::string> expected;

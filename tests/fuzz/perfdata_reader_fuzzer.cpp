@@ -27,13 +27,13 @@
 #include <string>
 #include <vector>
 
-#include "perfdata/attrs.hpp"
 #include "format/features.hpp"
 #include "format/perf_format.hpp"
+#include "format/sample.hpp"
+#include "perfdata/attrs.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/reader.hpp"
 #include "perfdata/record_stream.hpp"
-#include "format/sample.hpp"
 
 using namespace sonde::perfdata;
 using sonde::Bytes;
@@ -48,7 +48,9 @@ void touch(Bytes bytes) {
   for (uint8_t b : bytes) sum += b;
   g_sink = g_sink + sum;
 }
-void touch(std::string_view text) { touch(Bytes(reinterpret_cast<const uint8_t*>(text.data()), text.size())); }
+void touch(std::string_view text) {
+  touch(Bytes(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
 void touch(uint64_t v) { g_sink = g_sink + v; }
 
 [[noreturn]] void invariant_failed(const char* what, const std::string& detail = {}) {
@@ -122,7 +124,9 @@ void decode_and_touch(const RecordView& r) {
 
 void decode_kernel_record(const RecordView& r) {
   switch (r.type()) {
-    case PERF_RECORD_MMAP: decode_and_touch<MmapRecord>(r); break;
+    case PERF_RECORD_MMAP:
+      decode_and_touch<MmapRecord>(r);
+      break;
     case PERF_RECORD_MMAP2: {
       auto m = Mmap2Record::decode(r);
       if (m) {
@@ -131,16 +135,29 @@ void decode_kernel_record(const RecordView& r) {
       }
       break;
     }
-    case PERF_RECORD_COMM: decode_and_touch<CommRecord>(r); break;
+    case PERF_RECORD_COMM:
+      decode_and_touch<CommRecord>(r);
+      break;
     case PERF_RECORD_FORK:
-    case PERF_RECORD_EXIT: decode_and_touch<ForkExitRecord>(r); break;
-    case PERF_RECORD_LOST: decode_and_touch<LostRecord>(r); break;
-    case PERF_RECORD_LOST_SAMPLES: decode_and_touch<LostSamplesRecord>(r); break;
+    case PERF_RECORD_EXIT:
+      decode_and_touch<ForkExitRecord>(r);
+      break;
+    case PERF_RECORD_LOST:
+      decode_and_touch<LostRecord>(r);
+      break;
+    case PERF_RECORD_LOST_SAMPLES:
+      decode_and_touch<LostSamplesRecord>(r);
+      break;
     case PERF_RECORD_THROTTLE:
-    case PERF_RECORD_UNTHROTTLE: decode_and_touch<ThrottleRecord>(r); break;
+    case PERF_RECORD_UNTHROTTLE:
+      decode_and_touch<ThrottleRecord>(r);
+      break;
     case PERF_RECORD_SWITCH:
-    case PERF_RECORD_SWITCH_CPU_WIDE: decode_and_touch<SwitchRecord>(r); break;
-    default: break;
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+      decode_and_touch<SwitchRecord>(r);
+      break;
+    default:
+      break;
   }
 }
 
@@ -308,8 +325,8 @@ void check_chunked_tokenizer(Bytes records, uint64_t base_offset, uint64_t seed)
   if (a.error != b.error || a.error_text != b.error_text)
     invariant_failed("chunked error differs", "'" + a.error_text + "' vs '" + b.error_text + "'");
   if (!a.error && whole_truncation != chunked.truncation())
-    invariant_failed("chunked truncation differs", whole_truncation.value_or("none") + " vs " +
-                                                       chunked.truncation().value_or("none"));
+    invariant_failed("chunked truncation differs",
+                     whole_truncation.value_or("none") + " vs " + chunked.truncation().value_or("none"));
 }
 
 }  // namespace
@@ -341,7 +358,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       exercise_reader_metadata(*reader);
       if (!reader->is_pipe()) {
         Pass second = read_all(*reader, false);
-        if (second.records != file_pass.records || second.hash != file_pass.hash || second.error != file_pass.error)
+        if (second.records != file_pass.records || second.hash != file_pass.hash ||
+            second.error != file_pass.error)
           invariant_failed("a second pass over the file reads other records");
         const auto& d = reader->header().data;
         if (d.offset <= size) {
@@ -369,8 +387,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } else {
         Pass pipe_pass = read_all(*reader, true);
         exercise_reader_metadata(*reader);
-        if (file_is_pipe_image && (pipe_pass.records != file_pass.records || pipe_pass.hash != file_pass.hash ||
-                                   pipe_pass.error != file_pass.error))
+        if (file_is_pipe_image && (pipe_pass.records != file_pass.records ||
+                                   pipe_pass.hash != file_pass.hash || pipe_pass.error != file_pass.error))
           invariant_failed("the same pipe-mode image reads differently from a pipe and from a file");
         // A pipe is read once; a second records() says so instead of hanging or crashing.
         Pass again = read_all(*reader, false);

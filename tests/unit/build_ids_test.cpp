@@ -1,5 +1,7 @@
 // format/build_ids: the ELF note reader against readelf -n, a hand-made relocatable object
 // (the section-header path), note alignment, the kernel's notes and the per-file cache.
+#include "format/build_ids.hpp"
+
 #include <elf.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -7,8 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-
-#include "format/build_ids.hpp"
 
 using namespace sonde;
 using namespace sonde::format;
@@ -44,7 +44,9 @@ std::string demo_workload() {
   return dir.substr(0, dir.rfind('/')) + "/workloads/demo";
 }
 
-std::string temp_path(const char* name) { return std::string("/tmp/sonde-buildid-") + std::to_string(::getpid()) + name; }
+std::string temp_path(const char* name) {
+  return std::string("/tmp/sonde-buildid-") + std::to_string(::getpid()) + name;
+}
 
 void put_note(std::string& out, uint32_t type, std::string_view name, std::string_view desc, size_t align) {
   auto pad = [&](size_t n) { out.append((align - n % align) % align, '\0'); };
@@ -78,7 +80,8 @@ TEST(SidebandBuildIds, NotAnElfOrNoNote) {
 }
 
 TEST(SidebandBuildIds, NotesWithFourAndEightByteAlignment) {
-  const std::string id("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14", 20);
+  const std::string id("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14",
+                       20);
   for (size_t align : {4, 8}) {
     std::string notes;
     put_note(notes, 5 /* NT_GNU_PROPERTY_TYPE_0 */, std::string_view("GNU", 4), std::string(12, 'p'), align);
@@ -88,7 +91,8 @@ TEST(SidebandBuildIds, NotesWithFourAndEightByteAlignment) {
     ASSERT_TRUE(found) << align;
     EXPECT_EQ(std::string(found->begin(), found->end()), id);
     // Cut into the descriptor: no read past the end, no id.
-    EXPECT_FALSE(find_gnu_build_id({reinterpret_cast<const uint8_t*>(notes.data()), notes.size() - 8}, align));
+    EXPECT_FALSE(
+        find_gnu_build_id({reinterpret_cast<const uint8_t*>(notes.data()), notes.size() - 8}, align));
   }
 }
 
@@ -153,8 +157,11 @@ TEST(SidebandBuildIds, CacheReadsAFileOncePerIdentity) {
 
 TEST(SidebandBuildIds, FeatureEntriesForSampledDsos) {
   BuildIdCache cache;
-  std::vector<DsoRef> dsos = {{"[kernel.kallsyms]", true}, {"/bin/ls", false}, {"[vdso]", false},
-                              {"//anon", false}, {"/tmp/gone (deleted)", false}};
+  std::vector<DsoRef> dsos = {{"[kernel.kallsyms]", true},
+                              {"/bin/ls", false},
+                              {"[vdso]", false},
+                              {"//anon", false},
+                              {"/tmp/gone (deleted)", false}};
   auto entries = cache.entries(dsos);
   size_t kernel = ::access("/sys/kernel/notes", R_OK) == 0 ? 1 : 0;
   ASSERT_EQ(entries.size(), kernel + 1);

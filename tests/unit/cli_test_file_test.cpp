@@ -1,8 +1,8 @@
 // The tests/cli/*.test parser: directives into cases, and a wrong file failing loudly with its
 // file:line.
-#include <gtest/gtest.h>
-
 #include "../cli/runner/cli_test_file.hpp"
+
+#include <gtest/gtest.h>
 
 using sonde::test::parse_cli_test_file;
 
@@ -26,6 +26,7 @@ TEST(CliTestFile, DirectivesFillTheirCase) {
       "EXIT 1\n"
       "EXPECT_STDERR sonde: 'nothing' is not a sonde command. See 'sonde --help'.\n"
       "EXPECT_STDERR_EMPTY\n"
+      "STDERR_IS one line\n"
       "EXPECT_FILE golden/x.txt\n",
       "tests/cli/report.test");
   ASSERT_TRUE(cases) << cases.error().message;
@@ -47,6 +48,10 @@ TEST(CliTestFile, DirectivesFillTheirCase) {
   EXPECT_EQ(second.exit, 1);
   EXPECT_EQ(second.expect_stderr.size(), 1u);
   EXPECT_TRUE(second.stderr_empty);
+  EXPECT_EQ(second.stderr_is, "one line");
+  auto spaced = parse_cli_test_file("NAME a\nRUN x\nEXPECT   \\___ here  \n", "t.test");
+  ASSERT_TRUE(spaced);
+  EXPECT_EQ((*spaced)[0].expect, (std::vector<std::string>{"  \\___ here  "})) << "arguments are verbatim";
   EXPECT_EQ(second.expect_file, "golden/x.txt");
 }
 

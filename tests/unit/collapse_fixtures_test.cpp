@@ -17,7 +17,8 @@
 namespace sonde::analysis {
 namespace {
 
-const std::filesystem::path kFixtures = std::filesystem::path(__FILE__).parent_path() / "../fixtures/collapse";
+const std::filesystem::path kFixtures =
+    std::filesystem::path(__FILE__).parent_path() / "../fixtures/collapse";
 
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -78,7 +79,8 @@ TEST(CollapseFixtures, ByteIdenticalToStackcollapsePerf) {
       // The fixture names the binary where it was recorded; the binary now sits beside it.
       std::string recorded = "/tmp/sonde-fixgen/inline_chain";
       std::string here = std::filesystem::canonical(kFixtures / "inline_chain").string();
-      for (size_t at = text.find(recorded); at != std::string::npos; at = text.find(recorded, at + here.size()))
+      for (size_t at = text.find(recorded); at != std::string::npos;
+           at = text.find(recorded, at + here.size()))
         text.replace(at, recorded.size(), here);
     }
     std::string notes;
@@ -105,14 +107,16 @@ TEST(CollapseFixtures, SamplesFromAnyProducerFoldAlike) {
   options.include_addrs = true;
   options.include_tid = true;
   StackCollapser collapser(options);
-  StackSample sample{.comm = "my demo", .pid = 7, .tid = 8, .event = "cpu-clock", .period = 3, .frames = frames};
+  StackSample sample{
+      .comm = "my demo", .pid = 7, .tid = 8, .event = "cpu-clock", .period = 3, .frames = frames};
   collapser.add(sample);
   collapser.add(sample);
   EXPECT_EQ(collapser.folded_text(), "my_demo-7/8;main;[unknown <ffffffff81000000>];hot_leaf 6\n");
 }
 
 TEST(CollapseScriptText, TellsScriptTextFromFolded) {
-  EXPECT_TRUE(looks_like_script_text("demo  7511  9877.517389:    2004008 cpu-clock:pppH: \n\t 1204 f (/x)\n"));
+  EXPECT_TRUE(
+      looks_like_script_text("demo  7511  9877.517389:    2004008 cpu-clock:pppH: \n\t 1204 f (/x)\n"));
   EXPECT_TRUE(looks_like_script_text("# header\njava 12688/12764 6544038.708352: 10 cpu-clock:\n\n"));
   EXPECT_FALSE(looks_like_script_text("demo;main;run 12\ndemo;main 3\n"));
   EXPECT_FALSE(looks_like_script_text(""));

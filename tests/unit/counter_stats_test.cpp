@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "analysis/stat/counter_stats.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace sonde;
 

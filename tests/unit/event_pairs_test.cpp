@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "analysis/heatmap/event_pairs.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace sonde::analysis;
 

@@ -1,7 +1,6 @@
 // The -e parser: the attrs a table of specs resolves to, against perf 6.1's choices, with a
 // fake sysfs PMU tree for format bit packing and the real tracefs for tracepoints.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,10 +54,14 @@ TEST(EventParser, HardwareSoftwareAndAliases) {
       {"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branch-instructions"},
       {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch-misses"},
       {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, "bus-cycles"},
-      {"stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, "stalled-cycles-frontend"},
-      {"idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, "idle-cycles-frontend"},
-      {"stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, "stalled-cycles-backend"},
-      {"idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, "idle-cycles-backend"},
+      {"stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+       "stalled-cycles-frontend"},
+      {"idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+       "idle-cycles-frontend"},
+      {"stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+       "stalled-cycles-backend"},
+      {"idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+       "idle-cycles-backend"},
       {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles"},
       {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock"},
       {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock"},
@@ -189,7 +192,8 @@ TEST(EventParser, ModifiersFollowPerfsRules) {
 }
 
 TEST(EventParser, PerEventTerms) {
-  auto events = parse_ok("cycles/period=100000,name=foo/,cpu-clock/freq=99/,task-clock/max-stack=12,call-graph=dwarf/");
+  auto events =
+      parse_ok("cycles/period=100000,name=foo/,cpu-clock/freq=99/,task-clock/max-stack=12,call-graph=dwarf/");
   ASSERT_EQ(events.size(), 3u);
   EXPECT_EQ(events[0].name, "foo");
   EXPECT_EQ(events[0].attr.sample_period, 100000u);
@@ -358,7 +362,8 @@ class FakePmuTest : public ::testing::Test {
   }
   void write(const std::string& relative, const std::string& content) {
     std::string path = root_ + "/" + relative;
-    for (size_t slash = path.find('/', root_.size() + 1); slash != std::string::npos; slash = path.find('/', slash + 1))
+    for (size_t slash = path.find('/', root_.size() + 1); slash != std::string::npos;
+         slash = path.find('/', slash + 1))
       mkdir(path.substr(0, slash).c_str(), 0755);
     std::ofstream(path) << content;
   }
@@ -400,10 +405,13 @@ TEST_F(FakePmuTest, NamedEventsExpandToTheirTerms) {
 }
 
 TEST_F(FakePmuTest, BadTermsAreNamed) {
-  EXPECT_NE(parse_error("cpu/event=0x100/").find("value too big for format 'event', maximum is 0xff"), std::string::npos);
+  EXPECT_NE(parse_error("cpu/event=0x100/").find("value too big for format 'event', maximum is 0xff"),
+            std::string::npos);
   std::string unknown = parse_error("cpu/foo=1/");
-  EXPECT_NE(unknown.find("unknown term 'foo' for PMU 'cpu' (valid terms: cmask,event,inv,ldlat,split,umask,wide,config"),
-            std::string::npos)
+  EXPECT_NE(
+      unknown.find(
+          "unknown term 'foo' for PMU 'cpu' (valid terms: cmask,event,inv,ldlat,split,umask,wide,config"),
+      std::string::npos)
       << unknown;
   EXPECT_NE(parse_error("cpu/broken/").find("needs a number, not 'zz'"), std::string::npos);
   EXPECT_NE(parse_error("cpu/event=0x1").find("missing '/'"), std::string::npos);

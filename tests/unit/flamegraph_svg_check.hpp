@@ -32,13 +32,20 @@ inline bool decode_entities(std::string_view raw, std::string& out) {
     size_t semi = raw.find(';', i);
     if (semi == std::string_view::npos) return false;
     std::string_view entity = raw.substr(i + 1, semi - i - 1);
-    if (entity == "amp") out += '&';
-    else if (entity == "lt") out += '<';
-    else if (entity == "gt") out += '>';
-    else if (entity == "quot") out += '"';
-    else if (entity == "apos") out += '\'';
-    else if (entity.size() > 1 && entity[0] == '#') out += '?';
-    else return false;
+    if (entity == "amp")
+      out += '&';
+    else if (entity == "lt")
+      out += '<';
+    else if (entity == "gt")
+      out += '>';
+    else if (entity == "quot")
+      out += '"';
+    else if (entity == "apos")
+      out += '\'';
+    else if (entity.size() > 1 && entity[0] == '#')
+      out += '?';
+    else
+      return false;
     i = semi;
   }
   return true;
@@ -53,7 +60,9 @@ inline XmlDocument parse_xml(std::string_view text) {
     doc.error = message + " at offset " + std::to_string(i);
     return doc;
   };
-  auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':' || c == '.'; };
+  auto is_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':' || c == '.';
+  };
   while (i < text.size()) {
     if (text[i] != '<') {
       size_t next = text.find('<', i);
@@ -84,7 +93,8 @@ inline XmlDocument parse_xml(std::string_view text) {
       size_t end = text.find('>', i);
       if (end == std::string_view::npos || open.empty()) return fail("stray end tag");
       std::string name(text.substr(i + 2, end - i - 2));
-      if (doc.elements[static_cast<size_t>(open.back())].name != name) return fail("end tag </" + name + "> crosses another");
+      if (doc.elements[static_cast<size_t>(open.back())].name != name)
+        return fail("end tag </" + name + "> crosses another");
       open.pop_back();
       if (open.empty()) root_closed = true;
       i = end + 1;
@@ -111,14 +121,16 @@ inline XmlDocument parse_xml(std::string_view text) {
         size_t name_start = j;
         while (j < text.size() && is_name(text[j])) ++j;
         std::string attribute(text.substr(name_start, j - name_start));
-        if (attribute.empty() || j + 1 >= text.size() || text[j] != '=' || (text[j + 1] != '"' && text[j + 1] != '\''))
+        if (attribute.empty() || j + 1 >= text.size() || text[j] != '=' ||
+            (text[j + 1] != '"' && text[j + 1] != '\''))
           return fail("attribute without a quoted value in <" + element.name + ">");
         char quote = text[j + 1];
         size_t close = text.find(quote, j + 2);
         if (close == std::string_view::npos) return fail("unterminated attribute value");
         std::string value;
         if (!decode_entities(text.substr(j + 2, close - j - 2), value)) return fail("bad attribute value");
-        if (!element.attributes.emplace(attribute, value).second) return fail("duplicate attribute " + attribute);
+        if (!element.attributes.emplace(attribute, value).second)
+          return fail("duplicate attribute " + attribute);
         j = close + 1;
       }
       element.parent = open.empty() ? -1 : open.back();
@@ -151,7 +163,8 @@ inline std::vector<SvgFrame> flame_frames(const XmlDocument& doc) {
   for (size_t i = 0; i < doc.elements.size(); ++i) {
     const auto& element = doc.elements[i];
     auto id = element.attributes.find("id");
-    if (element.name == "g" && id != element.attributes.end() && id->second == "frames") frames_group = static_cast<int>(i);
+    if (element.name == "g" && id != element.attributes.end() && id->second == "frames")
+      frames_group = static_cast<int>(i);
     if (element.name != "g" || element.parent != frames_group || frames_group < 0) continue;
     SvgFrame frame;
     for (size_t j = i + 1; j < doc.elements.size() && doc.elements[j].parent == static_cast<int>(i); ++j) {
@@ -167,7 +180,10 @@ inline std::vector<SvgFrame> flame_frames(const XmlDocument& doc) {
     size_t paren = frame.title.rfind(" (");
     frame.name = frame.title.substr(0, paren);
     std::string count;
-    for (size_t k = paren + 2; k < frame.title.size() && (std::isdigit(static_cast<unsigned char>(frame.title[k])) || frame.title[k] == ','); ++k)
+    for (size_t k = paren + 2;
+         k < frame.title.size() &&
+         (std::isdigit(static_cast<unsigned char>(frame.title[k])) || frame.title[k] == ',');
+         ++k)
       if (frame.title[k] != ',') count += frame.title[k];
     frame.samples = count.empty() ? 0 : std::stod(count);
     frames.push_back(frame);

@@ -97,7 +97,8 @@ TEST(FlamegraphSvg, WellFormedWithWidthsThatAddUp) {
   ASSERT_EQ(doc.error, "") << svg.substr(0, 400);
   auto frames = flame_frames(doc);
   ASSERT_GE(frames.size(), 10u);
-  auto root = std::max_element(frames.begin(), frames.end(), [](auto& a, auto& b) { return a.width < b.width; });
+  auto root =
+      std::max_element(frames.begin(), frames.end(), [](auto& a, auto& b) { return a.width < b.width; });
   EXPECT_EQ(root->title, "all (1,001 samples, 100%)");
   EXPECT_NEAR(root->width, 1180, 0.05);
   // Children sit inside their parent, one frame height up, and add up to at most its width.
@@ -160,7 +161,8 @@ TEST(FlamegraphSvg, OptionsShowInTheDocument) {
   EXPECT_NE(svg.find("<!-- NOTES: note -->"), std::string::npos);
   auto frames = flame_frames(parse_xml(svg));
   // Icicle: the root is at the top.
-  auto root = std::max_element(frames.begin(), frames.end(), [](auto& a, auto& b) { return a.width < b.width; });
+  auto root =
+      std::max_element(frames.begin(), frames.end(), [](auto& a, auto& b) { return a.width < b.width; });
   for (const auto& frame : frames) EXPECT_GE(frame.y, root->y);
   style.notes = "<bad>";
   EXPECT_FALSE(output::check_style(style));

@@ -93,7 +93,8 @@ TEST(FtracePageEvents, CountsEventsPagesAndMissedEvents) {
   std::string path = test::unit_temp_dir() + "/pages.cpu0";
   {
     std::ofstream out(path, std::ios::binary);
-    for (const auto& p : {page({2, 1, 3}), page({4}), page({})}) out.write(p.data(), static_cast<std::streamsize>(p.size()));
+    for (const auto& p : {page({2, 1, 3}), page({4}), page({})})
+      out.write(p.data(), static_cast<std::streamsize>(p.size()));
     // Missed events, count unknown: bit 31 of commit.
     auto missed = page({1, 1}, 1ull << 31);
     out.write(missed.data(), static_cast<std::streamsize>(missed.size()));

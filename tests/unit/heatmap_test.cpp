@@ -1,10 +1,11 @@
 // Heat map binning (trace2heatmap.pl's columns and rows) and its SVG.
+#include "analysis/heatmap/heatmap.hpp"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <string>
 
-#include "analysis/heatmap/heatmap.hpp"
 #include "flamegraph_svg_check.hpp"
 #include "output/heatmap/heatmap_svg.hpp"
 #include "output/heatmap/latency_pairs_text.hpp"
@@ -14,7 +15,9 @@ namespace {
 
 TEST(HeatmapBinning, ColumnsByTimeRowsByLatency) {
   HeatMapBinner binner;
-  EXPECT_EQ(read_latency_pairs("TIME(us) LATENCY(us)\n1000000 10\n1500000 20\n3000000 100\nbad line\n\n", binner), 1u);
+  EXPECT_EQ(
+      read_latency_pairs("TIME(us) LATENCY(us)\n1000000 10\n1500000 20\n3000000 100\nbad line\n\n", binner),
+      1u);
   ASSERT_EQ(binner.size(), 3u);
   HeatMapOptions options;
   options.time_divisor = 1e6;
@@ -83,7 +86,8 @@ TEST(LatencyPairsText, TraceToHeatmapInputInTheChosenUnit) {
   EXPECT_EQ(output::find_latency_unit("weeks"), nullptr);
   // The dump reads back as trace2heatmap input.
   HeatMapBinner binner;
-  EXPECT_EQ(read_latency_pairs(output::latency_pairs_text(pairs, *output::find_latency_unit("ms")), binner), 0u);
+  EXPECT_EQ(read_latency_pairs(output::latency_pairs_text(pairs, *output::find_latency_unit("ms")), binner),
+            0u);
   EXPECT_EQ(binner.size(), 2u);
 }
 

@@ -1,5 +1,7 @@
 // perf's own fact records (CPU and thread maps, id index, event updates) decoded from bytes laid
 // out as perf 6.1 writes them, and perf's CPU list text.
+#include "perfdata/perf_records.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,7 +9,6 @@
 
 #include "base/bytes.hpp"
 #include "format/perf_format.hpp"
-#include "perfdata/perf_records.hpp"
 
 using namespace sonde;
 using namespace sonde::perfdata;

@@ -10,13 +10,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "format/sample.hpp"
+#include "format/synthesize.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/reader.hpp"
 #include "perfdata/record_tokenizer.hpp"
-#include "format/sample.hpp"
-#include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
-
 #include "temp_dir.hpp"
 
 using namespace sonde;
@@ -59,7 +58,8 @@ std::string synthetic_data(const perf_event_attr& clock, const perf_event_attr& 
   std::string data;
   SyntheticId id{kPid, kPid, 1000, 11, 0, 0};
   data += make_comm(clock, kPid, kPid, "demo", true, id);
-  SyntheticMmap2 mmap{kPid, kPid, 0x400000, 0x2000, 0, 8, 1, 1234, 0, PROT_READ | PROT_EXEC, MAP_PRIVATE, "/usr/bin/demo"};
+  SyntheticMmap2 mmap{kPid,        kPid,           0x400000, 0x2000, 0, 8, 1, 1234, 0, PROT_READ | PROT_EXEC,
+                      MAP_PRIVATE, "/usr/bin/demo"};
   data += make_mmap2(clock, mmap, id);
   data += make_fork_exit(clock, true, kPid, kPid, kPid + 1, kPid, 1100, id);
   for (int i = 0; i < 5; ++i) {
@@ -104,8 +104,12 @@ FeatureSet full_features(const perf_event_attr& clock, const perf_event_attr& tp
   topology.cpus = {{0, 0, 0}, {0, 0, 0}, {1, 0, 0}, {1, 0, 0}};
   topology.die_cpus = {"0-3"};
   f.cpu_topology = topology;
-  f.build_ids = std::vector<BuildIdEntry>{{-1, PERF_RECORD_MISC_USER, {0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, "/usr/bin/demo"},
-                                          {-1, PERF_RECORD_MISC_KERNEL, {1, 2, 3}, "[kernel.kallsyms]"}};
+  f.build_ids = std::vector<BuildIdEntry>{
+      {-1,
+       PERF_RECORD_MISC_USER,
+       {0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+       "/usr/bin/demo"},
+      {-1, PERF_RECORD_MISC_KERNEL, {1, 2, 3}, "[kernel.kallsyms]"}};
   f.tracing_data = std::string("\x17\x08\x44tracing0.6 fake blob", 24);
   f.sample_time = SampleTime{2000, 3000000};
   f.clockid_res_ns = 1;
@@ -218,8 +222,11 @@ void expect_synthetic_records(PerfDataReader& reader, Diagnostics& warnings) {
         ++samples;
         break;
       }
-      case PERF_RECORD_FINISHED_ROUND: ++rounds; break;
-      default: break;
+      case PERF_RECORD_FINISHED_ROUND:
+        ++rounds;
+        break;
+      default:
+        break;
     }
   }
   EXPECT_FALSE(reader.error()) << reader.error()->message;
@@ -265,8 +272,8 @@ TEST(PerfDataRoundTrip, FileModeRecordsAndFeatures) {
   expect_features(reader->features(), features);
   auto blob = reader->tracing_data();
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(blob.data()), blob.size()), *features.tracing_data);
-  for (int f : {HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_NRCPUS, HEADER_CMDLINE, HEADER_EVENT_DESC,
-                HEADER_CPU_TOPOLOGY, HEADER_SAMPLE_TIME, HEADER_CLOCKID})
+  for (int f : {HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_NRCPUS, HEADER_CMDLINE,
+                HEADER_EVENT_DESC, HEADER_CPU_TOPOLOGY, HEADER_SAMPLE_TIME, HEADER_CLOCKID})
     EXPECT_TRUE(reader->has_feature(f)) << feature_name(f);
   EXPECT_FALSE(reader->has_feature(HEADER_NUMA_TOPOLOGY));
   expect_synthetic_records(*reader, warnings);
@@ -316,7 +323,8 @@ TEST(PerfDataRoundTrip, PipeModeThroughAFileAndThroughADescriptor) {
     EXPECT_EQ(reader.attrs().events()[1].name, "sched:sched_switch");
     expect_features(reader.features(), features);
     auto blob = reader.tracing_data();
-    EXPECT_EQ(std::string(reinterpret_cast<const char*>(blob.data()), blob.size()).substr(0, features.tracing_data->size()),
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(blob.data()), blob.size())
+                  .substr(0, features.tracing_data->size()),
               *features.tracing_data);
   };
   auto from_file = PerfDataReader::open(path);
@@ -351,7 +359,8 @@ TEST(PerfDataRoundTrip, TokenizerResumesOnInputOfAnySize) {
       EXPECT_TRUE(status.has_value()) << status.error().message;
       if (!status) break;
       if (*status == RecordTokenizer::Status::Record) {
-        out.emplace_back(r.type(), std::string(reinterpret_cast<const char*>(r.bytes.data()), r.bytes.size()));
+        out.emplace_back(r.type(),
+                         std::string(reinterpret_cast<const char*>(r.bytes.data()), r.bytes.size()));
         continue;
       }
       EXPECT_EQ(*status, RecordTokenizer::Status::NeedMore);
@@ -380,18 +389,18 @@ TEST(PerfDataRoundTrip, SampleDecodingOfReadGroupsRegsAndStacks) {
   ByteWriter w;
   w.put(perf_event_header{PERF_RECORD_SAMPLE, 0, 0});
   w.put(uint32_t{7});
-  w.put(uint32_t{8});                                             // TID
-  w.put(uint64_t{2});                                             // READ nr
-  w.put(uint64_t{999});                                           // time_enabled
-  for (uint64_t v : {100, 1, 200, 2}) w.put(v);                   // {value, id} x 2
+  w.put(uint32_t{8});                            // TID
+  w.put(uint64_t{2});                            // READ nr
+  w.put(uint64_t{999});                          // time_enabled
+  for (uint64_t v : {100, 1, 200, 2}) w.put(v);  // {value, id} x 2
   w.put(uint64_t{PERF_SAMPLE_REGS_ABI_64});
-  for (uint64_t v : {0x1000, 0x2000, 0x3000}) w.put(v);           // REGS_USER
+  for (uint64_t v : {0x1000, 0x2000, 0x3000}) w.put(v);  // REGS_USER
   w.put(uint64_t{16});
   w.put_bytes("0123456789abcdef", 16);
-  w.put(uint64_t{8});                                             // STACK_USER dyn_size
-  w.put(uint64_t{55});                                            // WEIGHT
-  w.put(uint64_t{66});                                            // DATA_SRC
-  w.put(uint64_t{77});                                            // PHYS_ADDR
+  w.put(uint64_t{8});   // STACK_USER dyn_size
+  w.put(uint64_t{55});  // WEIGHT
+  w.put(uint64_t{66});  // DATA_SRC
+  w.put(uint64_t{77});  // PHYS_ADDR
   std::string bytes = w.str();
   uint16_t size = static_cast<uint16_t>(bytes.size());
   std::memcpy(bytes.data() + 6, &size, 2);

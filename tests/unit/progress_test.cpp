@@ -1,5 +1,7 @@
 // The progress line: drawn on a terminal only, erased when the work is done; a session pass
 // draws it on stderr when asked to.
+#include "base/progress.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -7,7 +9,6 @@
 #include <cstdlib>
 #include <string>
 
-#include "base/progress.hpp"
 #include "pseudo_terminal.hpp"
 
 using namespace sonde;

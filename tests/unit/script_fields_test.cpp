@@ -1,8 +1,9 @@
 // perf script's -F grammar and its fit to a file's events.
+#include "output/script/script_fields.hpp"
+
 #include <gtest/gtest.h>
 
 #include "analysis/script/script_filter.hpp"
-#include "output/script/script_fields.hpp"
 
 using namespace sonde;
 using namespace sonde::output;
@@ -68,7 +69,7 @@ TEST(ScriptFields, FitDropsDefaultsTheSamplesCannotFillAndRefusesNamedOnes) {
   bool use_callchain = true;
   ASSERT_TRUE(fit_fields_to_events(fields, events, use_callchain));
   EXPECT_FALSE(fields.of(PERF_TYPE_SOFTWARE).fields & kFieldCpu);  // no PERF_SAMPLE_CPU
-  EXPECT_FALSE(use_callchain);                                    // no event has callchains
+  EXPECT_FALSE(use_callchain);                                     // no event has callchains
 
   ScriptFields named = default_script_fields();
   std::vector<std::string> warnings;
@@ -78,14 +79,15 @@ TEST(ScriptFields, FitDropsDefaultsTheSamplesCannotFillAndRefusesNamedOnes) {
 }
 
 TEST(ScriptFields, TracepointsWithCallchainsGainCodeFields) {
-  std::vector<perfdata::EventAttr> events = {
-      event_of(PERF_TYPE_TRACEPOINT, kSampleBasics | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW | PERF_SAMPLE_CALLCHAIN)};
+  std::vector<perfdata::EventAttr> events = {event_of(
+      PERF_TYPE_TRACEPOINT, kSampleBasics | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW | PERF_SAMPLE_CALLCHAIN)};
   ScriptFields fields = default_script_fields();
   bool use_callchain = true;
   ASSERT_TRUE(fit_fields_to_events(fields, events, use_callchain));
   EXPECT_TRUE(use_callchain);
   uint64_t tp = fields.of(PERF_TYPE_TRACEPOINT).fields;
-  EXPECT_EQ(tp & (kFieldIp | kFieldSym | kFieldSymoff | kFieldDso), kFieldIp | kFieldSym | kFieldSymoff | kFieldDso);
+  EXPECT_EQ(tp & (kFieldIp | kFieldSym | kFieldSymoff | kFieldDso),
+            kFieldIp | kFieldSym | kFieldSymoff | kFieldDso);
 }
 
 TEST(ScriptFilter, TimeRangesAsPerfParsesThem) {

@@ -56,9 +56,11 @@ TEST(SessionMachine, ThreadsShareMapsForkCopiesExecKeeps) {
   EXPECT_EQ(machine.locate(child, PERF_RECORD_MISC_USER, 0x400010).dso->long_name, "/bin/app");
   machine.apply_comm({.pid = 200, .tid = 200, .comm = "other", .exec = true});
   // As perf: exec keeps the old maps until the new image's maps cover them.
-  EXPECT_EQ(machine.locate(machine.thread(200, 200), PERF_RECORD_MISC_USER, 0x400010).dso->long_name, "/bin/app");
+  EXPECT_EQ(machine.locate(machine.thread(200, 200), PERF_RECORD_MISC_USER, 0x400010).dso->long_name,
+            "/bin/app");
   machine.apply_mmap(200, 200, 0x400000, 0x1000, 0, "/bin/other", 5, 0, PERF_RECORD_MISC_USER, "");
-  EXPECT_EQ(machine.locate(machine.thread(200, 200), PERF_RECORD_MISC_USER, 0x400010).dso->long_name, "/bin/other");
+  EXPECT_EQ(machine.locate(machine.thread(200, 200), PERF_RECORD_MISC_USER, 0x400010).dso->long_name,
+            "/bin/other");
   EXPECT_EQ(machine.thread(200, 200).comm, "other");
   EXPECT_EQ(machine.thread(300, 300).comm, ":300");
   // Anonymous executable memory belongs to the process's JIT map file.

@@ -1,6 +1,7 @@
 // The session's read-ahead thread delivers exactly what reading on one thread delivers, in the
 // same order (rounds out of time order, records stamped 0, perf's own records, an attr added
 // mid-file); a visitor that throws stops both threads. And the channel between them.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
@@ -10,13 +11,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "format/synthesize.hpp"
 #include "perfdata/writer.hpp"
+#include "pseudo_terminal.hpp"
 #include "session/batch_channel.hpp"
 #include "session/session.hpp"
-#include "pseudo_terminal.hpp"
 #include "temp_dir.hpp"
 
 using namespace sonde;
@@ -70,8 +69,18 @@ std::string write_recording(const std::string& name, int rounds) {
     SyntheticId id{kPid, kPid, base + 10, 11, 0, 0};
     data += make_comm(attr, kPid, kPid, fmt::format("round{}", r), r == 0, id);
     if (r % 3 == 0) {
-      SyntheticMmap2 mmap{kPid, kPid, 0x400000 + 0x10000 * static_cast<uint64_t>(r), 0x2000, 0, 8, 1, 77, 0,
-                          PROT_READ | PROT_EXEC, MAP_PRIVATE, "/usr/bin/demo"};
+      SyntheticMmap2 mmap{kPid,
+                          kPid,
+                          0x400000 + 0x10000 * static_cast<uint64_t>(r),
+                          0x2000,
+                          0,
+                          8,
+                          1,
+                          77,
+                          0,
+                          PROT_READ | PROT_EXEC,
+                          MAP_PRIVATE,
+                          "/usr/bin/demo"};
       data += make_mmap2(attr, mmap, SyntheticId{kPid, kPid, base + 20, 11, 0, 0});
     }
     if (r == rounds / 2) data += header_attr_record(attr, 12);
@@ -102,8 +111,8 @@ struct Log : session::SessionVisitor {
   size_t fail_at_record = SIZE_MAX;  // on_record fails at this one
   void on_sample(const session::SampleEvent& s) override {
     if (++samples == throw_at) throw std::runtime_error("visitor gave up");
-    lines.push_back(fmt::format("S {} {} {} {} {} {}", s.sample.time, s.sample.tid, s.thread.comm, s.event_index,
-                                s.callchain.size(), s.record.offset));
+    lines.push_back(fmt::format("S {} {} {} {} {} {}", s.sample.time, s.sample.tid, s.thread.comm,
+                                s.event_index, s.callchain.size(), s.record.offset));
   }
   sonde::Result<void> on_record(const RecordView& record, const EventAttr* attr,
                                 const SampleId& id) override {
@@ -131,7 +140,8 @@ TEST(SessionReadAhead, DeliversWhatOneThreadDeliversInTheSameOrder) {
   Log ahead = replay(path, true);
   ASSERT_EQ(one_thread.samples, 12u * 1500u);
   ASSERT_EQ(ahead.lines.size(), one_thread.lines.size());
-  for (size_t i = 0; i < ahead.lines.size(); ++i) ASSERT_EQ(ahead.lines[i], one_thread.lines[i]) << "at line " << i;
+  for (size_t i = 0; i < ahead.lines.size(); ++i)
+    ASSERT_EQ(ahead.lines[i], one_thread.lines[i]) << "at line " << i;
 
   // What the ordering promises: samples in time order, the added event's samples named by it.
   uint64_t last = 0;

@@ -62,7 +62,8 @@ TEST(SidebandKallsyms, FastPathReadsOnlyTheHeadOfKallsyms) {
 }
 
 TEST(SidebandKallsyms, StextWhenNoTextAndHiddenAddressesFail) {
-  std::string only_stext = write_temp("ffffffff81000000 T _stext\nffffffff81000010 T foo\nffffffff82000000 T _etext\n");
+  std::string only_stext =
+      write_temp("ffffffff81000000 T _stext\nffffffff81000010 T foo\nffffffff82000000 T _etext\n");
   auto found = find_kernel_text({only_stext, ""});
   ASSERT_TRUE(found) << found.error().message;
   EXPECT_EQ(found->ref_name, "_stext");
@@ -102,7 +103,8 @@ TEST(SidebandKallsyms, ModulesAndTheirFiles) {
   EXPECT_EQ(modules[0].name, "nf_tables");
   EXPECT_EQ(modules[0].start, 0xffffffffc0a00000);
   EXPECT_EQ(modules[0].size, 348160u);
-  resolve_module_paths(modules, "kernel/net/netfilter/nf-tables.ko.xz: kernel/net/netfilter/nfnetlink.ko.xz\n",
+  resolve_module_paths(modules,
+                       "kernel/net/netfilter/nf-tables.ko.xz: kernel/net/netfilter/nfnetlink.ko.xz\n",
                        "/lib/modules/6.1.0");
   EXPECT_EQ(modules[0].path, "/lib/modules/6.1.0/kernel/net/netfilter/nf-tables.ko.xz");
   EXPECT_EQ(modules[1].path, "[xfs]");

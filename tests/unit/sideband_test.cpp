@@ -1,5 +1,7 @@
 // capture/sideband: the records synthesized for a sleeping child, for this (two-threaded)
 // process as -p and -t see it, for -a, and for the kernel; decoded back with perfdata's views.
+#include "capture/sideband.hpp"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -12,9 +14,8 @@
 #include <thread>
 
 #include "base/file.hpp"
-#include "capture/sideband.hpp"
-#include "perfdata/kernel_records.hpp"
 #include "format/sample.hpp"
+#include "perfdata/kernel_records.hpp"
 
 using namespace sonde;
 using namespace sonde::capture;
@@ -28,8 +29,8 @@ perf_event_attr cpu_clock_attr() {
   attr.type = PERF_TYPE_SOFTWARE;
   attr.config = PERF_COUNT_SW_CPU_CLOCK;
   attr.size = sizeof attr;
-  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-                     PERF_SAMPLE_IDENTIFIER;
+  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+                     PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER;
   attr.sample_id_all = attr.mmap = attr.mmap2 = attr.comm = attr.task = 1;
   return attr;
 }
@@ -96,12 +97,13 @@ class SleepingChild {
 // A second thread in this process, parked until the test ends.
 class ParkedThread {
  public:
-  ParkedThread() : thread_([this] {
-      std::unique_lock lock(mutex_);
-      tid_ = ::gettid();
-      ready_.notify_all();
-      ready_.wait(lock, [this] { return done_; });
-    }) {
+  ParkedThread()
+      : thread_([this] {
+          std::unique_lock lock(mutex_);
+          tid_ = ::gettid();
+          ready_.notify_all();
+          ready_.wait(lock, [this] { return done_; });
+        }) {
     std::unique_lock lock(mutex_);
     ready_.wait(lock, [this] { return tid_ != 0; });
   }
@@ -363,9 +365,8 @@ TEST(Sideband, KernelAndModuleMaps) {
   EXPECT_EQ(MmapRecord::decode(records_of(out)[0])->len, 0xffffffffc0100000u - 0xffffffff81000000u);
 
   // A sink error stops the synthesis and comes back.
-  auto refused = synthesize_kernel_maps(attr, text, modules, [](std::string_view) -> Result<void> {
-    return fail("disk full");
-  });
+  auto refused = synthesize_kernel_maps(attr, text, modules,
+                                        [](std::string_view) -> Result<void> { return fail("disk full"); });
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().message, "disk full");
 }

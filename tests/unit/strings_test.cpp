@@ -1,6 +1,7 @@
+#include "base/strings.hpp"
+
 #include <gtest/gtest.h>
 
-#include "base/strings.hpp"
 #include "kernel/cpus.hpp"
 
 using namespace sonde;

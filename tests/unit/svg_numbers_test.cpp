@@ -1,13 +1,12 @@
 // The SVG's number formatting gives fmt's bytes exactly, near rounding ties and edge values too.
+#include "output/svg/svg_numbers.hpp"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 #include <string>
-
-#include <fmt/format.h>
-
-#include "output/svg/svg_numbers.hpp"
 
 namespace sonde::output {
 namespace {
@@ -52,7 +51,8 @@ TEST(SvgNumbers, FixedMatchesFmtOnPixelCoordinates) {
 }
 
 TEST(SvgNumbers, ShortestMatchesFmt) {
-  for (double value : {0.0, -0.0, 53.0, 63.5, 0.5, 1e15, 1e16, 123456789.0, 941.5, 3.25, 0.1, 1e-7, -4.0, 7.59})
+  for (double value :
+       {0.0, -0.0, 53.0, 63.5, 0.5, 1e15, 1e16, 123456789.0, 941.5, 3.25, 0.1, 1e-7, -4.0, 7.59})
     EXPECT_EQ(shortest(value), fmt::format("{}", value)) << value;
 }
 

@@ -20,13 +20,15 @@ namespace {
 class DebugFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = unit_temp_dir() + "/debug-files-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ =
+        unit_temp_dir() + "/debug-files-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::create_directories(dir_);
     original_ = workload_path("demo");
     stripped_ = dir_ + "/demo";
     debug_ = dir_ + "/demo.debug";
-    ASSERT_EQ(shell_output("objcopy --only-keep-debug '" + original_ + "' '" + debug_ + "' && objcopy --strip-all '" +
-                           original_ + "' '" + stripped_ + "' && echo ok"), "ok\n");
+    ASSERT_EQ(shell_output("objcopy --only-keep-debug '" + original_ + "' '" + debug_ +
+                           "' && objcopy --strip-all '" + original_ + "' '" + stripped_ + "' && echo ok"),
+              "ok\n");
     build_id_ = readelf_build_id(original_);
     ASSERT_EQ(build_id_.size(), 40u);
     auto functions = readelf_functions(original_);
@@ -63,7 +65,8 @@ TEST_F(DebugFiles, StrippedWithoutDebugFileHasNoStaticSymbolsAndOneNote) {
 }
 
 TEST_F(DebugFiles, DebugFileInstalledByBuildIdResolves) {
-  std::string by_id = dir_ + "/debug-root/.build-id/" + build_id_.substr(0, 2) + "/" + build_id_.substr(2) + ".debug";
+  std::string by_id =
+      dir_ + "/debug-root/.build-id/" + build_id_.substr(0, 2) + "/" + build_id_.substr(2) + ".debug";
   std::filesystem::create_directories(std::filesystem::path(by_id).parent_path());
   std::filesystem::copy_file(debug_, by_id);
   Diagnostics notes;
@@ -80,7 +83,8 @@ TEST_F(DebugFiles, DebugFileInstalledByBuildIdResolves) {
 }
 
 TEST_F(DebugFiles, WithoutARecordedBuildIdTheFilesOwnFindsItsDebugFile) {
-  std::string by_id = dir_ + "/debug-root/.build-id/" + build_id_.substr(0, 2) + "/" + build_id_.substr(2) + ".debug";
+  std::string by_id =
+      dir_ + "/debug-root/.build-id/" + build_id_.substr(0, 2) + "/" + build_id_.substr(2) + ".debug";
   std::filesystem::create_directories(std::filesystem::path(by_id).parent_path());
   std::filesystem::copy_file(debug_, by_id);
   symbols::Symbolizer symbolizer(options());
@@ -91,7 +95,9 @@ TEST_F(DebugFiles, WithoutARecordedBuildIdTheFilesOwnFindsItsDebugFile) {
 }
 
 TEST_F(DebugFiles, DebuglinkNextToTheFileResolves) {
-  ASSERT_EQ(shell_output("cd '" + dir_ + "' && objcopy --add-gnu-debuglink=demo.debug demo demo.linked && echo ok"), "ok\n");
+  ASSERT_EQ(
+      shell_output("cd '" + dir_ + "' && objcopy --add-gnu-debuglink=demo.debug demo demo.linked && echo ok"),
+      "ok\n");
   std::string linked = dir_ + "/demo.linked";
   std::filesystem::create_directories(dir_ + "/.debug");
   std::filesystem::rename(debug_, dir_ + "/.debug/demo.debug");
@@ -183,7 +189,8 @@ TEST_F(DebugFiles, AnotherKernelsKallsymsComesFromTheBuildIdCache) {
   std::filesystem::create_directories(entry);
   std::ofstream(entry + "/kallsyms") << "ffffffff81000000 T _text\nffffffff81000100 T recorded_kernel_fn\n";
   std::filesystem::create_directories(dir_ + "/cache/.build-id/cc");
-  std::filesystem::create_symlink("../../[kernel.kallsyms]/" + id, dir_ + "/cache/.build-id/cc/" + id.substr(2));
+  std::filesystem::create_symlink("../../[kernel.kallsyms]/" + id,
+                                  dir_ + "/cache/.build-id/cc/" + id.substr(2));
   symbols::Symbolizer symbolizer(o);
   auto kernel = make_dso(0, DsoKind::kernel, "[kernel.kallsyms]", id);
   const symbols::Symbol* symbol = symbolizer.find(kernel, 0xffffffff81000110);

@@ -1,9 +1,9 @@
 // debuginfod: with DEBUGINFOD_URLS set, a stripped binary's debug file is fetched by build-id
 // from the server (here a local HTTP server laying files out as debuginfod serves them:
 // /buildid/<hex>/debuginfo) and its symbols and lines are used.
-#include <gtest/gtest.h>
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -60,8 +60,8 @@ class HttpServer {
       int devnull = ::open("/dev/null", O_WRONLY);
       ::dup2(devnull, 1);
       ::dup2(devnull, 2);
-      ::execlp("python3", "python3", "-m", "http.server", port.c_str(), "--bind", "127.0.0.1",
-               "--directory", root.c_str(), static_cast<char*>(nullptr));
+      ::execlp("python3", "python3", "-m", "http.server", port.c_str(), "--bind", "127.0.0.1", "--directory",
+               root.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
     for (int i = 0; i < 100 && !accepts_connections(port_); ++i)
@@ -89,8 +89,10 @@ class ScopedEnv {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_.empty()) ::unsetenv(name_);
-    else ::setenv(name_, old_.c_str(), 1);
+    if (old_.empty())
+      ::unsetenv(name_);
+    else
+      ::setenv(name_, old_.c_str(), 1);
   }
 
  private:
@@ -101,15 +103,18 @@ class ScopedEnv {
 }  // namespace
 
 TEST(Debuginfod, DebugFileIsFetchedByBuildId) {
-  if (shell_output("command -v python3").empty()) GTEST_SKIP() << "python3 (the test's HTTP server) is missing";
+  if (shell_output("command -v python3").empty())
+    GTEST_SKIP() << "python3 (the test's HTTP server) is missing";
   std::string dir = unit_temp_dir() + "/debuginfod";
   std::string original = workload_path("demo");
   std::string id = readelf_build_id(original);
   std::string served = dir + "/server/buildid/" + id;
   std::filesystem::create_directories(served);
   std::string stripped = dir + "/demo";
-  ASSERT_EQ(shell_output("objcopy --only-keep-debug '" + original + "' '" + served + "/debuginfo' && objcopy --strip-all '" +
-                         original + "' '" + stripped + "' && echo ok"), "ok\n");
+  ASSERT_EQ(
+      shell_output("objcopy --only-keep-debug '" + original + "' '" + served +
+                   "/debuginfo' && objcopy --strip-all '" + original + "' '" + stripped + "' && echo ok"),
+      "ok\n");
   auto functions = readelf_functions(original);
   uint64_t offset = file_offset_of(readelf_loads(original), functions.at("hot_leaf").value) + 2;
 

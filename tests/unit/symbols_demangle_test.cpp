@@ -34,7 +34,8 @@ TEST(Demangle, CxxWithoutParametersAsLibibertyPrintsThem) {
 
 TEST(Demangle, CxxAgreesWithCxxfiltOnLibstdcxx) {
   std::string names = shell_output(
-      "nm -D --defined-only /usr/lib/x86_64-linux-gnu/libstdc++.so.6 2>/dev/null | awk '$2 ~ /[TW]/ {print $3}' | "
+      "nm -D --defined-only /usr/lib/x86_64-linux-gnu/libstdc++.so.6 2>/dev/null | awk '$2 ~ /[TW]/ {print "
+      "$3}' | "
       "grep '^_Z' | awk 'NR % 7 == 0' | head -400");
   if (names.empty()) GTEST_SKIP() << "libstdc++ or nm not found";
   std::string expected = shell_output("echo '" + names + "' | c++filt -p");
@@ -58,7 +59,8 @@ TEST(Demangle, CxxAgreesWithCxxfiltOnLibstdcxx) {
 
 TEST(Demangle, RustLegacyDropsTheHash) {
   EXPECT_EQ(symbols::demangle("_ZN4core3fmt5write17h0123456789abcdefE"), "core::fmt::write");
-  EXPECT_EQ(symbols::demangle("_ZN70_$LT$alloc..vec..Vec$LT$T$C$A$GT$$u20$as$u20$core..ops..drop..Drop$GT$4drop17h1a2b3c4d5e6f7a8bE"),
+  EXPECT_EQ(symbols::demangle("_ZN70_$LT$alloc..vec..Vec$LT$T$C$A$GT$$u20$as$u20$core..ops..drop..Drop$GT$"
+                              "4drop17h1a2b3c4d5e6f7a8bE"),
             "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop");
   EXPECT_EQ(symbols::demangle("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h9e31c72cb54c2a1aE"),
             "std::rt::lang_start::{{closure}}");
@@ -79,11 +81,13 @@ TEST(Demangle, RustV0) {
   // whole decimal number), dyn traits with binders and associated types, const generics.
   EXPECT_EQ(symbols::demangle("_RNCNCNCNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal00s_0B9_"),
             "std::rt::lang_start_internal::{closure#0}::{closure#0}::{closure#1}");
-  EXPECT_EQ(symbols::demangle("_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeINtNtCslNYArtu3iFV_5alloc5boxed3BoxDG0_"
-                              "INtNtNtB4_3ops8function2FnTRL1_INtNtCsjrHSEGnQ3l9_3std5panic13PanicHookInfoL0_EEEp6Outputu"
-                              "NtNtB4_6marker4SyncNtB2N_4SendEL_EEB1T_"),
+  EXPECT_EQ(symbols::demangle(
+                "_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeINtNtCslNYArtu3iFV_5alloc5boxed3BoxDG0_"
+                "INtNtNtB4_3ops8function2FnTRL1_INtNtCsjrHSEGnQ3l9_3std5panic13PanicHookInfoL0_EEEp6Outputu"
+                "NtNtB4_6marker4SyncNtB2N_4SendEL_EEB1T_"),
             "core::ptr::drop_in_place::<alloc::boxed::Box<dyn for<'a, 'b> core::ops::function::Fn<(&'a "
             "std::panic::PanicHookInfo<'b>,), Output = ()> + core::marker::Sync + core::marker::Send>>");
-  EXPECT_EQ(symbols::demangle("_RINvNtCsgEmfK2I1SDS_4core6escape14escape_unicodeKja_ECsgY6Mt91CT9J_14rustc_demangle"),
+  EXPECT_EQ(symbols::demangle(
+                "_RINvNtCsgEmfK2I1SDS_4core6escape14escape_unicodeKja_ECsgY6Mt91CT9J_14rustc_demangle"),
             "core::escape::escape_unicode::<10>");
 }

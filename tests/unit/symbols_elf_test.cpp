@@ -1,11 +1,10 @@
 // The symbols layer on the workload binaries, checked against binutils' view of the same files
 // (readelf, objdump, addr2line, c++filt), which share no code with libelf/libdw.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "base/strings.hpp"
 #include "symbols/elf_image.hpp"
@@ -95,7 +94,8 @@ TEST(SymbolsElf, AbsoluteSymbolsAreLeftOutAsPerfLeavesThem) {
   std::string path = "/usr/lib/x86_64-linux-gnu/libgcc_s.so.1";
   auto image = symbols::ElfImage::open(path);
   if (!image) GTEST_SKIP() << path << " is not on this machine";
-  std::string absolute = shell_output("readelf -Ws '" + path + "' | awk '$7 == \"ABS\" && $8 != \"\" {print $8; exit}'");
+  std::string absolute =
+      shell_output("readelf -Ws '" + path + "' | awk '$7 == \"ABS\" && $8 != \"\" {print $8; exit}'");
   ASSERT_FALSE(trim(absolute).empty()) << "no absolute symbol to check in " << path;
   size_t symbols = 0;
   for (const auto& symbol : image->symbols(true)) {
@@ -245,7 +245,8 @@ TEST(SymbolsElf, OverlapsInThePltAreSettledAsPerfSettlesThem) {
   // perf 6.1 names a sample in these workloads' .plt by the first symbol its tree search meets:
   // the zero-size _init stretched over demo's .plt, but clock_gettime@plt in deep_stacks
   // (seen in perf script of the bench's deep_stacks profile).
-  auto name_at = [](const std::string& path, const std::string& plt_name) -> std::pair<std::string, std::string> {
+  auto name_at = [](const std::string& path,
+                    const std::string& plt_name) -> std::pair<std::string, std::string> {
     auto image = symbols::ElfImage::open(path);
     if (!image) return {"", ""};
     auto table = symbols::SymbolTable::build(image->symbols(!image->has_symtab()));

@@ -1,7 +1,7 @@
 // Symbol sources other than ELF files: kallsyms (kernel and modules), JIT perf maps, the vdso;
 // and perf's clean-ups of a symbol list.
-#include <gtest/gtest.h>
 #include <elf.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -25,11 +25,11 @@ TEST(SymbolTable, SameAddressKeepsPerfsChoice) {
   using symbols::RawSymbol;
   auto table = symbols::SymbolTable::build({
       {0x100, 0, STB_GLOBAL, "zero_size"},
-      {0x100, 0x10, STB_LOCAL, "sized_local"},   // sized beats zero-size
+      {0x100, 0x10, STB_LOCAL, "sized_local"},  // sized beats zero-size
       {0x200, 0x10, STB_WEAK, "weak"},
-      {0x200, 0x10, STB_GLOBAL, "strong"},       // global beats weak
+      {0x200, 0x10, STB_GLOBAL, "strong"},  // global beats weak
       {0x300, 0x10, STB_GLOBAL, "__under"},
-      {0x300, 0x10, STB_GLOBAL, "under"},        // fewer leading underscores
+      {0x300, 0x10, STB_GLOBAL, "under"},  // fewer leading underscores
       {0x400, 0x10, STB_GLOBAL, "short"},
       {0x400, 0x10, STB_GLOBAL, "longer_name"},  // then the longer name
   });

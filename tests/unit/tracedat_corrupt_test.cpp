@@ -14,8 +14,8 @@
 
 using namespace sonde;
 using namespace sonde::tracedat;
-using sonde::test::SyntheticTrace;
 using sonde::test::create_file;
+using sonde::test::SyntheticTrace;
 
 namespace {
 

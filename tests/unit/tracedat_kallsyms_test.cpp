@@ -22,7 +22,7 @@ constexpr const char* kKallsyms =
     "ffffffff81000200 t second_func\n"  // out of order, as module and init symbols can be
     "ffffffff81000300 W alias_of_first\n"
     "0000000000000000 A fixed_percpu_data\n"  // absolute: skipped
-    "ffffffff81000400 t $x.0\n"  // mapping symbol: skipped
+    "ffffffff81000400 t $x.0\n"               // mapping symbol: skipped
     "ffffffff81000500 T last_kernel_func\n"
     "ffffffffa0000000 t mod_func\t[loop]\n"
     "ffffffffa0000080 t mod_func2\t[loop]\n";
@@ -64,7 +64,8 @@ TEST(TracedatKallsyms, FindsWhatLibtraceeventFinds) {
   for (unsigned long long address : probes()) {
     Found theirs = lookup(registered, address);
     Found ours;
-    if (const auto* function = functions.find(address)) ours = {std::string(functions.name(*function)), function->address};
+    if (const auto* function = functions.find(address))
+      ours = {std::string(functions.name(*function)), function->address};
     EXPECT_EQ(ours, theirs) << std::hex << address;
     EXPECT_EQ(lookup(resolved, address), theirs) << std::hex << address;
     found += !theirs.name.empty();

@@ -96,9 +96,12 @@ TEST_F(TracedatPayloads, CompiledFormatsPrintAsLibtraceeventPrintsThem) {
     uint8_t c;
     std::string name;
   };
-  const Values values[] = {{0, 0, 0, 0, ""},        {1, 1, 1, 1, "a"}, {7, 0xffffffff81000010ull, 2, 7, "k"},
+  const Values values[] = {{0, 0, 0, 0, ""},
+                           {1, 1, 1, 1, "a"},
+                           {7, 0xffffffff81000010ull, 2, 7, "k"},
                            {3, 0xffffffff81000200ull, 5, 2, "z"},
-                           {-1, ~0ull, -1, 255, "worker"}, {123456, 0x123456789abcdefull, -32768, 7, "x y"},
+                           {-1, ~0ull, -1, 255, "worker"},
+                           {123456, 0x123456789abcdefull, -32768, 7, "x y"},
                            {-2147483647 - 1, 1ull << 63, 32767, 128, "long name with spaces"}};
   int id = 100;
   for (const char* print_fmt : formats) {
@@ -159,9 +162,8 @@ TEST_F(TracedatPayloads, AtomsNamingSymbolsCompileWithALookupAndPrintLibtraceeve
   std::string theirs = libtraceevent(bytes);
   EXPECT_EQ(theirs, "x=ffffffff81001100 y=1000");
   event = parse(401, print_fmt);
-  auto printer = PayloadPrinter::compile(event, [](std::string_view name) {
-    return name == "second_function" ? 0xffffffff81000100ull : 0ull;
-  });
+  auto printer = PayloadPrinter::compile(
+      event, [](std::string_view name) { return name == "second_function" ? 0xffffffff81000100ull : 0ull; });
   ASSERT_NE(printer, nullptr);
   bytes = data(401, 1, 0x1000, 3, 4, "");
   tep_record record{};

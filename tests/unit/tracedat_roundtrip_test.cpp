@@ -72,7 +72,8 @@ TEST(TracedatRoundtrip, NanosecondsCpuSelectionAndFilters) {
   cpu1.cpus = {1};
   text = report_of(*path, cpu1);
   ASSERT_TRUE(text) << text.error().message;
-  EXPECT_EQ(*text, "cpus=2\n          worker-42    [001]     5.000000: sample:               value=3 name=c\n");
+  EXPECT_EQ(*text,
+            "cpus=2\n          worker-42    [001]     5.000000: sample:               value=3 name=c\n");
 
   ReportOptions filtered;
   filtered.filters = {"sample: value > 1"};
@@ -90,7 +91,8 @@ TEST(TracedatRoundtrip, NanosecondsCpuSelectionAndFilters) {
   auto syntax = report_of(*path, bad);
   ASSERT_FALSE(syntax);
   EXPECT_EQ(syntax.error().message, "bad filter 'sample: == 3': Syntax error");
-  EXPECT_NE(text.error().message.find("bad filter 'sample: value == 1 &&': '&' has nothing on its right"), std::string::npos)
+  EXPECT_NE(text.error().message.find("bad filter 'sample: value == 1 &&': '&' has nothing on its right"),
+            std::string::npos)
       << text.error().message;
 }
 
@@ -102,8 +104,10 @@ TEST(TracedatRoundtrip, LostEventsAreReportedBeforeTheNextRecord) {
   ASSERT_TRUE(path) << path.error().message;
   auto text = report_of(*path);
   ASSERT_TRUE(text) << text.error().message;
-  EXPECT_NE(text->find("value=1 name=a\nCPU:0 [5 EVENTS DROPPED]\n          worker-42    [000]     2.000000: sample:"),
-            std::string::npos)
+  EXPECT_NE(
+      text->find(
+          "value=1 name=a\nCPU:0 [5 EVENTS DROPPED]\n          worker-42    [000]     2.000000: sample:"),
+      std::string::npos)
       << *text;
 }
 
@@ -117,10 +121,12 @@ TEST(TracedatRoundtrip, StatPrintsTheRecordedBufferStatistics) {
   stat.stat = true;
   auto text = report_of(*path, stat);
   ASSERT_TRUE(text) << text.error().message;
-  EXPECT_NE(text->find("\nCPU: 0\nentries: 0\noverrun: 3\n\nCPU: 1\nentries: 0\noverrun: 0\n\n\nCPU0 data recorded at offset=0x"),
+  EXPECT_NE(text->find("\nCPU: 0\nentries: 0\noverrun: 3\n\nCPU: 1\nentries: 0\noverrun: 0\n\n\nCPU0 data "
+                       "recorded at offset=0x"),
             std::string::npos)
       << *text;
-  EXPECT_NE(text->find("    4096 bytes in size\nCPU1 data recorded at offset=0x"), std::string::npos) << *text;
+  EXPECT_NE(text->find("    4096 bytes in size\nCPU1 data recorded at offset=0x"), std::string::npos)
+      << *text;
 }
 
 TEST(TracedatRoundtrip, ReaderGivesBackWhatTheWriterWasGiven) {

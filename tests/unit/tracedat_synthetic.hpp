@@ -40,15 +40,16 @@ class SyntheticTrace {
         "# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
         "\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
         "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
-    contents_.event_formats = {{"sonde_test",
-                                {"name: sample\nID: 1000\nformat:\n"
-                                 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-                                 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-                                 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-                                 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-                                 "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
-                                 "\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
-                                 "print fmt: \"value=%d name=%s\", REC->value, __get_str(name)\n"}}};
+    contents_.event_formats = {
+        {"sonde_test",
+         {"name: sample\nID: 1000\nformat:\n"
+          "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+          "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+          "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+          "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+          "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
+          "\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+          "print fmt: \"value=%d name=%s\", REC->value, __get_str(name)\n"}}};
     contents_.kallsyms = "ffffffff81000000 T _stext\n";
     contents_.saved_cmdlines = "42 worker\n";
     contents_.trace_clock = "[local] global counter";

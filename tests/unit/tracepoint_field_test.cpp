@@ -1,11 +1,12 @@
 // Key values read from tracepoint payloads through the formats of a TRACING_DATA blob (perf's
 // 0.6 layout, made by hand): numbers sign-extended, strings and dynamic strings by content.
+#include "analysis/heatmap/tracepoint_field.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 
-#include "analysis/heatmap/tracepoint_field.hpp"
 #include "session/tracepoint_formats.hpp"
 #include "tracing_data_blob.hpp"
 
@@ -71,10 +72,14 @@ TEST(TracepointField, KeyValuesFromThePayload) {
   EXPECT_EQ(analysis::tracepoint_key_value(*delta, bytes_of(c)), 5u);
   EXPECT_EQ(analysis::tracepoint_key_value(*sector, bytes_of(a)), 123456789012ull);
   // Strings are equal up to their NUL, whatever follows it.
-  EXPECT_EQ(analysis::tracepoint_key_value(*name, bytes_of(a)), analysis::tracepoint_key_value(*name, bytes_of(b)));
-  EXPECT_NE(analysis::tracepoint_key_value(*name, bytes_of(a)), analysis::tracepoint_key_value(*name, bytes_of(c)));
-  EXPECT_EQ(analysis::tracepoint_key_value(*cmd, bytes_of(a)), analysis::tracepoint_key_value(*cmd, bytes_of(b)));
-  EXPECT_NE(analysis::tracepoint_key_value(*cmd, bytes_of(a)), analysis::tracepoint_key_value(*cmd, bytes_of(c)));
+  EXPECT_EQ(analysis::tracepoint_key_value(*name, bytes_of(a)),
+            analysis::tracepoint_key_value(*name, bytes_of(b)));
+  EXPECT_NE(analysis::tracepoint_key_value(*name, bytes_of(a)),
+            analysis::tracepoint_key_value(*name, bytes_of(c)));
+  EXPECT_EQ(analysis::tracepoint_key_value(*cmd, bytes_of(a)),
+            analysis::tracepoint_key_value(*cmd, bytes_of(b)));
+  EXPECT_NE(analysis::tracepoint_key_value(*cmd, bytes_of(a)),
+            analysis::tracepoint_key_value(*cmd, bytes_of(c)));
   // A payload too short for a field, or a __data_loc pointing past its end, has no value.
   EXPECT_EQ(analysis::tracepoint_key_value(*sector, bytes_of(a.substr(0, 30))), std::nullopt);
   EXPECT_EQ(analysis::tracepoint_key_value(*cmd, bytes_of(a.substr(0, 42))), std::nullopt);

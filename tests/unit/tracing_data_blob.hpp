@@ -16,7 +16,8 @@ void put(std::string& out, T value) {
 
 // `format` (an events/SYSTEM/NAME/format file's text) as the one event of `system`; without
 // the kallsyms, printk and cmdlines tables when `cut_after_events`.
-inline std::string tracing_data_blob(const std::string& system, const char* format, bool cut_after_events = false) {
+inline std::string tracing_data_blob(const std::string& system, const char* format,
+                                     bool cut_after_events = false) {
   std::string out = "\x17\x08\x44tracing";
   out += std::string("0.6") + '\0';
   out += '\0';  // little endian

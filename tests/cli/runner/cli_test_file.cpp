@@ -11,7 +11,8 @@ namespace sonde::test {
 
 namespace {
 
-const std::set<std::string, std::less<>> kFacilities = {"perf", "root", "trace-cmd", "chromium", "uprobes", "kprobes"};
+const std::set<std::string, std::less<>> kFacilities = {"perf",     "root",    "trace-cmd",
+                                                        "chromium", "uprobes", "kprobes"};
 
 std::string stem_of(const std::string& path) {
   std::string base = path.substr(path.find_last_of('/') + 1);
@@ -19,7 +20,9 @@ std::string stem_of(const std::string& path) {
 }
 
 bool valid_name(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 }  // namespace
@@ -30,19 +33,25 @@ Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const st
   int number = 0;
   auto wrong = [&](int line, std::string_view what) { return failf("{}:{}: {}", file_name, line, what); };
   auto finish = [&]() -> Result<void> {
-    if (!cases.empty() && cases.back().run.empty()) return wrong(cases.back().line, "case '" + cases.back().name + "' has no RUN");
+    if (!cases.empty() && cases.back().run.empty())
+      return wrong(cases.back().line, "case '" + cases.back().name + "' has no RUN");
     return {};
   };
   for (const std::string& line : split(text, '\n')) {
     ++number;
     std::string_view trimmed = trim(line);
     if (trimmed.empty() || trimmed.front() == '#') continue;
-    size_t space = trimmed.find(' ');
-    std::string_view directive = trimmed.substr(0, space);
-    std::string argument(space == std::string_view::npos ? std::string_view() : trim(trimmed.substr(space + 1)));
+    // The argument is everything after the directive's one space, verbatim: an expected line
+    // may start or end with spaces.
+    std::string_view content = std::string_view(line).substr(line.find_first_not_of(" \t"));
+    if (content.ends_with('\r')) content.remove_suffix(1);
+    size_t space = content.find(' ');
+    std::string_view directive = trim(content.substr(0, space));
+    std::string argument(space == std::string_view::npos ? std::string_view() : content.substr(space + 1));
     if (directive == "NAME") {
       if (auto finished = finish(); !finished) return tl::unexpected(finished.error());
-      if (!valid_name(argument)) return wrong(number, "NAME takes letters, digits and '_': '" + argument + "'");
+      if (!valid_name(argument))
+        return wrong(number, "NAME takes letters, digits and '_': '" + argument + "'");
       if (!names.insert(argument).second) return wrong(number, "a second case named '" + argument + "'");
       cases.push_back({.suite = stem_of(file_name), .name = argument, .line = number});
       continue;
@@ -50,10 +59,12 @@ Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const st
     if (cases.empty()) return wrong(number, "'" + std::string(directive) + "' before the first NAME");
     CliCase& current = cases.back();
     bool needs_argument = directive != "EXPECT_STDERR_EMPTY";
-    if (needs_argument && argument.empty()) return wrong(number, std::string(directive) + " needs an argument");
+    if (needs_argument && argument.empty())
+      return wrong(number, std::string(directive) + " needs an argument");
     auto as_number = [&](int& into) -> Result<void> {
       auto parsed = parse_uint(argument, 10);
-      if (!parsed || *parsed > 100000) return wrong(number, std::string(directive) + " takes a number: '" + argument + "'");
+      if (!parsed || *parsed > 100000)
+        return wrong(number, std::string(directive) + " takes a number: '" + argument + "'");
       into = static_cast<int>(*parsed);
       return {};
     };
@@ -84,6 +95,8 @@ Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const st
       current.expect_stderr.push_back(argument);
     } else if (directive == "EXPECT_STDERR_REGEX") {
       done = as_regex(current.expect_stderr_regex);
+    } else if (directive == "STDERR_IS") {
+      current.stderr_is = argument;
     } else if (directive == "EXPECT_STDERR_EMPTY") {
       current.stderr_empty = true;
     } else if (directive == "EXPECT_FILE") {
@@ -95,7 +108,9 @@ Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const st
     } else if (directive == "REQUIRES") {
       for (const auto& facility : split(argument, ' ')) {
         if (facility.empty()) continue;
-        if (!kFacilities.contains(facility)) return wrong(number, "REQUIRES knows perf, root, trace-cmd, chromium, uprobes and kprobes, not '" + std::string(facility) + "'");
+        if (!kFacilities.contains(facility))
+          return wrong(number, "REQUIRES knows perf, root, trace-cmd, chromium, uprobes and kprobes, not '" +
+                                   std::string(facility) + "'");
         current.requires_.emplace_back(facility);
       }
     } else if (directive == "CLEANUP") {

@@ -20,6 +20,7 @@ struct CliCase {
   std::vector<std::string> expect, expect_regex;                // stdout lines
   std::vector<std::string> expect_stderr, expect_stderr_regex;  // stderr lines
   bool stderr_empty = false;
+  std::string stderr_is;    // stderr must be exactly this one line
   std::string expect_file;  // golden, relative to tests/cli/
   std::string same_as;      // the peer's command
   std::vector<std::string> masks;

@@ -85,7 +85,8 @@ bool has_line(const std::string& text, const std::string& wanted) {
 bool has_matching_line(const std::string& text, const std::string& pattern) {
   std::regex regex(pattern);
   auto all = lines(text);
-  return std::any_of(all.begin(), all.end(), [&](const std::string& line) { return std::regex_search(line, regex); });
+  return std::any_of(all.begin(), all.end(),
+                     [&](const std::string& line) { return std::regex_search(line, regex); });
 }
 
 class CliCaseTest : public ::testing::Test {
@@ -113,11 +114,13 @@ class CliCaseTest : public ::testing::Test {
     std::string text = replace_all(command, "{sonde}", sonde_bin());
     text = replace_all(text, "{workloads}", SONDE_WORKLOAD_DIR);
     text = replace_all(text, "{data}", SONDE_TEST_DATA_DIR);
+    text = replace_all(text, "{fixtures}", SONDE_TEST_DATA_DIR "/../fixtures");
     return replace_all(text, "{tmp}", tmp_);
   }
 
   RunResult run_timed(const std::string& command) const {
-    return run("timeout -k 5 " + std::to_string(case_.timeout_seconds) + " sh -c " + shell_quote(expand(command)));
+    return run("timeout -k 5 " + std::to_string(case_.timeout_seconds) + " sh -c " +
+               shell_quote(expand(command)));
   }
 
   void check() {
@@ -130,15 +133,22 @@ class CliCaseTest : public ::testing::Test {
     ASSERT_NE(result.exit_code, 124) << where << ": timed out after " << case_.timeout_seconds << " s";
     EXPECT_EQ(result.exit_code, case_.exit) << where << ": exit status\nstderr:\n" << result.err;
     for (const auto& wanted : case_.expect)
-      EXPECT_TRUE(has_line(result.out, wanted)) << where << ": no stdout line '" << wanted << "' in\n" << result.out;
+      EXPECT_TRUE(has_line(result.out, expand(wanted))) << where << ": no stdout line '" << wanted << "' in\n"
+                                                        << result.out;
     for (const auto& pattern : case_.expect_regex)
       EXPECT_TRUE(has_matching_line(result.out, pattern))
-          << where << ": no stdout line matches /" << pattern << "/ in\n" << result.out;
+          << where << ": no stdout line matches /" << pattern << "/ in\n"
+          << result.out;
     for (const auto& wanted : case_.expect_stderr)
-      EXPECT_TRUE(has_line(result.err, wanted)) << where << ": no stderr line '" << wanted << "' in\n" << result.err;
+      EXPECT_TRUE(has_line(result.err, expand(wanted))) << where << ": no stderr line '" << wanted << "' in\n"
+                                                        << result.err;
     for (const auto& pattern : case_.expect_stderr_regex)
       EXPECT_TRUE(has_matching_line(result.err, pattern))
-          << where << ": no stderr line matches /" << pattern << "/ in\n" << result.err;
+          << where << ": no stderr line matches /" << pattern << "/ in\n"
+          << result.err;
+    if (!case_.stderr_is.empty()) {
+      EXPECT_EQ(result.err, expand(case_.stderr_is) + "\n") << where << ": stderr is not that one line";
+    }
     if (case_.stderr_empty) {
       EXPECT_EQ(result.err, "") << where << ": stderr";
     }
