@@ -19,6 +19,7 @@ TEST(CliTestFile, DirectivesFillTheirCase) {
       "SAME_AS perf report -i {tmp}/p.data --stdio\n"
       "EXIT 0\n"
       "TIMEOUT 5\n"
+      "MIN_LINES 12\n"
       "CLEANUP rm -f x\n"
       "\n"
       "NAME second\n"
@@ -43,7 +44,11 @@ TEST(CliTestFile, DirectivesFillTheirCase) {
   EXPECT_EQ(first.masks, (std::vector<std::string>{"[0-9]+"}));
   EXPECT_EQ(first.same_as, "perf report -i {tmp}/p.data --stdio");
   EXPECT_EQ(first.timeout_seconds, 5);
+  EXPECT_EQ(first.min_lines, 12);
   EXPECT_EQ(first.cleanup, (std::vector<std::string>{"rm -f x"}));
+  auto shared = parse_cli_test_file("SETUP_ONCE make {shared}/a\nNAME a\nRUN x\nNAME b\nRUN y\n", "t.test");
+  ASSERT_TRUE(shared);
+  EXPECT_EQ((*shared)[1].setup_once, (std::vector<std::string>{"make {shared}/a"}));
   const auto& second = (*cases)[1];
   EXPECT_EQ(second.exit, 1);
   EXPECT_EQ(second.expect_stderr.size(), 1u);
@@ -72,4 +77,5 @@ TEST(CliTestFile, MistakesNameTheFileAndLine) {
             "t.test:3: REQUIRES knows perf, root, trace-cmd, chromium, uprobes and kprobes, not 'gpu'");
   EXPECT_EQ(error_of("NAME a\nRUN x\nEXPECT_REGEX (\n").rfind("t.test:3: bad regex '(': ", 0), 0u);
   EXPECT_EQ(error_of("NAME a\nRUN\n"), "t.test:2: RUN needs an argument");
+  EXPECT_EQ(error_of("NAME a\nRUN x\nSETUP_ONCE y\n"), "t.test:3: SETUP_ONCE goes before the first NAME");
 }

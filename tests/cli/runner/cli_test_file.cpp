@@ -29,6 +29,7 @@ bool valid_name(std::string_view name) {
 
 Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const std::string& file_name) {
   std::vector<CliCase> cases;
+  std::vector<std::string> setup_once;
   std::set<std::string, std::less<>> names;
   int number = 0;
   auto wrong = [&](int line, std::string_view what) { return failf("{}:{}: {}", file_name, line, what); };
@@ -53,7 +54,14 @@ Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const st
       if (!valid_name(argument))
         return wrong(number, "NAME takes letters, digits and '_': '" + argument + "'");
       if (!names.insert(argument).second) return wrong(number, "a second case named '" + argument + "'");
-      cases.push_back({.suite = stem_of(file_name), .name = argument, .line = number});
+      cases.push_back(
+          {.suite = stem_of(file_name), .name = argument, .line = number, .setup_once = setup_once});
+      continue;
+    }
+    if (directive == "SETUP_ONCE") {
+      if (!cases.empty()) return wrong(number, "SETUP_ONCE goes before the first NAME");
+      if (argument.empty()) return wrong(number, "SETUP_ONCE needs an argument");
+      setup_once.push_back(argument);
       continue;
     }
     if (cases.empty()) return wrong(number, "'" + std::string(directive) + "' before the first NAME");
@@ -85,6 +93,8 @@ Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const st
       current.setup.push_back(argument);
     } else if (directive == "EXIT") {
       done = as_number(current.exit);
+    } else if (directive == "MIN_LINES") {
+      done = as_number(current.min_lines);
     } else if (directive == "TIMEOUT") {
       done = as_number(current.timeout_seconds);
     } else if (directive == "EXPECT") {

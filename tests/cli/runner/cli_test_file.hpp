@@ -14,6 +14,9 @@ struct CliCase {
   std::string name;
   int line = 0;  // of NAME, for messages
   std::vector<std::string> setup;
+  // The file's SETUP_ONCE lines: inputs every case of the file shares in {shared}, made again only
+  // when these lines or the sonde binary change.
+  std::vector<std::string> setup_once;
   std::string run;
   int exit = 0;
   int timeout_seconds = 60;
@@ -24,6 +27,7 @@ struct CliCase {
   std::string expect_file;  // golden, relative to tests/cli/
   std::string same_as;      // the peer's command
   std::vector<std::string> masks;
+  int min_lines = 0;  // stdout has at least this many lines (so a comparison compares something)
   std::vector<std::string> requires_;  // perf, root, trace-cmd, chromium, uprobes, kprobes
   std::vector<std::string> cleanup;
 };

@@ -115,7 +115,31 @@ class CliCaseTest : public ::testing::Test {
     text = replace_all(text, "{workloads}", SONDE_WORKLOAD_DIR);
     text = replace_all(text, "{data}", SONDE_TEST_DATA_DIR);
     text = replace_all(text, "{fixtures}", SONDE_TEST_DATA_DIR "/../fixtures");
+    text = replace_all(text, "{shared}", shared_dir());
     return replace_all(text, "{tmp}", tmp_);
+  }
+
+  std::string shared_dir() const { return std::string(SONDE_CLI_SHARED_DIR) + "/" + case_.suite; }
+
+  // Each case runs in its own process: the file's shared inputs are kept in the build tree with a
+  // stamp of what made them (the SETUP_ONCE lines and the sonde binary), and made again when it
+  // differs.
+  void make_shared_inputs() {
+    struct stat binary {};
+    ASSERT_EQ(::stat(sonde_bin().c_str(), &binary), 0);
+    std::string stamp =
+        std::to_string(binary.st_mtim.tv_sec) + "." + std::to_string(binary.st_mtim.tv_nsec) + "\n";
+    for (const auto& command : case_.setup_once) stamp += command + "\n";
+    std::string stamp_path = shared_dir() + "/.stamp";
+    if (read_whole(stamp_path) == stamp) return;
+    std::filesystem::remove_all(shared_dir());
+    std::filesystem::create_directories(shared_dir());
+    for (const auto& command : case_.setup_once) {
+      auto made = run_timed(command);
+      ASSERT_EQ(made.exit_code, 0) << case_.suite << ".test: SETUP_ONCE failed: " << command << "\n"
+                                   << made.err;
+    }
+    std::ofstream(stamp_path) << stamp;
   }
 
   RunResult run_timed(const std::string& command) const {
@@ -125,6 +149,10 @@ class CliCaseTest : public ::testing::Test {
 
   void check() {
     std::string where = case_.suite + ".test:" + std::to_string(case_.line);
+    if (!case_.setup_once.empty()) {
+      make_shared_inputs();
+      if (HasFatalFailure()) return;
+    }
     for (const auto& command : case_.setup) {
       auto setup = run_timed(command);
       ASSERT_EQ(setup.exit_code, 0) << where << ": SETUP failed: " << command << "\n" << setup.err;
@@ -132,6 +160,9 @@ class CliCaseTest : public ::testing::Test {
     auto result = run_timed(case_.run);
     ASSERT_NE(result.exit_code, 124) << where << ": timed out after " << case_.timeout_seconds << " s";
     EXPECT_EQ(result.exit_code, case_.exit) << where << ": exit status\nstderr:\n" << result.err;
+    EXPECT_GE(lines(result.out).size(), static_cast<size_t>(case_.min_lines))
+        << where << ": stdout has fewer lines than MIN_LINES\n"
+        << result.out;
     for (const auto& wanted : case_.expect)
       EXPECT_TRUE(has_line(result.out, expand(wanted))) << where << ": no stdout line '" << wanted << "' in\n"
                                                         << result.out;
@@ -164,6 +195,9 @@ class CliCaseTest : public ::testing::Test {
       auto peer = run_timed(case_.same_as);
       ASSERT_NE(peer.exit_code, 124) << where << ": the peer timed out";
       ASSERT_NE(peer.exit_code, 127) << where << ": the peer could not run: " << peer.err;
+      if (case_.exit == 0) {
+        EXPECT_EQ(peer.exit_code, 0) << where << ": the peer failed\n" << peer.err;
+      }
       std::string ours = masked(result.out, case_.masks), theirs = masked(peer.out, case_.masks);
       EXPECT_FALSE(theirs.empty()) << where << ": the peer printed nothing\n" << peer.err;
       EXPECT_TRUE(ours == theirs) << where << ": stdout differs from the peer's (- peer, + sonde)\n"
