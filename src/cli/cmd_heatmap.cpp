@@ -77,16 +77,9 @@ int cmd_heatmap(int argc, char** argv) {
                "perf.data: print the pairs as \"time latency\" lines (trace2heatmap.pl's input), no SVG");
   if (auto exit_code = parse_command_line(app, argc, argv, "heatmap", AfterOptions::nothing))
     return *exit_code;
-  if (units_time.empty() || units_time == "s")
-    options.time_divisor = 1;
-  else if (units_time == "ms")
-    options.time_divisor = 1e3;
-  else if (units_time == "us")
-    options.time_divisor = 1e6;
-  else if (units_time == "ns")
-    options.time_divisor = 1e9;
-  else
-    return report_usage_error("heatmap", fmt::format("--unitstime '{}': use s, ms, us or ns", units_time));
+  auto divisor = analysis::time_divisor_of(units_time);
+  if (!divisor) return report_error("heatmap", divisor.error());
+  options.time_divisor = *divisor;
   if (max_lat > 0) options.max_lat = max_lat;
   if (step_lat > 0) options.step_lat = step_lat;
   if (max_col >= 0) options.max_col = max_col;

@@ -18,20 +18,8 @@ namespace sonde::pipeline {
 namespace {
 
 tracedat::TraceDatContents trace_dat_contents(ftrace::RecordOutcome& outcome) {
-  auto& metadata = outcome.metadata;
   tracedat::TraceDatContents contents;
-  contents.page_size = metadata.page_size;
-  contents.header_page = std::move(metadata.header_page);
-  contents.header_event = std::move(metadata.header_event);
-  contents.ftrace_formats = std::move(metadata.ftrace_formats);
-  contents.event_formats = std::move(metadata.event_formats);
-  contents.kallsyms = std::move(metadata.kallsyms);
-  contents.printk_formats = std::move(metadata.printk_formats);
-  contents.saved_cmdlines = std::move(metadata.saved_cmdlines);
-  contents.trace_clock = std::move(metadata.trace_clock);
-  contents.cpu_stats = std::move(metadata.cpu_stats);
-  contents.uname = std::move(metadata.uname);
-  contents.nr_cpus = metadata.nr_cpus;
+  static_cast<tracedat::TraceMetadata&>(contents) = std::move(outcome.metadata);
   for (const auto& cpu : outcome.cpus) contents.cpus.push_back({cpu.capture.cpu, cpu.capture.path});
   return contents;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "format/trace_dat_metadata.hpp"
 
 namespace sonde::tracedat {
 
@@ -21,17 +22,8 @@ struct CpuData {
   std::string path;
 };
 
-struct TraceDatContents {
-  uint32_t page_size = 4096;
-  std::string header_page, header_event;    // events/header_page, events/header_event
-  std::vector<std::string> ftrace_formats;  // events/ftrace/*/format texts
-  // System name, its format texts (events/<system>/*/format).
-  std::vector<std::pair<std::string, std::vector<std::string>>> event_formats;
-  std::string kallsyms, printk_formats, saved_cmdlines;  // /proc/kallsyms, printk_formats, saved_cmdlines
-  std::string trace_clock;             // the clock's name, e.g. "local" (or the whole trace_clock file text)
-  std::vector<std::string> cpu_stats;  // per_cpu/cpuN/stats text, index = cpu
-  std::string uname;                   // as trace-cmd records it: "sysname nodename release version machine"
-  int nr_cpus = 0;
+// The metadata and each CPU's pages.
+struct TraceDatContents : TraceMetadata {
   std::vector<CpuData> cpus;
 };
 

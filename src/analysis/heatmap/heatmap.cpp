@@ -1,5 +1,7 @@
 #include "analysis/heatmap/heatmap.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -49,6 +51,14 @@ bool has_letter(std::string_view line) {
 }
 
 }  // namespace
+
+Result<double> time_divisor_of(std::string_view units) {
+  if (units.empty() || units == "s") return 1.0;
+  if (units == "ms") return 1e3;
+  if (units == "us") return 1e6;
+  if (units == "ns") return 1e9;
+  return fail_usage(fmt::format("--unitstime '{}': use s, ms, us or ns", units));
+}
 
 Result<HeatMap> HeatMapBinner::bin(const HeatMapOptions& options) const {
   if (events_.empty()) return fail("no events to draw: give lines of \"time latency\" (two numbers)");

@@ -30,6 +30,9 @@ struct HeatMapOptions {
   bool fractional_rows = false;
 };
 
+// --unitstime's text (s, ms, us or ns; empty is s) as the divisor to seconds.
+Result<double> time_divisor_of(std::string_view units);
+
 struct HeatMap {
   size_t columns = 0;  // 0 .. largest column seen
   size_t rows = 0;     // 0 .. int((max_lat - min_lat) / step_lat)
