@@ -22,7 +22,7 @@ constexpr const char* kRefusal =
 
 // Ends a shell command line that started the workload in the background: without a command
 // after it, sh would exec sonde in its own place, making the workload sonde's child, left a zombie
-// that `tail --pid` waits for forever.
+// that the waiter (wait_for_pid_command) waits for forever.
 const std::string kReapBackground = "; status=$?; wait; exit $status";
 
 int count_lines_containing(const std::string& text, const std::string& needle) {
@@ -51,7 +51,7 @@ class FtraceRecord : public ::testing::Test {
   // record lasts until the workload ends.
   static RunResult record_writes(int writes, const std::string& args, const std::string& output) {
     return run("P=''; " + workload("writes") + " " + std::to_string(writes) + " 1 0 0 700 & P=$!; " +
-               sonde_bin() + " ftrace record " + args + " -o " + output + " -- tail --pid=$P -f /dev/null" +
+               sonde_bin() + " ftrace record " + args + " -o " + output + " -- " + wait_for_pid_command() +
                kReapBackground);
   }
   static RunResult trace_cmd_report(const std::string& path) { return run("trace-cmd report " + path); }
@@ -86,8 +86,8 @@ TEST_F(FtraceRecord, PidWithChildrenFollowsForkedWriters) {
   // writes 40 1 0 2: the main process and two forked children write 40 times each.
   std::string out = file("children.dat");
   auto recorded = run("P=''; " + workload("writes") + " 40 1 0 2 700 & P=$!; " + sonde_bin() +
-                      " ftrace record -P $P -c -e syscalls:sys_enter_write -o " + out +
-                      " -- tail --pid=$P -f /dev/null" + kReapBackground);
+                      " ftrace record -P $P -c -e syscalls:sys_enter_write -o " + out + " -- " +
+                      wait_for_pid_command() + kReapBackground);
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   auto report = trace_cmd_report(out);
   ASSERT_EQ(report.exit_code, 0) << report.err;

@@ -23,12 +23,10 @@ class FtraceStream : public ::testing::Test {
 
 TEST_F(FtraceStream, PrintsExactlyTheWorkloadsWritesAsTraceCmdLines) {
   // The workload starts held for 700 ms in the background; sh must not exec sonde in its place,
-  // or the finished workload would stay sonde's zombie and `tail --pid` would never end. tail's
-  // own output goes away: following /dev/null while the workload writes there, it prints what
-  // it takes for new bytes (zeros, or stale buffer contents), which would mix with the stream's.
+  // or the finished workload would stay sonde's zombie and the waiter would never end.
   auto streamed = run("P=''; " + workload("writes") + " 120 1 0 0 700 & P=$!; " + sonde_bin() +
-                      " ftrace stream -e syscalls:sys_enter_write -f \"common_pid == $P\" -- sh -c "
-                      "\"tail --pid=$P -f /dev/null > /dev/null\"; status=$?; wait; exit $status");
+                      " ftrace stream -e syscalls:sys_enter_write -f \"common_pid == $P\" -- " +
+                      wait_for_pid_command() + "; status=$?; wait; exit $status");
   ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
   int writes = 0;
   for (const auto& line : lines(streamed.out)) {

@@ -74,6 +74,8 @@ std::string temp_dir() {
   return directory.path;
 }
 
+std::string wait_for_pid_command() { return "sh -c \"while kill -0 $P 2>/dev/null; do sleep 0.02; done\""; }
+
 std::string tracing_state() {
   const std::string t = "/sys/kernel/tracing";
   if (!is_directory(t + "/events")) return "tracefs not mounted";

@@ -27,5 +27,8 @@ std::string shell_quote(const std::string& text);
 // probes, instances, clock, cpumask, pid filters, options sonde sets, buffer size, event
 // filters, blktrace switches): tests assert it is the same before and after.
 std::string tracing_state();
+// A shell command (for `-- CMD`) that ends when the process whose pid is in $P does. It polls
+// rather than following a file (`tail --pid=$P -f /dev/null`), so it reads and prints nothing.
+std::string wait_for_pid_command();
 
 }  // namespace sonde::test
