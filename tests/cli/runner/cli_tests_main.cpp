@@ -187,9 +187,10 @@ class CliCaseTest : public ::testing::Test {
       std::string golden_path = std::string(SONDE_CLI_TEST_DIR) + "/" + case_.expect_file;
       if (std::getenv("SONDE_UPDATE_GOLDEN")) std::ofstream(golden_path, std::ios::binary) << result.out;
       ASSERT_EQ(::access(golden_path.c_str(), R_OK), 0) << where << ": no golden file " << golden_path;
-      std::string golden = read_whole(golden_path);
-      EXPECT_TRUE(golden == result.out) << where << ": stdout differs from " << case_.expect_file << "\n"
-                                        << diff_of(golden, result.out, tmp_);
+      std::string golden = masked(read_whole(golden_path), case_.masks);
+      std::string out = masked(result.out, case_.masks);
+      EXPECT_TRUE(golden == out) << where << ": stdout differs from " << case_.expect_file << "\n"
+                                 << diff_of(golden, out, tmp_);
     }
     if (!case_.same_as.empty()) {
       auto peer = run_timed(case_.same_as);
