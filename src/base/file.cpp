@@ -46,6 +46,17 @@ Result<std::vector<std::string>> list_directory(const std::string& path) {
 
 bool path_exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
 
+bool is_nonempty_regular_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+bool is_replaceable_file(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
+  return S_ISREG(st.st_mode);
+}
+
 bool is_directory(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);

@@ -20,7 +20,10 @@ Result<PerfDataWriter> PerfDataWriter::create(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return failf("cannot create {}: {}", path, errno_text(errno));
   // O_CREAT's mode does not apply to a file that already existed; perf.data is private either way.
-  if (::fchmod(fd, 0600) != 0) {
+  // A device (-o /dev/null) keeps its mode.
+  struct stat st {};
+  bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (regular && ::fchmod(fd, 0600) != 0) {
     int err = errno;
     ::close(fd);
     return failf("cannot chmod {}: {}", path, errno_text(err));

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "base/file.hpp"
+
 namespace sonde::output {
 
 namespace {
@@ -26,6 +28,17 @@ bool write_all(int fd, std::string_view content) {
 Result<void> write_document(const std::string& path, std::string_view content) {
   if (path.empty() || path == "-") {
     if (!write_all(STDOUT_FILENO, content)) return failf("cannot write to stdout: {}", errno_text(errno));
+    return {};
+  }
+  // A device, FIFO or symlink (-o /dev/null, -o /dev/stdout) is written through: renaming a new
+  // file over it would replace it.
+  if (!is_replaceable_file(path)) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) return failf("cannot open {}: {}", path, errno_text(errno));
+    bool ok = write_all(fd, content);
+    int err = errno;
+    ok = ::close(fd) == 0 && ok;
+    if (!ok) return failf("cannot write {}: {}", path, errno_text(err));
     return {};
   }
   std::string temporary = path + ".tmp-XXXXXX";
