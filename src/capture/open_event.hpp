@@ -3,7 +3,11 @@
 #include <linux/perf_event.h>
 #include <sys/types.h>
 
+#include <vector>
+
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
+#include "events/event_spec.hpp"
 #include "kernel/perf_event.hpp"
 
 namespace sonde::capture {
@@ -13,5 +17,11 @@ namespace sonde::capture {
 // the next slots open directly. A failure carries the errno.
 Result<kernel::PerfEventFd> open_event(perf_event_attr& attr, pid_t pid, int cpu, int group_fd = -1,
                                        unsigned long flags = 0);
+
+// perf record's answer to a machine without a hardware PMU (most VMs and cloud machines): each
+// hardware event is tried once on this thread; cycles the kernel refuses becomes cpu-clock with
+// the same modifiers ("cycles:k" records as "cpu-clock:k"; a note says so), and any other
+// refused hardware event fails in perf's words, "The instructions event is not supported.".
+Result<void> fall_back_to_cpu_clock(std::vector<events::EventSpec>& events, Diagnostics& diagnostics);
 
 }  // namespace sonde::capture

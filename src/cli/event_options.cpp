@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "events/parse_events.hpp"
+#include "events/tracepoint_filter.hpp"
 
 namespace sonde::cli {
 
@@ -24,7 +25,10 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
            bool applied = false;
            for (size_t i = options.from_last_option; i < options.events.size(); ++i) {
              if (!options.events[i].is_tracepoint()) continue;
-             options.events[i].filter = filter;
+             if (auto set = events::set_tracepoint_filter(options.events[i], filter); !set) {
+               options.error = set.error();
+               return;
+             }
              applied = true;
            }
            if (!applied)

@@ -123,7 +123,12 @@ Result<std::vector<ListedEvent>> list_events(std::string_view filter) {
 
 Result<std::vector<ListedEvent>> list_subsystem(std::string_view system) {
   std::vector<ListedEvent> out;
-  if (auto added = add_tracepoints(system, "*", out); !added) return tl::unexpected(added.error());
+  // "subsys block:*" (or "block:blk_*") is read as perf reads the words: a tracepoint glob.
+  size_t colon = system.find(':');
+  std::string_view events = colon == std::string_view::npos ? "*" : system.substr(colon + 1);
+  if (colon != std::string_view::npos) system = system.substr(0, colon);
+  if (auto added = add_tracepoints(system, events.empty() ? "*" : events, out); !added)
+    return tl::unexpected(added.error());
   return out;
 }
 

@@ -2,7 +2,8 @@
 
 namespace sonde::events {
 
-Parsed<void> apply_modifiers(EventSpec& event, std::string_view letters, size_t pos, bool leader) {
+Parsed<void> apply_modifiers(EventSpec& event, std::string_view letters, size_t pos, bool leader,
+                             bool group_modifier) {
   if (letters.empty()) return syntax_error(pos, "expected modifiers after ':' (u k h G H I p P S D e W b)");
   // Check everything before changing anything: an error leaves the event as it was.
   int precise = event.attr.precise_ip;
@@ -20,7 +21,7 @@ Parsed<void> apply_modifiers(EventSpec& event, std::string_view letters, size_t 
   // letter then includes its own; likewise the first of G/H for guest and host.
   perf_event_attr& attr = event.attr;
   bool eu = attr.exclude_user, ek = attr.exclude_kernel, eh = attr.exclude_hv;
-  bool eG = attr.exclude_guest, eH = attr.exclude_host;
+  bool eG = group_modifier && attr.exclude_guest, eH = group_modifier && attr.exclude_host;
   bool exclude = eu || ek || eh;
   bool exclude_gh = event.guest_host_chosen;
   auto exclude_all = [&] {
@@ -86,6 +87,29 @@ Parsed<void> apply_modifiers(EventSpec& event, std::string_view letters, size_t 
   attr.exclude_host = eH;
   event.guest_host_chosen = exclude_gh;
   return {};
+}
+
+std::string modifier_suffix_from_attr(const perf_event_attr& attr) {
+  std::string letters;
+  auto include = [&](bool excluded, char letter) {
+    if (!excluded) letters.push_back(letter);
+  };
+  bool exclude_guest_default = false;
+  if (attr.exclude_kernel || attr.exclude_user || attr.exclude_hv) {
+    include(attr.exclude_kernel, 'k');
+    include(attr.exclude_user, 'u');
+    include(attr.exclude_hv, 'h');
+    exclude_guest_default = true;
+  }
+  if (attr.precise_ip) {
+    letters.append(std::string_view("ppp").substr(0, attr.precise_ip));
+    exclude_guest_default = true;
+  }
+  if (attr.exclude_host || static_cast<bool>(attr.exclude_guest) == exclude_guest_default) {
+    include(attr.exclude_host, 'H');
+    include(attr.exclude_guest, 'G');
+  }
+  return letters.empty() ? "" : ":" + letters;
 }
 
 }  // namespace sonde::events

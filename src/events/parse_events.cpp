@@ -116,7 +116,7 @@ class EventParser {
       size_t pos = scanner_.pos();
       std::string_view letters = scanner_.letters();
       for (size_t i = first_member; i < events_.size(); ++i)
-        if (auto applied = apply_modifiers(events_[i], letters, pos, i == first_member); !applied)
+        if (auto applied = apply_modifiers(events_[i], letters, pos, i == first_member, true); !applied)
           return applied;
     }
     return {};

@@ -10,6 +10,7 @@
 #include "base/file.hpp"
 #include "base/strings.hpp"
 #include "base/unique_fd.hpp"
+#include "capture/open_event.hpp"
 #include "capture/record_sideband.hpp"
 #include "capture/tasks.hpp"
 #include "events/parse_events.hpp"
@@ -125,13 +126,18 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (auto parsed = events::parse_events(default_event(), options.events); !parsed)
       return tl::unexpected(parsed.error());
   }
+  // The fallback's note is perf's -v line.
+  Diagnostics kept;
+  if (auto fallen = capture::fall_back_to_cpu_clock(options.events, options.verbose ? diagnostics : kept);
+      !fallen)
+    return tl::unexpected(fallen.error());
   auto attrs = capture::record_attrs(options.events, record);
   if (options.verbose) note_attrs(options.events, attrs, diagnostics);
 
-  // perf keeps the previous file as perf.data.old.
+  // perf keeps the previous file as perf.data.old (a non-empty one: -o /dev/null stays a device).
   bool to_pipe = options.output == "-";
   record.output_on_stdout = to_pipe;
-  if (!to_pipe && path_exists(options.output)) {
+  if (!to_pipe && is_nonempty_regular_file(options.output)) {
     if (std::rename(options.output.c_str(), (options.output + ".old").c_str()) != 0)
       return failf("cannot rename {} to {}.old: {}", options.output, options.output, errno_text(errno));
   }

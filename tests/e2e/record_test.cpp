@@ -284,3 +284,19 @@ TEST_F(Record, UnknownProcessIsAClearError) {
   EXPECT_EQ(lines(result.err).size(), 1u) << result.err;
   EXPECT_FALSE(path_exists(file("perf.data")));
 }
+
+// Without the hardware PMU, a hardware event other than cycles is refused in perf's words; with
+// it, both record.
+TEST_F(Record, HardwareEventsTheMachineLacksAreRefusedAsPerfRefusesThem) {
+  if (!have_perf()) GTEST_SKIP() << "perf (the oracle) is not installed";
+  auto theirs = run("cd " + dir_ + " && perf record -q -e instructions -o perf-instructions.data -- true");
+  auto ours =
+      run("cd " + dir_ + " && " + sonde_bin() + " record -q -e instructions -o instructions.data -- true");
+  if (theirs.exit_code == 0) {
+    EXPECT_EQ(ours.exit_code, 0) << ours.err;
+    return;
+  }
+  ASSERT_NE(theirs.err.find("The instructions event is not supported."), std::string::npos) << theirs.err;
+  EXPECT_EQ(ours.exit_code, 1);
+  EXPECT_EQ(ours.err, "sonde record: The instructions event is not supported.\n");
+}
