@@ -1,6 +1,5 @@
 #include "symbols/symbolizer.hpp"
 
-#include <elfutils/debuginfod.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,10 +16,12 @@
 #include "format/build_ids.hpp"
 #include "kernel/kallsyms.hpp"
 #include "symbols/buildid_cache.hpp"
+#include "symbols/debuginfod_client.hpp"
 #include "symbols/demangle.hpp"
 #include "symbols/dwarf_info.hpp"
 #include "symbols/elf_image.hpp"
 #include "symbols/jit_map.hpp"
+#include "symbols/kallsyms_cache.hpp"
 #include "symbols/kernel_symbols.hpp"
 #include "symbols/symbol_table.hpp"
 #include "symbols/vdso.hpp"
@@ -57,25 +58,6 @@ std::string build_id_path(const std::string& build_id) {
   return "/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug";
 }
 
-// A separate debug file from a debuginfod server, when DEBUGINFOD_URLS names one.
-std::string debuginfod_debuginfo(const std::string& build_id) {
-  const char* urls = std::getenv("DEBUGINFOD_URLS");
-  if (!urls || !*urls || build_id.empty()) return "";
-  debuginfod_client* client = debuginfod_begin();
-  if (!client) return "";
-  char* path = nullptr;
-  int fd =
-      debuginfod_find_debuginfo(client, reinterpret_cast<const unsigned char*>(build_id.c_str()), 0, &path);
-  std::string out;
-  if (fd >= 0) {
-    ::close(fd);
-    if (path) out = path;
-  }
-  std::free(path);
-  debuginfod_end(client);
-  return out;
-}
-
 std::vector<RawSymbol> demangled(std::vector<RawSymbol> symbols, bool demangle_names,
                                  const char* suffix = "") {
   for (RawSymbol& symbol : symbols) {
@@ -109,7 +91,7 @@ void Symbolizer::prefetch_kernel_symbols() {
   // With a vmlinux, kallsyms is only its fallback.
   if (kernel_->tried || kernel_->prefetched.valid() || !options_.vmlinux.empty()) return;
   kernel_->prefetched_path = options_.kallsyms;
-  kernel_->prefetched = std::async(std::launch::async, load_kallsyms, options_.kallsyms);
+  kernel_->prefetched = std::async(std::launch::async, load_kallsyms_cached, options_.kallsyms);
 }
 
 namespace {
@@ -203,7 +185,7 @@ class Loader {
       std::string path = kallsyms_path(dso);
       if (!path.empty()) {
         bool ready = kernel.prefetched.valid() && kernel.prefetched_path == path;
-        auto loaded = ready ? kernel.prefetched.get() : load_kallsyms(path);
+        auto loaded = ready ? kernel.prefetched.get() : load_kallsyms_cached(path);
         if (loaded)
           kernel.symbols = std::move(*loaded);
         else

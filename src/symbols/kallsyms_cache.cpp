@@ -1,0 +1,175 @@
+#include "symbols/kallsyms_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "base/bytes.hpp"
+#include "base/file.hpp"
+#include "base/mapped_file.hpp"
+#include "base/strings.hpp"
+#include "format/build_ids.hpp"
+#include "kernel/bpf_programs.hpp"
+#include "kernel/kallsyms.hpp"
+
+namespace sonde::symbols {
+
+namespace {
+
+// Bumped whenever the layout below or the clean-ups that made the tables change.
+constexpr char kMagic[8] = {'S', 'O', 'N', 'D', 'E', 'K', 'S', '2'};
+
+void put_text(ByteWriter& out, std::string_view text) {
+  out.put(static_cast<uint32_t>(text.size()));
+  out.put_bytes(text.data(), text.size());
+}
+
+std::optional<std::string_view> take_text(ByteReader& in) {
+  auto size = in.read<uint32_t>();
+  if (!size) return std::nullopt;
+  auto bytes = in.take(*size);
+  if (!bytes) return std::nullopt;
+  return std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+}
+
+void put_table(ByteWriter& out, std::string_view name, const SymbolTable& table) {
+  put_text(out, name);
+  out.put(static_cast<uint64_t>(table.symbols().size()));
+  for (const Symbol& symbol : table.symbols()) {
+    out.put(symbol.start);
+    out.put(symbol.size);
+    put_text(out, symbol.name);
+  }
+}
+
+std::optional<SymbolTable> take_table(ByteReader& in) {
+  auto count = in.read<uint64_t>();
+  // Each symbol takes at least 20 bytes: a count beyond what remains is a corrupt file.
+  if (!count || *count > in.remaining() / 20) return std::nullopt;
+  std::vector<Symbol> symbols;
+  symbols.reserve(*count);
+  for (uint64_t i = 0; i < *count; ++i) {
+    auto start = in.read<uint64_t>();
+    auto size = in.read<uint64_t>();
+    auto name = take_text(in);
+    if (!start || !size || !name) return std::nullopt;
+    symbols.push_back(Symbol{*start, *size, std::string(*name)});
+  }
+  return SymbolTable::from_clean(std::move(symbols));
+}
+
+// /proc/modules without its changing columns (use counts, users): name, size and address.
+std::string modules_key() {
+  auto text = read_file("/proc/modules");
+  if (!text) return "none";
+  std::string key;
+  for (const auto& module : kernel::parse_modules(*text))
+    key += fmt::format("{}:{}:{:x},", module.name, module.size, module.start);
+  return key;
+}
+
+}  // namespace
+
+Result<std::string> running_kernel_state_key() {
+  auto build_id = format::read_kernel_build_id();
+  if (!build_id) return tl::unexpected(build_id.error());
+  auto boot = read_file("/proc/sys/kernel/random/boot_id");
+  if (!boot) return tl::unexpected(boot.error());
+  auto bpf = kernel::loaded_bpf_program_ids();
+  if (!bpf) return tl::unexpected(bpf.error());
+  std::string key = fmt::format("kernel {} boot {} modules {} bpf", format::build_id_hex(*build_id),
+                                trim(*boot), modules_key());
+  for (uint32_t id : *bpf) key += fmt::format(" {}", id);
+  return key;
+}
+
+std::string sonde_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/sonde";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/sonde";
+}
+
+std::string serialize_kernel_symbols(const KernelSymbols& symbols, const std::string& key) {
+  ByteWriter out;
+  out.put_bytes(kMagic, sizeof kMagic);
+  put_text(out, key);
+  out.put(static_cast<uint32_t>(1 + symbols.modules.size()));
+  put_table(out, "", symbols.kernel);
+  for (const auto& [name, table] : symbols.modules) put_table(out, name, table);
+  return std::move(out.str());
+}
+
+Result<KernelSymbols> read_kernel_symbols_cache(const std::string& path, const std::string& key) {
+  auto file = MappedFile::open(path);
+  if (!file) return tl::unexpected(file.error());
+  ByteReader in(file->bytes());
+  auto magic = in.take(sizeof kMagic);
+  if (!magic || std::memcmp(magic->data(), kMagic, sizeof kMagic) != 0)
+    return failf("{}: not a sonde kallsyms cache", path);
+  auto stored_key = take_text(in);
+  if (!stored_key || *stored_key != key) return failf("{}: made for another kernel state", path);
+  auto tables = in.read<uint32_t>();
+  if (!tables || *tables == 0) return failf("{}: truncated", path);
+  KernelSymbols symbols;
+  for (uint32_t i = 0; i < *tables; ++i) {
+    auto name = take_text(in);
+    if (!name) return failf("{}: truncated", path);
+    auto table = take_table(in);
+    if (!table) return failf("{}: truncated", path);
+    if (i == 0)
+      symbols.kernel = std::move(*table);
+    else
+      symbols.modules.emplace(std::string(*name), std::move(*table));
+  }
+  if (!in.at_end()) return failf("{}: trailing bytes", path);
+  return symbols;
+}
+
+Result<void> write_kernel_symbols_cache(const std::string& path, const KernelSymbols& symbols,
+                                        const std::string& key) {
+  std::string directory = path.substr(0, path.rfind('/'));
+  // Each missing level of the directory, from the top down.
+  for (size_t slash = directory.find('/', 1);; slash = directory.find('/', slash + 1)) {
+    std::string level = directory.substr(0, slash);
+    if (::mkdir(level.c_str(), 0755) != 0 && errno != EEXIST)
+      return fail_errno(errno, fmt::format("cannot create {}", level));
+    if (slash == std::string::npos) break;
+  }
+  std::string temporary = path + ".tmp-XXXXXX";
+  int fd = ::mkstemp(temporary.data());
+  if (fd < 0) return fail_errno(errno, fmt::format("cannot create {}", temporary));
+  std::string bytes = serialize_kernel_symbols(symbols, key);
+  std::string_view left = bytes;
+  while (!left.empty()) {
+    ssize_t n = ::write(fd, left.data(), left.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    left.remove_prefix(static_cast<size_t>(n));
+  }
+  int err = left.empty() ? 0 : errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) err = errno;
+  if (err == 0) return {};
+  ::unlink(temporary.c_str());
+  return fail_errno(err, fmt::format("cannot write {}", path));
+}
+
+Result<KernelSymbols> load_kallsyms_cached(const std::string& kallsyms_path) {
+  if (kallsyms_path != "/proc/kallsyms") return load_kallsyms(kallsyms_path);
+  auto key = running_kernel_state_key();
+  auto build_id = format::read_kernel_build_id();
+  if (!key || !build_id) return load_kallsyms(kallsyms_path);
+  std::string cache = fmt::format("{}/kallsyms-{}", sonde_cache_dir(), format::build_id_hex(*build_id));
+  if (auto cached = read_kernel_symbols_cache(cache, *key)) return cached;
+  auto loaded = load_kallsyms(kallsyms_path);
+  // Kept only if nothing changed while /proc/kallsyms was read (a module or program loaded).
+  auto key_after = running_kernel_state_key();
+  if (loaded && key_after && *key_after == *key) (void)write_kernel_symbols_cache(cache, *loaded, *key);
+  return loaded;
+}
+
+}  // namespace sonde::symbols
