@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "base/bytes.hpp"
 #include "base/file.hpp"
@@ -46,7 +47,9 @@ void put_table(ByteWriter& out, std::string_view name, const SymbolTable& table)
   }
 }
 
-std::optional<SymbolTable> take_table(ByteReader& in) {
+// `file`'s pages behind the reader are dropped as it goes: a small report's peak memory would
+// otherwise hold the whole file (5 MB) beside the tables made of it.
+std::optional<SymbolTable> take_table(ByteReader& in, MappedFile& file) {
   auto count = in.read<uint64_t>();
   // Each symbol takes at least 20 bytes: a count beyond what remains is a corrupt file.
   if (!count || *count > in.remaining() / 20) return std::nullopt;
@@ -58,6 +61,7 @@ std::optional<SymbolTable> take_table(ByteReader& in) {
     auto name = take_text(in);
     if (!start || !size || !name) return std::nullopt;
     symbols.push_back(Symbol{*start, *size, std::string(*name)});
+    if (i % 8192 == 8191) file.release_before(in.offset(), size_t{1} << 20);
   }
   return SymbolTable::from_clean(std::move(symbols));
 }
@@ -118,7 +122,7 @@ Result<KernelSymbols> read_kernel_symbols_cache(const std::string& path, const s
   for (uint32_t i = 0; i < *tables; ++i) {
     auto name = take_text(in);
     if (!name) return failf("{}: truncated", path);
-    auto table = take_table(in);
+    auto table = take_table(in, *file);
     if (!table) return failf("{}: truncated", path);
     if (i == 0)
       symbols.kernel = std::move(*table);
@@ -158,18 +162,45 @@ Result<void> write_kernel_symbols_cache(const std::string& path, const KernelSym
   return fail_errno(err, fmt::format("cannot write {}", path));
 }
 
-Result<KernelSymbols> load_kallsyms_cached(const std::string& kallsyms_path) {
-  if (kallsyms_path != "/proc/kallsyms") return load_kallsyms(kallsyms_path);
-  auto key = running_kernel_state_key();
-  auto build_id = format::read_kernel_build_id();
-  if (!key || !build_id) return load_kallsyms(kallsyms_path);
-  std::string cache = fmt::format("{}/kallsyms-{}", sonde_cache_dir(), format::build_id_hex(*build_id));
-  if (auto cached = read_kernel_symbols_cache(cache, *key)) return cached;
+namespace {
+
+Result<KernelSymbols> load_running_kallsyms(const std::string& kallsyms_path, const std::string& key,
+                                            const std::string& build_id) {
+  std::string cache = fmt::format("{}/kallsyms-{}", sonde_cache_dir(), build_id);
+  if (auto cached = read_kernel_symbols_cache(cache, key)) return cached;
   auto loaded = load_kallsyms(kallsyms_path);
   // Kept only if nothing changed while /proc/kallsyms was read (a module or program loaded).
   auto key_after = running_kernel_state_key();
-  if (loaded && key_after && *key_after == *key) (void)write_kernel_symbols_cache(cache, *loaded, *key);
+  if (loaded && key_after && *key_after == key) (void)write_kernel_symbols_cache(cache, *loaded, key);
   return loaded;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const KernelSymbols>> load_kallsyms_cached(const std::string& kallsyms_path) {
+  auto shared = [](Result<KernelSymbols> loaded) -> Result<std::shared_ptr<const KernelSymbols>> {
+    if (!loaded) return tl::unexpected(loaded.error());
+    return std::make_shared<const KernelSymbols>(std::move(*loaded));
+  };
+  if (kallsyms_path != "/proc/kallsyms") return shared(load_kallsyms(kallsyms_path));
+  auto key = running_kernel_state_key();
+  auto build_id = format::read_kernel_build_id();
+  if (!key || !build_id) return shared(load_kallsyms(kallsyms_path));
+
+  struct Loaded {
+    std::mutex mutex;
+    std::string key;
+    std::shared_ptr<const KernelSymbols> symbols;
+  };
+  // Never freed: what it holds lives to the process's end on purpose (see the header).
+  static Loaded* const loaded = new Loaded;
+  std::lock_guard lock(loaded->mutex);
+  if (loaded->symbols && loaded->key == *key) return loaded->symbols;
+  auto symbols = shared(load_running_kallsyms(kallsyms_path, *key, format::build_id_hex(*build_id)));
+  if (!symbols) return symbols;
+  loaded->key = *key;
+  loaded->symbols = *symbols;
+  return symbols;
 }
 
 }  // namespace sonde::symbols

@@ -74,9 +74,9 @@ std::vector<RawSymbol> demangled(std::vector<RawSymbol> symbols, bool demangle_n
 // Shared by every kernel and module Dso: kallsyms is read once.
 struct KernelState {
   bool tried = false;
-  std::optional<KernelSymbols> symbols;
+  std::shared_ptr<const KernelSymbols> symbols;
   std::string prefetched_path;  // what `prefetched` reads, when started
-  std::future<Result<KernelSymbols>> prefetched;
+  std::future<Result<std::shared_ptr<const KernelSymbols>>> prefetched;
 };
 
 Symbolizer::Symbolizer(SymbolizerOptions options, Diagnostics* notes)

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# fixed_costs: what a small, everyday run costs, sonde against its peer in the same run.
+#   - start-up: `stat true` and `--version` against perf's;
+#   - a file of a few thousand samples (frame-pointer call graphs, user and kernel samples):
+#     report --no-children, report (children), script, collapse and flamegraph against perf
+#     report and perf script (collapse and flamegraph are timed against `perf script` alone,
+#     the first stage of the FlameGraph pipeline, so the peer's figure is a lower bound);
+#   - a trace.dat of a few thousand events: `sonde ftrace report` against `trace-cmd report`.
+# Each pair runs RUNS times interleaved (sonde, peer, sonde, peer, ...); wall time from bash's
+# $EPOCHREALTIME around the bare command, peak RSS from GNU time in separate runs; medians.
+# Output goes to /dev/null. Targets (issue 12): start-up at most half perf's time and memory;
+# small files at most a fifth of the peer's time and no more memory.
+# Usage: bench/fixed_costs.sh SONDE
+set -u
+(($# == 1)) || { echo "usage: fixed_costs.sh SONDE"; exit 2; }
+SONDE=$1
+RUNS=${RUNS:-15}
+[[ -x $SONDE ]] || { echo "fixed_costs: sonde binary '$SONDE' not found or not executable"; exit 2; }
+PERF=$(command -v perf) || { echo "fixed_costs: perf not found; peer absent, skipping"; exit 0; }
+[[ -x /usr/bin/time ]] || { echo "fixed_costs: GNU time (/usr/bin/time) not found"; exit 2; }
+WORKLOADS=$(dirname "$SONDE")/workloads
+[[ -x $WORKLOADS/demo && -x $WORKLOADS/writes ]] || { echo "fixed_costs: build the workloads first"; exit 2; }
+
+tmp=$(mktemp -d /tmp/bench_fixed.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+
+wall_ms() {  # wall_ms CMD...: run CMD once, print elapsed milliseconds
+    local t0=$EPOCHREALTIME; "$@" >/dev/null 2>&1; local t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
+}
+rss_kb() { /usr/bin/time -f '%M' -o "$tmp/rss" "$@" >/dev/null 2>&1; tail -n1 "$tmp/rss"; }
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'; }
+
+# compare NAME TIME_TARGET -- SONDE_CMD... -- PEER_CMD...
+compare() {
+    local name=$1 target=$2; shift 3
+    local ours=() theirs=()
+    while (($#)) && [[ $1 != -- ]]; do ours+=("$1"); shift; done
+    shift; theirs=("$@")
+    rm -f "$tmp"/{s,p}.{ms,kb}
+    "${ours[@]}" >/dev/null 2>&1; "${theirs[@]}" >/dev/null 2>&1  # warm the page cache
+    for ((i = 0; i < RUNS; i++)); do
+        wall_ms "${ours[@]}" >>"$tmp/s.ms"; wall_ms "${theirs[@]}" >>"$tmp/p.ms"
+        rss_kb "${ours[@]}" >>"$tmp/s.kb"; rss_kb "${theirs[@]}" >>"$tmp/p.kb"
+    done
+    awk -v name="$name" -v target="$target" -v sm="$(median "$tmp/s.ms")" -v pm="$(median "$tmp/p.ms")" \
+        -v sk="$(median "$tmp/s.kb")" -v pk="$(median "$tmp/p.kb")" 'BEGIN {
+        rt = sm / pm; rr = sk / pk
+        memory_target = (target == 0.5) ? 0.5 : 1.0
+        ok = (rt <= target && rr <= memory_target) ? "PASS" : "MISS"
+        printf "%-34s %9.1f %9.1f %7.1fx %8.1f %8.1f %6.2f  %s\n", name, sm, pm, pm / sm, sk / 1024, pk / 1024, rr, ok
+    }'
+}
+
+echo "recording the inputs..."
+"$PERF" record -q -g -F 4000 -o "$tmp/small.data" -- "$WORKLOADS/demo" 300000 200 >/dev/null 2>&1 ||
+    { echo "fixed_costs: perf record failed"; exit 2; }
+samples=$("$SONDE" script -i "$tmp/small.data" -F ip 2>/dev/null | wc -l)
+"$SONDE" ftrace record -e sched:sched_switch -e syscalls:sys_enter_write -o "$tmp/small.dat" -- \
+    "$WORKLOADS/writes" 2000 >/dev/null 2>&1 || { echo "fixed_costs: sonde ftrace record failed"; exit 2; }
+TRACE_CMD=$(command -v trace-cmd || true)
+events=$( [[ -n $TRACE_CMD ]] && "$TRACE_CMD" report "$tmp/small.dat" 2>/dev/null | grep -c ': ' )
+
+echo "$RUNS interleaved runs each, medians; small.data: $samples samples (-g, user and kernel)"
+printf "%-34s %9s %9s %8s %8s %8s %6s  %s\n" case sonde_ms peer_ms speedup sonde_MB peer_MB rss target
+compare "stat true (perf stat)" 0.5 -- "$SONDE" stat true -- "$PERF" stat true
+compare "--version (perf)" 0.5 -- "$SONDE" --version -- "$PERF" --version
+compare "report --no-children (perf)" 0.2 -- "$SONDE" report -i "$tmp/small.data" --stdio --no-children \
+    -- "$PERF" report -i "$tmp/small.data" --stdio --no-children
+compare "report, children (perf)" 0.2 -- "$SONDE" report -i "$tmp/small.data" --stdio \
+    -- "$PERF" report -i "$tmp/small.data" --stdio
+compare "script (perf script)" 0.2 -- "$SONDE" script -i "$tmp/small.data" -- "$PERF" script -i "$tmp/small.data"
+compare "collapse (perf script)" 0.2 -- "$SONDE" collapse "$tmp/small.data" -- "$PERF" script -i "$tmp/small.data"
+compare "flamegraph (perf script)" 0.2 -- "$SONDE" flamegraph "$tmp/small.data" -o /dev/null \
+    -- "$PERF" script -i "$tmp/small.data"
+if [[ -n $TRACE_CMD ]]; then
+    echo "small.dat: $events events"
+    compare "ftrace report (trace-cmd report)" 0.2 -- "$SONDE" ftrace report "$tmp/small.dat" \
+        -- "$TRACE_CMD" report "$tmp/small.dat"
+else
+    echo "trace-cmd not found: ftrace report not compared"
+fi
