@@ -217,8 +217,20 @@ TEST_F(SymbolsAgainstPerf, SrclinesOfSamplesAreThoseOfPerf) {
       EXPECT_NE(expected[i].find('['), std::string::npos) << "sample " << i << ": " << expected[i];
       continue;
     }
-    EXPECT_EQ(namer.srclines[i], expected[i]) << "sample " << i;
-    workload_lines += namer.srclines[i].starts_with("inlined.c:");
+    // README's deliberate difference: code from a header (glibc's or ld.so's dl-cacheinfo.h) is
+    // named by its header here, by the CU's .c file in perf (binutils misreads DWARF 5 file
+    // numbers); the line numbers agree.
+    const std::string& ours = namer.srclines[i];
+    const std::string& theirs = expected[i];
+    size_t our_colon = ours.rfind(':'), their_colon = theirs.rfind(':');
+    bool header_named = our_colon != std::string::npos && their_colon != std::string::npos &&
+                        ours.substr(0, our_colon).ends_with(".h") &&
+                        theirs.substr(0, their_colon).ends_with(".c") &&
+                        ours.substr(our_colon) == theirs.substr(their_colon);
+    if (!header_named) {
+      EXPECT_EQ(ours, theirs) << "sample " << i;
+    }
+    workload_lines += ours.starts_with("inlined.c:");
   }
   EXPECT_GT(workload_lines, expected.size() / 2);
 }
