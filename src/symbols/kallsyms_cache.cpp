@@ -22,7 +22,7 @@ namespace sonde::symbols {
 namespace {
 
 // Bumped whenever the layout below or the clean-ups that made the tables change.
-constexpr char kMagic[8] = {'S', 'O', 'N', 'D', 'E', 'K', 'S', '2'};
+constexpr char kMagic[8] = {'S', 'O', 'N', 'D', 'E', 'K', 'S', '3'};
 
 void put_text(ByteWriter& out, std::string_view text) {
   out.put(static_cast<uint32_t>(text.size()));
@@ -37,33 +37,65 @@ std::optional<std::string_view> take_text(ByteReader& in) {
   return std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size());
 }
 
+// A table as columns the reader maps in place: its name, the symbol count and the names' size,
+// padding to 8 bytes, then starts, sizes, ends and running maximum ends (u64 each), each name's
+// offset (u32), and the names, each ending in a NUL.
 void put_table(ByteWriter& out, std::string_view name, const SymbolTable& table) {
-  put_text(out, name);
-  out.put(static_cast<uint64_t>(table.symbols().size()));
-  for (const Symbol& symbol : table.symbols()) {
-    out.put(symbol.start);
-    out.put(symbol.size);
-    put_text(out, symbol.name);
+  const std::vector<Symbol>& symbols = table.symbols();
+  std::string names;
+  std::vector<uint32_t> offsets;
+  offsets.reserve(symbols.size());
+  for (const Symbol& symbol : symbols) {
+    offsets.push_back(static_cast<uint32_t>(names.size()));
+    names.append(symbol.name);
+    names.push_back('\0');
   }
+  put_text(out, name);
+  out.put(static_cast<uint64_t>(symbols.size()));
+  out.put(static_cast<uint64_t>(names.size()));
+  out.put_zeros(ByteWriter::align_up(out.size(), 8) - out.size());
+  for (const Symbol& symbol : symbols) out.put(symbol.start);
+  for (const Symbol& symbol : symbols) out.put(symbol.size);
+  for (uint64_t end : table.ends()) out.put(end);
+  for (uint64_t end : table.max_ends()) out.put(end);
+  out.put_bytes(offsets.data(), offsets.size() * sizeof(uint32_t));
+  out.put_bytes(names.data(), names.size());
 }
 
-// `file`'s pages behind the reader are dropped as it goes: a small report's peak memory would
-// otherwise hold the whole file (5 MB) beside the tables made of it.
-std::optional<SymbolTable> take_table(ByteReader& in, MappedFile& file) {
+template <typename T>
+std::optional<std::span<const T>> take_column(ByteReader& in, uint64_t count) {
+  if (count > in.remaining() / sizeof(T)) return std::nullopt;
+  auto bytes = in.take(count * sizeof(T));
+  return std::span<const T>(reinterpret_cast<const T*>(bytes->data()), count);
+}
+
+std::optional<SymbolTable> take_table(ByteReader& in, const std::shared_ptr<const MappedFile>& file) {
   auto count = in.read<uint64_t>();
-  // Each symbol takes at least 20 bytes: a count beyond what remains is a corrupt file.
-  if (!count || *count > in.remaining() / 20) return std::nullopt;
-  std::vector<Symbol> symbols;
-  symbols.reserve(*count);
-  for (uint64_t i = 0; i < *count; ++i) {
-    auto start = in.read<uint64_t>();
-    auto size = in.read<uint64_t>();
-    auto name = take_text(in);
-    if (!start || !size || !name) return std::nullopt;
-    symbols.push_back(Symbol{*start, *size, std::string(*name)});
-    if (i % 8192 == 8191) file.release_before(in.offset(), size_t{1} << 20);
-  }
-  return SymbolTable::from_clean(std::move(symbols));
+  auto names_size = in.read<uint64_t>();
+  if (!count || !names_size) return std::nullopt;
+  auto padding = in.take(ByteWriter::align_up(in.offset(), 8) - in.offset());
+  // The u64 columns are read in place: the mapping is page-aligned, so the offset must be too.
+  if (!padding || in.offset() % 8 != 0) return std::nullopt;
+  SymbolTable::MappedColumns columns;
+  auto starts = take_column<uint64_t>(in, *count);
+  auto sizes = take_column<uint64_t>(in, *count);
+  auto ends = take_column<uint64_t>(in, *count);
+  auto max_ends = take_column<uint64_t>(in, *count);
+  auto offsets = take_column<uint32_t>(in, *count);
+  auto names = take_column<char>(in, *names_size);
+  if (!starts || !sizes || !ends || !max_ends || !offsets || !names) return std::nullopt;
+  // Every name must start inside the names and end with a NUL there.
+  if (*count > 0 && (names->empty() || names->back() != '\0')) return std::nullopt;
+  for (uint32_t offset : *offsets)
+    if (offset >= names->size()) return std::nullopt;
+  columns.keep_alive = file;
+  columns.starts = *starts;
+  columns.sizes = *sizes;
+  columns.ends = *ends;
+  columns.max_ends = *max_ends;
+  columns.name_offsets = *offsets;
+  columns.names = std::string_view(names->data(), names->size());
+  return SymbolTable::from_mapped(std::move(columns));
 }
 
 // /proc/modules without its changing columns (use counts, users): name, size and address.
@@ -108,8 +140,9 @@ std::string serialize_kernel_symbols(const KernelSymbols& symbols, const std::st
 }
 
 Result<KernelSymbols> read_kernel_symbols_cache(const std::string& path, const std::string& key) {
-  auto file = MappedFile::open(path);
-  if (!file) return tl::unexpected(file.error());
+  auto opened = MappedFile::open(path);
+  if (!opened) return tl::unexpected(opened.error());
+  auto file = std::make_shared<const MappedFile>(std::move(*opened));
   ByteReader in(file->bytes());
   auto magic = in.take(sizeof kMagic);
   if (!magic || std::memcmp(magic->data(), kMagic, sizeof kMagic) != 0)
@@ -122,7 +155,7 @@ Result<KernelSymbols> read_kernel_symbols_cache(const std::string& path, const s
   for (uint32_t i = 0; i < *tables; ++i) {
     auto name = take_text(in);
     if (!name) return failf("{}: truncated", path);
-    auto table = take_table(in, *file);
+    auto table = take_table(in, file);
     if (!table) return failf("{}: truncated", path);
     if (i == 0)
       symbols.kernel = std::move(*table);

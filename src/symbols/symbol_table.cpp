@@ -3,6 +3,8 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_map>
 
 namespace sonde::symbols {
 
@@ -156,26 +158,72 @@ void SymbolTable::permute_by_start() {
   ends_ = std::move(ends);
 }
 
+struct SymbolTable::Mapped {
+  MappedColumns columns;
+  std::mutex mutex;  // find() may run on two threads (Symbolizer::resolve_all)
+  std::unordered_map<size_t, std::unique_ptr<Symbol>> made;
+  std::vector<Symbol> all;  // symbols(), made on its first call
+  bool all_made = false;
+
+  Symbol make(size_t index) const {
+    return Symbol{columns.starts[index], columns.sizes[index],
+                  std::string(columns.names.data() + columns.name_offsets[index])};
+  }
+};
+
+std::span<const uint64_t> SymbolTable::starts() const { return mapped_ ? mapped_->columns.starts : starts_; }
+std::span<const uint64_t> SymbolTable::ends() const { return mapped_ ? mapped_->columns.ends : ends_; }
+std::span<const uint64_t> SymbolTable::max_ends() const {
+  return mapped_ ? mapped_->columns.max_ends : max_end_;
+}
+
+SymbolTable SymbolTable::from_mapped(MappedColumns columns) {
+  SymbolTable table;
+  table.mapped_ = std::make_shared<Mapped>();
+  table.mapped_->columns = std::move(columns);
+  return table;
+}
+
+const Symbol* SymbolTable::symbol_at(size_t index) const {
+  if (!mapped_) return &symbols_[index];
+  std::lock_guard lock(mapped_->mutex);
+  auto& made = mapped_->made[index];
+  if (!made) made = std::make_unique<Symbol>(mapped_->make(index));
+  return made.get();
+}
+
+const std::vector<Symbol>& SymbolTable::symbols() const {
+  if (!mapped_) return symbols_;
+  std::lock_guard lock(mapped_->mutex);
+  if (!mapped_->all_made) {
+    mapped_->all.reserve(mapped_->columns.starts.size());
+    for (size_t i = 0; i < mapped_->columns.starts.size(); ++i) mapped_->all.push_back(mapped_->make(i));
+    mapped_->all_made = true;
+  }
+  return mapped_->all;
+}
+
 const Symbol* SymbolTable::find(uint64_t addr) const {
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), addr);
-  const Symbol* found = nullptr;
-  for (size_t i = static_cast<size_t>(it - starts_.begin()); i-- > 0;) {
-    if (max_end_[i] <= addr) break;  // nothing at or before i reaches addr
-    if (addr < ends_[i]) {
-      if (found != nullptr && has_tree_) {
+  std::span<const uint64_t> starts = this->starts(), ends = this->ends(), max_ends = this->max_ends();
+  auto it = std::upper_bound(starts.begin(), starts.end(), addr);
+  size_t found = starts.size();
+  for (size_t i = static_cast<size_t>(it - starts.begin()); i-- > 0;) {
+    if (max_ends[i] <= addr) break;  // nothing at or before i reaches addr
+    if (addr < ends[i]) {
+      if (found != starts.size() && has_tree_) {
         // Several cover it: perf names the one its tree's search meets first.
         auto start = tree_.find_start(addr);
-        if (!start) return found;
-        for (size_t j = static_cast<size_t>(it - starts_.begin()); j-- > 0;) {
-          if (starts_[j] < *start) break;
-          if (starts_[j] == *start && addr < ends_[j]) return &symbols_[j];
+        if (!start) return symbol_at(found);
+        for (size_t j = static_cast<size_t>(it - starts.begin()); j-- > 0;) {
+          if (starts[j] < *start) break;
+          if (starts[j] == *start && addr < ends[j]) return symbol_at(j);
         }
-        return found;
+        return symbol_at(found);
       }
-      found = &symbols_[i];
+      found = i;
     }
   }
-  return found;
+  return found == starts.size() ? nullptr : symbol_at(found);
 }
 
 }  // namespace sonde::symbols

@@ -4,6 +4,8 @@
 // local, fewer leading underscores, longer name), and a symbol without a size ends where the
 // next one starts.
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,16 +33,38 @@ class SymbolTable {
   // Adds symbols that perf inserts after its clean-ups (PLT entries): kept as they are.
   void add_unchecked(std::vector<RawSymbol> symbols);
 
+  // A cleaned-up table read in place from a file that stays mapped (the kallsyms cache): starts,
+  // sizes, perf's ends and their running maximum, and each name's offset in `names` (NUL
+  // terminated). Nothing is copied: a Symbol is made the first time find() returns it, so a
+  // report that resolves a dozen kernel addresses pays for a dozen of 120,000 names.
+  struct MappedColumns {
+    std::shared_ptr<const void> keep_alive;  // the mapping the spans point into
+    std::span<const uint64_t> starts, sizes, ends, max_ends;
+    std::span<const uint32_t> name_offsets;
+    std::string_view names;
+  };
+  static SymbolTable from_mapped(MappedColumns columns);
+
   // The symbol covering `addr`, or nullptr. Where symbols overlap (a zero-size _init stretched
   // over .plt and the "f@plt" entries), the one perf's symbol tree finds first; the one starting
   // first in tables built without that tree.
   const Symbol* find(uint64_t addr) const;
-  const std::vector<Symbol>& symbols() const { return symbols_; }
-  bool empty() const { return symbols_.empty(); }
+  // Every symbol by start (a mapped table makes them all on the first call).
+  const std::vector<Symbol>& symbols() const;
+  bool empty() const { return starts().empty(); }
+  // perf's extents and their running maximum, by start: what the clean-ups made of the table.
+  std::span<const uint64_t> starts() const;
+  std::span<const uint64_t> ends() const;
+  std::span<const uint64_t> max_ends() const;
 
  private:
   void sort_and_index();
   void permute_by_start();  // symbols_ and ends_ into start order (stable)
+  const Symbol* symbol_at(size_t index) const;
+
+  // A mapped table's columns and the symbols made of them so far (pointers stay valid).
+  struct Mapped;
+  std::shared_ptr<Mapped> mapped_;
 
   std::vector<Symbol> symbols_;   // by start
   std::vector<uint64_t> starts_;  // symbols_[i].start, dense for the binary search
