@@ -18,12 +18,8 @@ PERF=$(command -v perf) || { echo "stat_startup: perf not found; peer absent, sk
 
 tmp=$(mktemp -d /tmp/bench_startup.XXXXXX); trap 'rm -rf "$tmp"' EXIT
 
-wall_ms() {  # wall_ms CMD...: run CMD once, print elapsed milliseconds
-    local t0=$EPOCHREALTIME; "$@" >/dev/null 2>&1; local t1=$EPOCHREALTIME
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
-}
-rss_kb() { /usr/bin/time -f '%M' -o "$tmp/rss" "$@" >/dev/null 2>&1; tail -n1 "$tmp/rss"; }
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'; }
+# shellcheck source=bench/lib/measure.sh
+source "$(dirname "$0")/lib/measure.sh"
 
 for ((i = 0; i < RUNS; i++)); do
     wall_ms "$SONDE" stat true >>"$tmp/sonde.ms"; wall_ms "$PERF" stat true >>"$tmp/perf.ms"

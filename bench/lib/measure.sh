@@ -1,0 +1,15 @@
+# shellcheck shell=bash
+# Sourced by the benchmarks that time short commands (stat_startup, fixed_costs); not a
+# benchmark itself. The caller sets $tmp, a scratch directory.
+
+# wall_ms CMD...: runs CMD once (output discarded), prints the elapsed milliseconds, from bash's
+# $EPOCHREALTIME around the bare command (no wrapper process).
+wall_ms() {
+    local t0=$EPOCHREALTIME; "$@" >/dev/null 2>&1; local t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
+}
+# rss_kb CMD...: runs CMD once, prints its peak RSS in KB (GNU time's %M: the largest of the
+# process and its waited children, which is the tool itself for these commands).
+rss_kb() { /usr/bin/time -f '%M' -o "$tmp/rss" "$@" >/dev/null 2>&1; tail -n1 "$tmp/rss"; }
+# median FILE: the median of the numbers in FILE, one a line.
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'; }
