@@ -195,7 +195,7 @@ class TraceDatParser {
   Result<void> kallsyms(ByteReader& in) {
     auto text = sized_block<uint32_t>(in, "kallsyms");
     if (!text) return tl::unexpected(text.error());
-    r_.contents_.kallsyms = std::string(as_text(*text));  // registered when first needed
+    r_.kallsyms_ = as_text(*text);  // viewed, not copied; registered when first needed
     return {};
   }
 

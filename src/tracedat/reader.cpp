@@ -41,9 +41,15 @@ bool TraceDatReader::load_event(int id) const {
   return loaded;
 }
 
+TraceDatContents TraceDatReader::contents() const {
+  TraceDatContents contents = contents_;
+  contents.kallsyms = std::string(kallsyms_);
+  return contents;
+}
+
 const KernelFunctions& TraceDatReader::kernel_functions() const {
   if (!kernel_functions_) {
-    kernel_functions_ = std::make_unique<KernelFunctions>(contents_.kallsyms);
+    kernel_functions_ = std::make_unique<KernelFunctions>(kallsyms_);
     kernel_functions_->install(tep_);
   }
   return *kernel_functions_;

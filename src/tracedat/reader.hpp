@@ -67,8 +67,9 @@ class TraceDatReader {
   // this is left to the first payload that may need them.
   const KernelFunctions& kernel_functions() const;
 
-  // The file's metadata in the writer's form (CPU data not included), for rewriting it.
-  const TraceDatContents& contents() const { return contents_; }
+  // The file's metadata in the writer's form (CPU data not included), for rewriting it: a copy,
+  // with the kallsyms text that the reader itself only views.
+  TraceDatContents contents() const;
 
  private:
   TraceDatReader() = default;
@@ -86,7 +87,10 @@ class TraceDatReader {
   long long ts_offset_ = 0;
   uint32_t tsc_mult_ = 0, tsc_shift_ = 0;
   unsigned long long tsc_offset_ = 0;
-  TraceDatContents contents_;
+  TraceDatContents contents_;  // kallsyms left empty: see kallsyms_
+  // The kallsyms section (~5 MB), viewed where it lies: in the mapping, or in a decompressed
+  // block of decompressed_. Only symbolic payloads need it, so a report copies none of it.
+  std::string_view kallsyms_;
   std::vector<std::vector<uint8_t>> decompressed_;  // backing store of compressed CPU data
   // Formats not parsed yet, by event id: (system index, format index) in contents_.
   mutable std::unordered_map<int, std::pair<size_t, size_t>> unparsed_;
