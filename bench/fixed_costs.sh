@@ -52,9 +52,14 @@ compare() {
 }
 
 echo "recording the inputs..."
-"$PERF" record -q -g -F 4000 -o "$tmp/small.data" -- "$WORKLOADS/demo" 300000 200 >/dev/null 2>&1 ||
-    { echo "fixed_costs: perf record failed"; exit 2; }
-samples=$("$SONDE" script -i "$tmp/small.data" -F ip 2>/dev/null | wc -l)
+# record FILE ARGS...: perf record -g into FILE; prints the sample count perf reports.
+record() {
+    local file=$1; shift
+    "$PERF" record -g -o "$file" "$@" >/dev/null 2>"$tmp/record.err" ||
+        { echo "fixed_costs: perf record failed: $(tail -1 "$tmp/record.err")" >&2; return 1; }
+    sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$tmp/record.err"
+}
+samples=$(record "$tmp/small.data" -F 2000 -- "$WORKLOADS/demo" 1500000 200) || exit 2
 "$SONDE" ftrace record -e sched:sched_switch -e syscalls:sys_enter_write -o "$tmp/small.dat" -- \
     "$WORKLOADS/writes" 2000 >/dev/null 2>&1 || { echo "fixed_costs: sonde ftrace record failed"; exit 2; }
 TRACE_CMD=$(command -v trace-cmd || true)
@@ -81,9 +86,7 @@ else
 fi
 
 [[ -x $WORKLOADS/deep_stacks ]] || { echo "fixed_costs: no deep_stacks workload: mid-sized case skipped"; exit 0; }
-"$PERF" record -q -g -F 20000 -o "$tmp/mid.data" -- "$WORKLOADS/deep_stacks" hot 5 2 >/dev/null 2>&1 ||
-    { echo "fixed_costs: perf record of the mid-sized file failed"; exit 2; }
-mid_samples=$("$SONDE" script -i "$tmp/mid.data" -F ip 2>/dev/null | wc -l)
+mid_samples=$(record "$tmp/mid.data" -F 20000 -- "$WORKLOADS/deep_stacks" hot 5 2) || exit 2
 echo "mid.data: $mid_samples samples of 24-48-deep stacks, $RUNS_MID runs each"
 runs=$RUNS_MID compare "mid report --no-children (perf)" 0.1 -- "$SONDE" report -i "$tmp/mid.data" --stdio \
     --no-children -- "$PERF" report -i "$tmp/mid.data" --stdio --no-children
