@@ -51,12 +51,6 @@ bool is_nonempty_regular_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
-bool is_replaceable_file(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
-  return S_ISREG(st.st_mode);
-}
-
 bool is_directory(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -70,6 +64,43 @@ Result<void> write_file(const std::string& path, std::string_view content) {
   ::close(fd);
   if (n < 0) return failf("cannot write {}: {}", path, errno_text(err));
   return {};
+}
+
+bool write_all(int fd, std::string_view content) {
+  while (!content.empty()) {
+    ssize_t n = ::write(fd, content.data(), content.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    content.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+namespace {
+
+// The path itself (not followed) is a regular file or does not exist.
+bool is_replaceable(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
+  return S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+Result<void> replace_file(const std::string& path, std::string_view content, mode_t mode) {
+  bool through = !is_replaceable(path);
+  std::string temporary = path + ".tmp-XXXXXX";
+  int fd = through ? ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC) : ::mkstemp(temporary.data());
+  if (fd < 0)
+    return failf("cannot {} {}: {}", through ? "open" : "create", through ? path : temporary,
+                 errno_text(errno));
+  bool ok = write_all(fd, content) && (through || ::fchmod(fd, mode) == 0);
+  int err = errno;
+  ok = ::close(fd) == 0 && ok;
+  if (ok && (through || ::rename(temporary.c_str(), path.c_str()) == 0)) return {};
+  if (ok) err = errno;
+  if (!through) ::unlink(temporary.c_str());
+  return failf("cannot write {}: {}", path, errno_text(err));
 }
 
 }  // namespace sonde

@@ -1,5 +1,7 @@
 #pragma once
 // Whole-file reads of small kernel files (sysfs, procfs, tracefs).
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -15,9 +17,13 @@ bool is_directory(const std::string& path);
 // A regular file with at least one byte (following symlinks): what perf keeps as FILE.old before
 // writing FILE. A device such as /dev/null, a FIFO or an empty file is written over in place.
 bool is_nonempty_regular_file(const std::string& path);
-// The path itself (not followed) is a regular file or does not exist: a new file may be
-// renamed over it. Devices, FIFOs and symlinks are written through instead.
-bool is_replaceable_file(const std::string& path);
+// All of `content` to `fd`, across short writes and EINTR; false (errno set) on an error.
+bool write_all(int fd, std::string_view content);
+// Writes into an existing file (a tracefs or sysfs control file).
 Result<void> write_file(const std::string& path, std::string_view content);
+// Writes a whole file so that a reader never sees half of it: to a temporary file beside it,
+// renamed over `path` once complete, with `mode`. A device, FIFO or symlink at `path`
+// (-o /dev/null, -o /dev/stdout) is written through instead: a rename would replace it.
+Result<void> replace_file(const std::string& path, std::string_view content, mode_t mode = 0644);
 
 }  // namespace sonde

@@ -38,10 +38,12 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
   return MappedFile(data, size);
 }
 
-void MappedFile::release_before(size_t end, size_t step) {
+void MappedFile::release_before(size_t end) {
   static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   end = std::min(end, size_) / page * page;
-  if (data_ == nullptr || end <= released_ || (end - released_ < step && end < size_ / page * page)) return;
+  // In steps of 32 MiB: each release flushes the TLB of every CPU running one of our threads.
+  static constexpr size_t kStep = size_t{32} << 20;
+  if (data_ == nullptr || end <= released_ || (end - released_ < kStep && end < size_ / page * page)) return;
   ::madvise(static_cast<uint8_t*>(data_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
 }

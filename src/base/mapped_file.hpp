@@ -18,10 +18,8 @@ class MappedFile {
 
   Bytes bytes() const { return {static_cast<const uint8_t*>(data_), size_}; }
   // Drops the pages of [0, end) from memory (whole pages only). They stay readable: a later
-  // access reads them from the file again. Keeps a long sequential read's RSS flat. Done in
-  // steps of at least `step` bytes (and at the end): each release flushes the TLB of every CPU
-  // running one of our threads.
-  void release_before(size_t end, size_t step = size_t{32} << 20);
+  // access reads them from the file again. Keeps a long sequential read's RSS flat.
+  void release_before(size_t end);
 
  private:
   MappedFile(void* data, size_t size) : data_(data), size_(size) {}

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <functional>
+#include <optional>
 
 #include "base/strings.hpp"
 #include "kernel/tracefs.hpp"
@@ -17,10 +18,10 @@ bool ends_bare_word(char c) {
   return std::isspace(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == '&' || c == '|';
 }
 
-// The rewrite, with `is_string_field` deciding which fields' operands are quoted; `quoted` counts
-// the words it quoted.
+// The rewrite, with `is_string_field` deciding which fields' operands are quoted: it is asked only
+// of a field compared with a bare word.
 std::string quote_operands(std::string_view text,
-                           const std::function<bool(std::string_view)>& is_string_field, size_t& quoted) {
+                           const std::function<bool(std::string_view)>& is_string_field) {
   std::string out;
   out.reserve(text.size() + 8);
   size_t i = 0;
@@ -63,7 +64,6 @@ std::string quote_operands(std::string_view text,
     out.push_back('"');
     out.append(operand);
     out.push_back('"');
-    ++quoted;
     i = word_end;
   }
   return out;
@@ -73,9 +73,8 @@ std::string quote_operands(std::string_view text,
 
 std::string quote_bare_string_operands(std::string_view filter,
                                        const std::unordered_set<std::string>& string_fields) {
-  size_t quoted = 0;
-  return quote_operands(
-      filter, [&](std::string_view name) { return string_fields.count(std::string(name)) > 0; }, quoted);
+  return quote_operands(filter,
+                        [&](std::string_view name) { return string_fields.count(std::string(name)) > 0; });
 }
 
 std::unordered_set<std::string> string_fields_of_format(std::string_view format) {
@@ -100,19 +99,20 @@ std::unordered_set<std::string> string_fields_of_format(std::string_view format)
 }
 
 Result<void> set_tracepoint_filter(EventSpec& event, const std::string& filter) {
-  size_t candidates = 0;
-  (void)quote_operands(
-      filter, [](std::string_view) { return true; }, candidates);
-  if (candidates == 0) {
-    event.filter = filter;
-    return {};
-  }
-  auto format = kernel::tracepoint_format(event.tracepoint_system, event.tracepoint_name);
-  if (!format) return tl::unexpected(format.error());
-  auto fields = string_fields_of_format(*format);
-  // The kernel's own fields of every event: the task's comm is a string.
-  fields.insert({"comm", "COMM"});
-  event.filter = quote_bare_string_operands(filter, fields);
+  // The format is read the first time a field is compared with a bare word, if ever.
+  std::optional<Result<std::string>> format;
+  std::unordered_set<std::string> fields;
+  std::string rewritten = quote_operands(filter, [&](std::string_view name) {
+    if (!format) {
+      format = kernel::tracepoint_format(event.tracepoint_system, event.tracepoint_name);
+      if (*format) fields = string_fields_of_format(**format);
+      // The kernel's own fields of every event: the task's comm is a string.
+      fields.insert({"comm", "COMM"});
+    }
+    return fields.count(std::string(name)) > 0;
+  });
+  if (format && !*format) return tl::unexpected(format->error());
+  event.filter = std::move(rewritten);
   return {};
 }
 

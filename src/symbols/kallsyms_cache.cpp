@@ -1,12 +1,8 @@
 #include "symbols/kallsyms_cache.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 
 #include "base/bytes.hpp"
@@ -110,17 +106,18 @@ std::string modules_key() {
 
 }  // namespace
 
-Result<std::string> running_kernel_state_key() {
+Result<RunningKernelState> running_kernel_state() {
   auto build_id = format::read_kernel_build_id();
   if (!build_id) return tl::unexpected(build_id.error());
   auto boot = read_file("/proc/sys/kernel/random/boot_id");
   if (!boot) return tl::unexpected(boot.error());
   auto bpf = kernel::loaded_bpf_program_ids();
   if (!bpf) return tl::unexpected(bpf.error());
-  std::string key = fmt::format("kernel {} boot {} modules {} bpf", format::build_id_hex(*build_id),
-                                trim(*boot), modules_key());
-  for (uint32_t id : *bpf) key += fmt::format(" {}", id);
-  return key;
+  RunningKernelState state;
+  state.build_id = format::build_id_hex(*build_id);
+  state.key = fmt::format("kernel {} boot {} modules {} bpf", state.build_id, trim(*boot), modules_key());
+  for (uint32_t id : *bpf) state.key += fmt::format(" {}", id);
+  return state;
 }
 
 std::string sonde_cache_dir() {
@@ -168,43 +165,23 @@ Result<KernelSymbols> read_kernel_symbols_cache(const std::string& path, const s
 
 Result<void> write_kernel_symbols_cache(const std::string& path, const KernelSymbols& symbols,
                                         const std::string& key) {
-  std::string directory = path.substr(0, path.rfind('/'));
-  // Each missing level of the directory, from the top down.
-  for (size_t slash = directory.find('/', 1);; slash = directory.find('/', slash + 1)) {
-    std::string level = directory.substr(0, slash);
-    if (::mkdir(level.c_str(), 0755) != 0 && errno != EEXIST)
-      return fail_errno(errno, fmt::format("cannot create {}", level));
-    if (slash == std::string::npos) break;
-  }
-  std::string temporary = path + ".tmp-XXXXXX";
-  int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return fail_errno(errno, fmt::format("cannot create {}", temporary));
-  std::string bytes = serialize_kernel_symbols(symbols, key);
-  std::string_view left = bytes;
-  while (!left.empty()) {
-    ssize_t n = ::write(fd, left.data(), left.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    left.remove_prefix(static_cast<size_t>(n));
-  }
-  int err = left.empty() ? 0 : errno;
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) err = errno;
-  if (err == 0) return {};
-  ::unlink(temporary.c_str());
-  return fail_errno(err, fmt::format("cannot write {}", path));
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  if (error) return failf("cannot create the directory of {}: {}", path, error.message());
+  // Private: the file holds kernel addresses.
+  return replace_file(path, serialize_kernel_symbols(symbols, key), 0600);
 }
 
 namespace {
 
-Result<KernelSymbols> load_running_kallsyms(const std::string& kallsyms_path, const std::string& key,
-                                            const std::string& build_id) {
-  std::string cache = fmt::format("{}/kallsyms-{}", sonde_cache_dir(), build_id);
-  if (auto cached = read_kernel_symbols_cache(cache, key)) return cached;
+Result<KernelSymbols> load_running_kallsyms(const std::string& kallsyms_path,
+                                            const RunningKernelState& state) {
+  std::string cache = fmt::format("{}/kallsyms-{}", sonde_cache_dir(), state.build_id);
+  if (auto cached = read_kernel_symbols_cache(cache, state.key)) return cached;
   auto loaded = load_kallsyms(kallsyms_path);
   // Kept only if nothing changed while /proc/kallsyms was read (a module or program loaded).
-  auto key_after = running_kernel_state_key();
-  if (loaded && key_after && *key_after == key) (void)write_kernel_symbols_cache(cache, *loaded, key);
+  auto after = running_kernel_state();
+  if (loaded && after && after->key == state.key) (void)write_kernel_symbols_cache(cache, *loaded, state.key);
   return loaded;
 }
 
@@ -216,9 +193,8 @@ Result<std::shared_ptr<const KernelSymbols>> load_kallsyms_cached(const std::str
     return std::make_shared<const KernelSymbols>(std::move(*loaded));
   };
   if (kallsyms_path != "/proc/kallsyms") return shared(load_kallsyms(kallsyms_path));
-  auto key = running_kernel_state_key();
-  auto build_id = format::read_kernel_build_id();
-  if (!key || !build_id) return shared(load_kallsyms(kallsyms_path));
+  auto state = running_kernel_state();
+  if (!state) return shared(load_kallsyms(kallsyms_path));
 
   struct Loaded {
     std::mutex mutex;
@@ -228,10 +204,10 @@ Result<std::shared_ptr<const KernelSymbols>> load_kallsyms_cached(const std::str
   // Never freed: what it holds lives to the process's end on purpose (see the header).
   static Loaded* const loaded = new Loaded;
   std::lock_guard lock(loaded->mutex);
-  if (loaded->symbols && loaded->key == *key) return loaded->symbols;
-  auto symbols = shared(load_running_kallsyms(kallsyms_path, *key, format::build_id_hex(*build_id)));
+  if (loaded->symbols && loaded->key == state->key) return loaded->symbols;
+  auto symbols = shared(load_running_kallsyms(kallsyms_path, *state));
   if (!symbols) return symbols;
-  loaded->key = *key;
+  loaded->key = state->key;
   loaded->symbols = *symbols;
   return symbols;
 }

@@ -13,10 +13,14 @@
 
 namespace sonde::symbols {
 
-// What the cached tables depend on, as one string. Fails when a part cannot be read (no
-// build-id note, no boot id, BPF program ids hidden from an unprivileged user): then there is
-// no cache, only /proc/kallsyms.
-Result<std::string> running_kernel_state_key();
+// What the cached tables depend on. Fails when a part cannot be read (no build-id note, no boot
+// id, BPF program ids hidden from an unprivileged user): then there is no cache, only
+// /proc/kallsyms.
+struct RunningKernelState {
+  std::string build_id;  // hex: names the cache file
+  std::string key;       // build-id, boot, modules and BPF programs: the cache is valid for it only
+};
+Result<RunningKernelState> running_kernel_state();
 
 // $XDG_CACHE_HOME/sonde, or $HOME/.cache/sonde.
 std::string sonde_cache_dir();
@@ -33,7 +37,7 @@ Result<std::shared_ptr<const KernelSymbols>> load_kallsyms_cached(const std::str
 // key differs, or that is truncated or not a cache at all, reads as an error.
 std::string serialize_kernel_symbols(const KernelSymbols& symbols, const std::string& key);
 Result<KernelSymbols> read_kernel_symbols_cache(const std::string& path, const std::string& key);
-// Writes the cache atomically (a temporary file renamed into place).
+// Writes the cache atomically (base's replace_file), making its directory when missing.
 Result<void> write_kernel_symbols_cache(const std::string& path, const KernelSymbols& symbols,
                                         const std::string& key);
 

@@ -79,8 +79,8 @@ TEST(KallsymsCache, EveryTruncationIsAnErrorNotACrash) {
 // On this machine: the running kernel's symbols through the cache are those of /proc/kallsyms,
 // both what the first load gives and what the cache file it wrote holds.
 TEST(KallsymsCache, RunningKernelThroughTheCacheEqualsProcKallsyms) {
-  auto key = symbols::running_kernel_state_key();
-  if (!key) GTEST_SKIP() << "the kernel state cannot be read here (not root?)";
+  auto state = symbols::running_kernel_state();
+  if (!state) GTEST_SKIP() << "the kernel state cannot be read here (not root?)";
   auto direct = symbols::load_kallsyms("/proc/kallsyms");
   if (!direct) GTEST_SKIP() << direct.error().message;
   std::string home = test::unit_temp_dir() + "/xdg";
@@ -97,7 +97,7 @@ TEST(KallsymsCache, RunningKernelThroughTheCacheEqualsProcKallsyms) {
   if (!listed || listed->empty()) GTEST_SKIP() << "the tables were already loaded in this process";
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ(listed->front().rfind("kallsyms-", 0), 0u);
-  auto cached = symbols::read_kernel_symbols_cache(home + "/sonde/" + listed->front(), *key);
+  auto cached = symbols::read_kernel_symbols_cache(home + "/sonde/" + listed->front(), state->key);
   ASSERT_TRUE(cached) << cached.error().message;
   // Lookups in the mapped table, before anything made its symbols, find what parsing finds.
   const auto& parsed = direct->kernel.symbols();

@@ -1,6 +1,6 @@
 #pragma once
-// Writing a finished SVG or HTML document: to a temporary file next to the target, renamed over
-// it once complete, so an interrupted run never leaves half a picture.
+// Writing a finished SVG or HTML document: to stdout, or through base's replace_file (a temporary
+// file renamed over the target once complete), so an interrupted run never leaves half a picture.
 #include <string>
 #include <string_view>
 
