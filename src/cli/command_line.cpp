@@ -41,6 +41,18 @@ int report_error(std::string_view command_name, const Error& error) {
   return exit_status(error);
 }
 
+int report_errno_error(std::string_view command_name, const Error& error) {
+  fmt::print(stderr, "sonde {}: {}\n", command_name, error.message);
+  return errno_exit_status(error);
+}
+
+int errno_exit_status(const Error& error) {
+  if (error.kind == Error::Kind::failed && error.sys_errno > 0 && error.sys_errno < 256)
+    return 256 - error.sys_errno;
+  if (error.kind == Error::Kind::usage) return 256 - EINVAL;  // perf probe's parse errors are -EINVAL
+  return exit_status(error);
+}
+
 int report_usage_error(std::string_view command_name, std::string message) {
   return report_error(command_name, Error{std::move(message), Error::Kind::usage});
 }

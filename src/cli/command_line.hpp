@@ -29,6 +29,12 @@ int exit_status(const Error& error);
 
 // "sonde CMD: message" on stderr; the exit status to return.
 int report_error(std::string_view command_name, const Error& error);
+// "sonde CMD: message" for the commands that, like perf probe, exit with perf's -errno & 0xff
+// (254 for ENOENT, 234 for EINVAL, 239 for EEXIST...): the error's errno picks it; usage errors
+// keep 129 and an error without errno gives 1.
+int report_errno_error(std::string_view command_name, const Error& error);
+// That status alone, for -q (perf probe -q prints no error).
+int errno_exit_status(const Error& error);
 // A usage error of the command's (exit 129).
 int report_usage_error(std::string_view command_name, std::string message);
 // The message as it is, for the few that carry their own layout (the event parser's caret

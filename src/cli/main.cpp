@@ -23,6 +23,7 @@ const std::vector<Command>& commands() {
       {"diff", "Compare two or more profiles", cmd_diff},
       {"heatmap", "Draw a latency or sub-second offset heat map", cmd_heatmap},
       {"ftrace", "The kernel's function tracer and trace events, trace-cmd style", cmd_ftrace},
+      {"probe", "Define new dynamic tracepoints (uprobes, SDT markers)", cmd_probe},
   };
   return table;
 }

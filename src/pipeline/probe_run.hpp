@@ -1,0 +1,44 @@
+#pragma once
+// sonde probe's runs: add probes (resolve each definition, name its events as perf does, write
+// them to uprobe_events, or only print them with -n/-D), list and delete the probes defined, show
+// the variables at a probe point and the functions of a binary. Failures carry perf's errno
+// (ENOENT: not found, EINVAL: a bad definition or a kernel refusal, EEXIST: a name taken,
+// EOPNOTSUPP: no kernel probes), which the command turns into perf's exit status.
+#include <string>
+#include <vector>
+
+#include "base/diagnostics.hpp"
+#include "base/error.hpp"
+#include "symbols/symbolizer.hpp"
+
+namespace sonde::pipeline {
+
+struct ProbeRunOptions {
+  std::string binary;  // -x; "" for kernel probes
+  bool dry_run = false;
+  bool definitions_only = false;  // -D: print the lines that would be written
+  bool force = false;
+  bool inlines = true;
+  unsigned max_probes = 128;
+  symbols::SymbolizerOptions symbols;
+};
+
+struct ProbeAddOutcome {
+  std::string added_text;   // "Added new event(s):" and the hint (stderr, as perf)
+  std::string definitions;  // with -D: the lines, one per probe (stdout)
+};
+
+Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
+                                   const ProbeRunOptions& options);
+// -l [FILTER]: one line per probe, perf's order.
+Result<std::string> list_probes(const std::string& filter, const symbols::SymbolizerOptions& symbols);
+// -d PATTERN: "Removed event: GROUP:EVENT" per event.
+Result<std::string> delete_probes(const std::string& pattern);
+// -V SPEC
+Result<std::string> probe_variables(const std::string& definition, const ProbeRunOptions& options,
+                                    bool externs);
+// -F [FILTER]: the binary's functions (with -x) or the kernel's, names sorted.
+Result<std::string> probe_functions(const std::vector<std::string>& filters, const ProbeRunOptions& options,
+                                    bool demangle);
+
+}  // namespace sonde::pipeline
