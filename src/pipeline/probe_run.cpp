@@ -379,8 +379,6 @@ Result<std::string> probe_functions(const std::vector<std::string>& filters, con
                                     bool demangle) {
   if (options.binary.empty())
     return fail_with(EOPNOTSUPP, "-F without -x lists kernel functions, which needs kprobes (absent here)");
-  auto opened = symbols::ElfImage::open(options.binary);
-  if (!opened) return tl::unexpected(with_errno(opened.error(), ENOENT));
   auto binary = probe::ProbeBinary::open(options.binary, options.symbols);
   if (!binary) return tl::unexpected(with_errno(binary.error(), ENOENT));
   probe::NameFilter filter;

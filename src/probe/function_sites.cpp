@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
 #include "base/strings.hpp"
 
@@ -114,23 +115,43 @@ struct Walk {
     out.push_back(std::move(site));
   }
 
-  void children(Dwarf_Die* parent) {
+  // Abstract definitions (DW_AT_inline) that match: their inlined instances are sites too.
+  std::set<Dwarf_Off> abstract_matches;
+
+  // The CU's functions, without entering their bodies (cheap: DW_AT_sibling skips them).
+  void outline(Dwarf_Die* parent) {
+    Dwarf_Die child;
+    if (dwarf_child(parent, &child) != 0) return;
+    do {
+      int tag = dwarf_tag(&child);
+      if (tag == DW_TAG_namespace) {
+        outline(&child);
+      } else if (tag == DW_TAG_subprogram && matches(&child)) {
+        if (has_code(&child) && !dwarf_hasattr(&child, DW_AT_declaration)) add(&child, false);
+        if (dwarf_hasattr(&child, DW_AT_inline)) abstract_matches.insert(dwarf_dieoffset(&child));
+      }
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
+  // Function bodies, for inlined instances of the abstract definitions found.
+  void inlined(Dwarf_Die* parent) {
     Dwarf_Die child;
     if (dwarf_child(parent, &child) != 0) return;
     do {
       switch (dwarf_tag(&child)) {
+        case DW_TAG_inlined_subroutine: {
+          Dwarf_Attribute attribute;
+          Dwarf_Die origin;
+          if (dwarf_attr(&child, DW_AT_abstract_origin, &attribute) &&
+              dwarf_formref_die(&attribute, &origin) && abstract_matches.contains(dwarf_dieoffset(&origin)))
+            add(&child, true);
+          inlined(&child);
+          break;
+        }
         case DW_TAG_subprogram:
-          if (has_code(&child) && !dwarf_hasattr(&child, DW_AT_declaration) && matches(&child))
-            add(&child, false);
-          if (query.inlines) children(&child);
-          break;
-        case DW_TAG_inlined_subroutine:
-          if (matches(&child)) add(&child, true);
-          children(&child);
-          break;
         case DW_TAG_lexical_block:
         case DW_TAG_namespace:
-          children(&child);
+          inlined(&child);
           break;
         default:
           break;
@@ -183,16 +204,41 @@ std::vector<FunctionSite> find_function_sites(Dwarf* dwarf, const SiteQuery& que
       scope == std::string::npos ? std::string_view() : std::string_view(query.function).substr(scope + 2),
       0,
       true,
-      sites};
-  for_each_cu(dwarf, [&](Dwarf_Die& cu) {
+      sites,
+      {}};
+  // Out-of-line bodies first, then inline instances (only bodies that may hold some are read).
+  std::vector<Dwarf_Off> only_cus;
+  for (uint64_t address : query.global_symbol_addresses) {
+    Dwarf_Die cu;
+    Dwarf_Attribute attribute;
+    const char* producer = nullptr;
+    if (!dwarf_addrdie(dwarf, address, &cu) ||
+        ((producer = dwarf_attr(&cu, DW_AT_producer, &attribute) ? dwarf_formstring(&attribute) : nullptr) &&
+         std::strstr(producer, "GNU GIMPLE"))) {
+      only_cus.clear();  // not found, or link-time optimized: read every CU
+      break;
+    }
+    if (std::find(only_cus.begin(), only_cus.end(), dwarf_dieoffset(&cu)) == only_cus.end())
+      only_cus.push_back(dwarf_dieoffset(&cu));
+  }
+  auto visit_cus = [&](auto&& visit) {
+    if (only_cus.empty()) return for_each_cu(dwarf, visit);
+    for (Dwarf_Off offset : only_cus) {
+      Dwarf_Die cu;
+      if (dwarf_offdie(dwarf, offset, &cu)) visit(cu);
+    }
+  };
+  visit_cus([&](Dwarf_Die& cu) {
     walk.cu_offset = dwarf_dieoffset(&cu);
     walk.optimized = cu_optimized(&cu);
-    size_t before = sites.size();
-    walk.children(&cu);
-    // Out-of-line bodies first, then inline instances, as perf numbers them.
-    std::stable_partition(sites.begin() + static_cast<ptrdiff_t>(before), sites.end(),
-                          [](const FunctionSite& site) { return !site.inlined; });
+    walk.outline(&cu);
   });
+  if (query.inlines && !walk.abstract_matches.empty())
+    visit_cus([&](Dwarf_Die& cu) {
+      walk.cu_offset = dwarf_dieoffset(&cu);
+      walk.optimized = cu_optimized(&cu);
+      walk.inlined(&cu);
+    });
   return sites;
 }
 

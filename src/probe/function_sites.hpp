@@ -33,6 +33,9 @@ struct SiteQuery {
   std::string function;  // a name, a glob, or "Class::method"
   std::string file;      // @SRC: only CUs (or declarations) whose file path ends with it
   bool inlines = true;   // inline instances too
+  // Addresses of the function's global symbols: only the CUs holding them are read. Without LTO
+  // a function with external linkage is defined, and can be inlined, only in its own CU.
+  std::vector<uint64_t> global_symbol_addresses;
 };
 
 // Every site matching, in DWARF order (out-of-line bodies before the inline instances of each

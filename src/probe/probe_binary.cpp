@@ -6,7 +6,10 @@
 #include <climits>
 #include <cstdlib>
 
-#include "session/dso.hpp"
+#include "base/file.hpp"
+#include "symbols/debug_file_cache.hpp"
+#include "symbols/debug_files.hpp"
+#include "symbols/debuginfod_client.hpp"
 
 namespace sonde::probe {
 
@@ -23,18 +26,43 @@ Result<std::unique_ptr<ProbeBinary>> ProbeBinary::open(const std::string& path,
   binary->image_ = std::make_unique<symbols::ElfImage>(std::move(*image));
   binary->build_id_ = binary->image_->build_id();
 
-  // The symbolizer knows where debug files live; ask it for this one.
-  session::DsoTable dsos;
-  const session::Dso& dso = dsos.intern(binary->path_, session::DsoKind::user);
-  symbols::Symbolizer symbolizer(options);
-  std::string debug = symbolizer.debug_path(dso);
-  if (!debug.empty() && debug != binary->path_) {
-    if (auto debug_image = symbols::ElfImage::open(debug)) {
-      binary->debug_image_ = std::make_unique<symbols::ElfImage>(std::move(*debug_image));
-      binary->dwarf_ = dwarf_begin_elf(binary->debug_image_->elf(), DWARF_C_READ, nullptr);
+  // The first of perf's places that holds this build's DWARF; debuginfod last, when configured.
+  std::vector<std::string> candidates =
+      symbols::debug_file_candidates(binary->path_, binary->build_id_, options);
+  std::string debug;
+  for (const std::string& candidate : candidates) {
+    if (candidate.empty() || !path_exists(candidate) || is_directory(candidate)) continue;
+    if (candidate == binary->path_) {
+      binary->dwarf_ = dwarf_begin_elf(binary->image_->elf(), DWARF_C_READ, nullptr);
+    } else {
+      auto debug_image = symbols::ElfImage::open(candidate);
+      if (!debug_image || (!binary->build_id_.empty() && debug_image->build_id() != binary->build_id_))
+        continue;
+      // Compressed DWARF (libc6-dbg's) is read from sonde's inflated copy.
+      std::string inflated = symbols::uncompressed_debug_file(candidate, binary->build_id_);
+      if (inflated != candidate)
+        if (auto copy = symbols::ElfImage::open(inflated); copy && copy->build_id() == binary->build_id_)
+          debug_image = std::move(copy);
+      auto owned = std::make_unique<symbols::ElfImage>(std::move(*debug_image));
+      binary->dwarf_ = dwarf_begin_elf(owned->elf(), DWARF_C_READ, nullptr);
+      if (binary->dwarf_) binary->debug_image_ = std::move(owned);
     }
-  } else if (!debug.empty()) {
-    binary->dwarf_ = dwarf_begin_elf(binary->image_->elf(), DWARF_C_READ, nullptr);
+    if (binary->dwarf_) {
+      debug = candidate;
+      break;
+    }
+  }
+  if (!binary->dwarf_ && options.debuginfod && !binary->build_id_.empty()) {
+    std::string fetched = symbols::debuginfod_debuginfo(binary->build_id_);
+    if (!fetched.empty())
+      if (auto debug_image = symbols::ElfImage::open(fetched)) {
+        auto owned = std::make_unique<symbols::ElfImage>(std::move(*debug_image));
+        binary->dwarf_ = dwarf_begin_elf(owned->elf(), DWARF_C_READ, nullptr);
+        if (binary->dwarf_) {
+          binary->debug_image_ = std::move(owned);
+          debug = fetched;
+        }
+      }
   }
   if (binary->dwarf_) binary->debug_path_ = debug;
   return binary;

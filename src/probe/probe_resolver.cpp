@@ -1,6 +1,7 @@
 #include "probe/probe_resolver.hpp"
 
 #include <dwarf.h>
+#include <elf.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -213,7 +214,9 @@ struct Resolver {
                           : failf("no line of {} matches '{}'", point.file, point.lazy_line);
       return {};
     }
-    SiteQuery query{point.function, point.file, options.inlines && !point.retprobe};
+    SiteQuery query{point.function, point.file, options.inlines && !point.retprobe, {}};
+    if (!is_glob_pattern(point.function) && point.function.find("::") == std::string::npos)
+      query.global_symbol_addresses = global_symbol_addresses(point.function);
     auto sites = find_function_sites(dwarf, query);
     if (sites.empty()) return with_symbols(true);
     for (const FunctionSite& site : sites)
@@ -226,6 +229,20 @@ struct Resolver {
         return failf("no line of {} matches '{}'", point.function, point.lazy_line);
     }
     return {};
+  }
+
+  // The addresses of global or weak function symbols named `name` (also `name@VERSION`); empty
+  // when a local symbol has the name too (static functions may repeat across CUs).
+  std::vector<uint64_t> global_symbol_addresses(std::string_view name) {
+    std::vector<uint64_t> addresses;
+    for (const symbols::RawSymbol& symbol : binary.function_symbols()) {
+      std::string_view own = symbol.name;
+      if (size_t at = own.find('@'); at != std::string_view::npos) own = own.substr(0, at);
+      if (own != name) continue;
+      if (symbol.binding == STB_LOCAL) return {};
+      addresses.push_back(symbol.start);
+    }
+    return addresses;
   }
 
   // From the symbol table: exact names and globs, aliases included (malloc and __libc_malloc

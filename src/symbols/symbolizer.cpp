@@ -16,6 +16,7 @@
 #include "format/build_ids.hpp"
 #include "kernel/kallsyms.hpp"
 #include "symbols/buildid_cache.hpp"
+#include "symbols/debug_files.hpp"
 #include "symbols/debuginfod_client.hpp"
 #include "symbols/demangle.hpp"
 #include "symbols/dwarf_info.hpp"
@@ -47,15 +48,6 @@ namespace {
 
 bool is_regular_file(const std::string& path) {
   return !path.empty() && path_exists(path) && !is_directory(path);
-}
-
-std::string directory_of(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
-std::string build_id_path(const std::string& build_id) {
-  return "/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug";
 }
 
 std::vector<RawSymbol> demangled(std::vector<RawSymbol> symbols, bool demangle_names,
@@ -106,28 +98,7 @@ class Loader {
     // Without a recorded build-id, perf takes the file's own to find its debug files (a file
     // that cannot be opened has none; the note below says it was not found).
     const std::string id = dso.build_id.empty() ? elf_build_id(binary).value_or("") : dso.build_id;
-    std::string debug_root = options_.symfs + options_.debug_root;
-    std::vector<std::string> candidates;
-    // perf's order: .gnu_debuglink, the build-id cache, distribution debug paths, the file.
-    if (is_regular_file(binary)) {
-      if (auto image = ElfImage::open(binary)) {
-        if (auto link = image->debuglink()) {
-          std::string dir = directory_of(binary);
-          candidates.push_back(*link);
-          candidates.push_back(dir + "/" + *link);
-          candidates.push_back(dir + "/.debug/" + *link);
-          candidates.push_back(debug_root + directory_of(dso.long_name) + "/" + *link);
-        }
-      }
-    }
-    if (!id.empty()) {
-      candidates.push_back(buildid_cache_file(options_.buildid_dir, id, "elf"));
-      candidates.push_back(buildid_cache_file(options_.buildid_dir, id, "debug"));
-    }
-    candidates.push_back(debug_root + dso.long_name + ".debug");
-    candidates.push_back(debug_root + dso.long_name);
-    if (!id.empty()) candidates.push_back(debug_root + build_id_path(id));
-    candidates.push_back(binary);
+    std::vector<std::string> candidates = debug_file_candidates(dso.long_name, id, options_);
     std::function<std::string()> fetch;
     if (!id.empty() && options_.debuginfod) fetch = [&id] { return debuginfod_debuginfo(id); };
     choose(state, dso, id, candidates, /*quiet=*/false, fetch);

@@ -1,0 +1,47 @@
+#include "symbols/debug_files.hpp"
+
+#include "base/file.hpp"
+#include "symbols/buildid_cache.hpp"
+#include "symbols/elf_image.hpp"
+
+namespace sonde::symbols {
+
+namespace {
+
+std::string directory_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+}  // namespace
+
+std::vector<std::string> debug_file_candidates(const std::string& long_name, const std::string& build_id,
+                                               const SymbolizerOptions& options) {
+  std::string binary = options.symfs + long_name;
+  std::string debug_root = options.symfs + options.debug_root;
+  std::vector<std::string> candidates;
+  if (path_exists(binary) && !is_directory(binary)) {
+    if (auto image = ElfImage::open(binary)) {
+      if (auto link = image->debuglink()) {
+        std::string dir = directory_of(binary);
+        candidates.push_back(*link);
+        candidates.push_back(dir + "/" + *link);
+        candidates.push_back(dir + "/.debug/" + *link);
+        candidates.push_back(debug_root + directory_of(long_name) + "/" + *link);
+      }
+    }
+  }
+  if (!build_id.empty()) {
+    candidates.push_back(buildid_cache_file(options.buildid_dir, build_id, "elf"));
+    candidates.push_back(buildid_cache_file(options.buildid_dir, build_id, "debug"));
+  }
+  candidates.push_back(debug_root + long_name + ".debug");
+  candidates.push_back(debug_root + long_name);
+  if (!build_id.empty())
+    candidates.push_back(debug_root + "/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) +
+                         ".debug");
+  candidates.push_back(binary);
+  return candidates;
+}
+
+}  // namespace sonde::symbols
