@@ -96,9 +96,12 @@ int cmd_probe(int argc, char** argv) {
     if (!quiet) std::fputs(removed.c_str(), stderr);
     return 0;
   }
-  if (!line_spec.empty())
-    return report_errno_error("probe", Error{"-L is not implemented yet; -V shows a probe point's variables",
-                                             Error::Kind::failed, EOPNOTSUPP});
+  if (!line_spec.empty()) {
+    auto text = pipeline::probe_source_lines(line_spec, options, source_dir);
+    if (!text) return fail(text.error());
+    std::fputs(text->c_str(), stdout);
+    return 0;
+  }
   if (!vars_spec.empty()) {
     auto text = pipeline::probe_variables(vars_spec, options, externs);
     if (!text) return fail(text.error());

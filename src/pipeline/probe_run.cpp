@@ -14,6 +14,7 @@
 #include "output/probe/probe_text.hpp"
 #include "probe/event_names.hpp"
 #include "probe/function_sites.hpp"
+#include "probe/line_listing.hpp"
 #include "probe/name_filter.hpp"
 #include "probe/probe_binary.hpp"
 #include "probe/probe_resolver.hpp"
@@ -373,6 +374,24 @@ Result<std::string> probe_variables(const std::string& definition, const ProbeRu
     places.push_back(std::move(place));
   }
   return output::variables_text(definition, places);
+}
+
+Result<std::string> probe_source_lines(const std::string& range_text, const ProbeRunOptions& options,
+                                       const std::string& source_dir) {
+  auto range = probe::parse_line_range(range_text);
+  if (!range) return tl::unexpected(with_errno(range.error(), EINVAL));
+  if (options.binary.empty())
+    return fail_with(EOPNOTSUPP,
+                     "-L on kernel functions needs a vmlinux with DWARF (-k), which this machine lacks");
+  auto binary = probe::ProbeBinary::open(options.binary, options.symbols);
+  if (!binary) return tl::unexpected(with_errno(binary.error(), ENOENT));
+  auto listing = probe::list_source_lines(**binary, *range, source_dir);
+  if (!listing) return tl::unexpected(listing.error());
+  output::SourceListing shown{
+      listing->header, &listing->text,
+      listing->offset, listing->first,
+      listing->last,   std::vector<unsigned>(listing->code_lines.begin(), listing->code_lines.end())};
+  return output::source_listing_text(shown);
 }
 
 Result<std::string> probe_functions(const std::vector<std::string>& filters, const ProbeRunOptions& options,

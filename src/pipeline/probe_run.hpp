@@ -37,6 +37,9 @@ Result<std::string> delete_probes(const std::string& pattern);
 // -V SPEC
 Result<std::string> probe_variables(const std::string& definition, const ProbeRunOptions& options,
                                     bool externs);
+// -L RANGE: the source with the lines a probe can land on numbered; `source_dir` is -s.
+Result<std::string> probe_source_lines(const std::string& range, const ProbeRunOptions& options,
+                                       const std::string& source_dir);
 // -F [FILTER]: the binary's functions (with -x) or the kernel's, names sorted.
 Result<std::string> probe_functions(const std::vector<std::string>& filters, const ProbeRunOptions& options,
                                     bool demangle);

@@ -242,36 +242,6 @@ std::vector<FunctionSite> find_function_sites(Dwarf* dwarf, const SiteQuery& que
   return sites;
 }
 
-std::vector<LineAddress> line_addresses(Dwarf* dwarf, Dwarf_Off cu_offset, const FunctionSite* site,
-                                        std::string_view file, unsigned line) {
-  std::vector<LineAddress> found;
-  Dwarf_Die cu;
-  if (!dwarf_offdie(dwarf, cu_offset, &cu)) return found;
-  Dwarf_Lines* lines = nullptr;
-  size_t count = 0;
-  if (dwarf_getsrclines(&cu, &lines, &count) != 0) return found;
-  for (size_t i = 0; i < count; ++i) {
-    Dwarf_Line* row = dwarf_onesrcline(lines, i);
-    int number = 0;
-    bool statement = false, end = false;
-    Dwarf_Addr address = 0;
-    if (!row || dwarf_lineno(row, &number) != 0 || static_cast<unsigned>(number) != line) continue;
-    if (dwarf_linebeginstatement(row, &statement) != 0 || !statement) continue;
-    if (dwarf_lineendsequence(row, &end) == 0 && end) continue;
-    if (dwarf_lineaddr(row, &address) != 0) continue;
-    if (site && !site->contains(address)) continue;
-    const char* name = dwarf_linesrc(row, nullptr, nullptr);
-    if (!name || !path_tail_matches(name, file)) continue;
-    found.push_back({address, name, line});
-  }
-  std::sort(found.begin(), found.end(),
-            [](const LineAddress& a, const LineAddress& b) { return a.address < b.address; });
-  found.erase(std::unique(found.begin(), found.end(),
-                          [](const LineAddress& a, const LineAddress& b) { return a.address == b.address; }),
-              found.end());
-  return found;
-}
-
 std::vector<LineAddress> statement_rows(Dwarf* dwarf, Dwarf_Off cu_offset, uint64_t low, uint64_t high) {
   std::vector<LineAddress> rows;
   Dwarf_Die cu;
@@ -279,21 +249,57 @@ std::vector<LineAddress> statement_rows(Dwarf* dwarf, Dwarf_Off cu_offset, uint6
   Dwarf_Lines* lines = nullptr;
   size_t count = 0;
   if (dwarf_getsrclines(&cu, &lines, &count) != 0) return rows;
+  Dwarf_Addr previous = UINT64_MAX;
   for (size_t i = 0; i < count; ++i) {
     Dwarf_Line* row = dwarf_onesrcline(lines, i);
     int number = 0;
     bool statement = false, end = false;
     Dwarf_Addr address = 0;
     if (!row || dwarf_lineno(row, &number) != 0 || dwarf_lineaddr(row, &address) != 0) continue;
-    if (address < low || address >= high) continue;
+    if (dwarf_lineendsequence(row, &end) == 0 && end) {
+      previous = UINT64_MAX;  // the next sequence's first row starts afresh
+      continue;
+    }
     if (dwarf_linebeginstatement(row, &statement) != 0 || !statement) continue;
-    if (dwarf_lineendsequence(row, &end) == 0 && end) continue;
+    bool first = address != previous;  // the first statement row at its address
+    previous = address;
+    if (address < low || address >= high) continue;
     const char* name = dwarf_linesrc(row, nullptr, nullptr);
-    rows.push_back({address, name ? name : "", static_cast<unsigned>(number)});
+    rows.push_back({address, name ? name : "", static_cast<unsigned>(number), first});
   }
-  std::sort(rows.begin(), rows.end(),
-            [](const LineAddress& a, const LineAddress& b) { return a.address < b.address; });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const LineAddress& a, const LineAddress& b) { return a.address < b.address; });
   return rows;
+}
+
+std::vector<LineAddress> line_addresses(Dwarf* dwarf, Dwarf_Off cu_offset, const FunctionSite* site,
+                                        std::string_view file, unsigned line, unsigned* shared_with) {
+  std::vector<LineAddress> found;
+  uint64_t low = 0, high = UINT64_MAX;
+  std::vector<LineAddress> rows = statement_rows(dwarf, cu_offset, low, high);
+  // The line each address maps back to: its first row.
+  std::vector<const LineAddress*> firsts;
+  for (const LineAddress& row : rows)
+    if (row.first_at_address) firsts.push_back(&row);
+  auto first_line_at = [&](uint64_t address) -> unsigned {
+    auto it = std::lower_bound(firsts.begin(), firsts.end(), address,
+                               [](const LineAddress* row, uint64_t value) { return row->address < value; });
+    return it != firsts.end() && (*it)->address == address ? (*it)->line : 0;
+  };
+  for (const LineAddress& row : rows) {
+    if (row.line != line || !path_tail_matches(row.file, file)) continue;
+    if (site && !site->contains(row.address)) continue;
+    unsigned mapped = first_line_at(row.address);
+    if (mapped != 0 && mapped != line) {
+      if (shared_with && !*shared_with) *shared_with = mapped;
+      continue;
+    }
+    found.push_back(row);
+  }
+  found.erase(std::unique(found.begin(), found.end(),
+                          [](const LineAddress& a, const LineAddress& b) { return a.address == b.address; }),
+              found.end());
+  return found;
 }
 
 std::optional<Dwarf_Die> subprogram_at(Dwarf* dwarf, uint64_t vaddr) {

@@ -51,12 +51,18 @@ struct LineAddress {
   uint64_t address = 0;
   std::string file;
   unsigned line = 0;
+  // The first statement row at its address: the line the address maps back to (perf's test
+  // that a line does not merely share another line's address).
+  bool first_at_address = true;
 };
 // The statement rows of `file` at `line` inside `site` (or anywhere in the CU when `site` is
-// null and `cu` is given), one per distinct address, lowest first.
+// null and `cu` is given) that map back to the line, one per distinct address, lowest first;
+// `shared_with`, when given, gets the line an address of `line` maps back to instead.
 std::vector<LineAddress> line_addresses(Dwarf* dwarf, Dwarf_Off cu, const FunctionSite* site,
-                                        std::string_view file, unsigned line);
-// Every statement row of the CU in [low, high), by address: lines a -L listing marks.
+                                        std::string_view file, unsigned line,
+                                        unsigned* shared_with = nullptr);
+// Every statement row of the CU in [low, high), by address, each marked whether it is the first
+// row at its address: lines a -L listing marks.
 std::vector<LineAddress> statement_rows(Dwarf* dwarf, Dwarf_Off cu, uint64_t low, uint64_t high);
 
 // The out-of-line function (DW_TAG_subprogram) whose code holds `vaddr`. dwarf_getscopes is no

@@ -1,5 +1,6 @@
 #include "probe/probe_binary.hpp"
 
+#include <elf.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -105,6 +106,18 @@ const std::vector<symbols::RawSymbol>& ProbeBinary::function_symbols() {
             [](const symbols::RawSymbol& a, const symbols::RawSymbol& b) { return a.start < b.start; });
   function_symbols_ = std::move(symbols);
   return *function_symbols_;
+}
+
+std::vector<uint64_t> ProbeBinary::global_symbol_addresses(std::string_view name) {
+  std::vector<uint64_t> addresses;
+  for (const symbols::RawSymbol& symbol : function_symbols()) {
+    std::string_view own = symbol.name;
+    if (size_t at = own.find('@'); at != std::string_view::npos) own = own.substr(0, at);
+    if (own != name) continue;
+    if (symbol.binding == STB_LOCAL) return {};
+    addresses.push_back(symbol.start);
+  }
+  return addresses;
 }
 
 const symbols::RawSymbol* ProbeBinary::symbol_at(uint64_t vaddr) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
@@ -43,6 +44,9 @@ class ProbeBinary {
   // Function symbols (.symtab of the debug file or the binary, else .dynsym), names as stored
   // ("malloc", "__libc_malloc", "_ZN7Counter4bumpEl"), by address.
   const std::vector<symbols::RawSymbol>& function_symbols();
+  // The addresses of the global or weak function symbols named `name` (also `name@VERSION`);
+  // empty when a local symbol has the name too (static functions may repeat across CUs).
+  std::vector<uint64_t> global_symbol_addresses(std::string_view name);
   // The symbol whose extent holds `vaddr`, or nullptr.
   const symbols::RawSymbol* symbol_at(uint64_t vaddr);
 

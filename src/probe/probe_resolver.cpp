@@ -51,6 +51,7 @@ struct Resolver {
   const ProbeSpec& spec;
   const ResolveOptions& options;
   std::vector<ResolvedProbe> out;
+  unsigned shared_with = 0;  // the line a requested line's address maps back to, when it is another
 
   Result<void> place(uint64_t vaddr, const std::string& function, uint64_t entry, bool inlined,
                      std::optional<Dwarf_Die> scope_die) {
@@ -155,7 +156,8 @@ struct Resolver {
     auto die = die_at(site.die);
     const ProbePoint& point = spec.point;
     if (point.line) {
-      auto rows = line_addresses(binary.dwarf(), site.cu, &site, site.decl_file, site.decl_line + point.line);
+      auto rows = line_addresses(binary.dwarf(), site.cu, &site, site.decl_file, site.decl_line + point.line,
+                                 &shared_with);
       for (const LineAddress& row : rows)
         if (auto placed = place(row.address, site.name, site.entry, site.inlined, die); !placed)
           return placed;
@@ -190,7 +192,8 @@ struct Resolver {
         return failf("no source file '{}' in the debug information of {}", point.file, binary.path());
       for (Dwarf_Off cu : cus) {
         if (point.line) {
-          for (const LineAddress& row : line_addresses(dwarf, cu, nullptr, point.file, point.line)) {
+          for (const LineAddress& row :
+               line_addresses(dwarf, cu, nullptr, point.file, point.line, &shared_with)) {
             auto scope = function_at(dwarf, row.address);
             std::string name = scope ? die_name(&*scope) : "";
             Dwarf_Addr entry = row.address;
@@ -208,6 +211,9 @@ struct Resolver {
           if (auto placed = place_lazy(rows, "", 0, false, std::nullopt); !placed) return placed;
         }
       }
+      if (out.empty() && point.line && shared_with)
+        return failf("line {} of {} shares its address with line {}: probe line {} instead", point.line,
+                     point.file, shared_with, shared_with);
       if (out.empty())
         return point.line ? failf("line {} of {} has no code to probe (see -L for the lines that do)",
                                   point.line, point.file)
@@ -216,12 +222,16 @@ struct Resolver {
     }
     SiteQuery query{point.function, point.file, options.inlines && !point.retprobe, {}};
     if (!is_glob_pattern(point.function) && point.function.find("::") == std::string::npos)
-      query.global_symbol_addresses = global_symbol_addresses(point.function);
+      query.global_symbol_addresses = binary.global_symbol_addresses(point.function);
     auto sites = find_function_sites(dwarf, query);
     if (sites.empty()) return with_symbols(true);
     for (const FunctionSite& site : sites)
       if (auto placed = at_site(site); !placed) return placed;
     if (out.empty()) {
+      if (point.line && shared_with)
+        return failf("line {} of {} shares its address with line {} of the file: probe {}:{} instead",
+                     point.line, point.function, shared_with, point.function,
+                     shared_with - sites.front().decl_line);
       if (point.line)
         return failf("line {} of {} has no code to probe (see -L {} for the lines that do)", point.line,
                      point.function, point.function);
@@ -229,20 +239,6 @@ struct Resolver {
         return failf("no line of {} matches '{}'", point.function, point.lazy_line);
     }
     return {};
-  }
-
-  // The addresses of global or weak function symbols named `name` (also `name@VERSION`); empty
-  // when a local symbol has the name too (static functions may repeat across CUs).
-  std::vector<uint64_t> global_symbol_addresses(std::string_view name) {
-    std::vector<uint64_t> addresses;
-    for (const symbols::RawSymbol& symbol : binary.function_symbols()) {
-      std::string_view own = symbol.name;
-      if (size_t at = own.find('@'); at != std::string_view::npos) own = own.substr(0, at);
-      if (own != name) continue;
-      if (symbol.binding == STB_LOCAL) return {};
-      addresses.push_back(symbol.start);
-    }
-    return addresses;
   }
 
   // From the symbol table: exact names and globs, aliases included (malloc and __libc_malloc
@@ -300,7 +296,7 @@ bool lazy_match(std::string_view pattern, std::string_view text) {
 
 Result<std::vector<ResolvedProbe>> resolve_user_probe(ProbeBinary& binary, const ProbeSpec& spec,
                                                       const ResolveOptions& options) {
-  Resolver resolver{binary, spec, options, {}};
+  Resolver resolver{binary, spec, options, {}, 0};
   Result<void> done = spec.point.address ? resolver.at_address(*spec.point.address)
                       : binary.dwarf()   ? resolver.with_dwarf()
                                          : resolver.with_symbols(false);

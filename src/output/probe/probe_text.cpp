@@ -43,4 +43,27 @@ std::string variables_text(std::string_view spec, const std::vector<VariablesAtP
   return text;
 }
 
+std::string source_listing_text(const SourceListing& listing) {
+  std::string text = fmt::format("<{}>\n", listing.header);
+  const std::vector<std::string>& lines = *listing.text;
+  auto show = [&](unsigned line, bool numbered) {
+    if (line == 0 || line > lines.size()) return false;
+    if (numbered)
+      text += fmt::format("{:>7}  {}\n", line - listing.offset, lines[line - 1]);
+    else
+      text += fmt::format("         {}\n", lines[line - 1]);
+    return true;
+  };
+  unsigned line = listing.first;
+  for (unsigned code : listing.code_lines) {
+    for (; line < code; ++line) show(line, false);
+    show(line++, true);
+  }
+  // perf shows three more lines after the last one with code when no end was given.
+  unsigned last = listing.last ? listing.last : line + 2;
+  for (; line <= last; ++line)
+    if (!show(line, false)) break;
+  return text;
+}
+
 }  // namespace sonde::output

@@ -1,0 +1,274 @@
+#include "probe/line_listing.hpp"
+
+#include <dwarf.h>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <climits>
+#include <map>
+
+#include "base/file.hpp"
+#include "base/strings.hpp"
+#include "probe/function_sites.hpp"
+
+namespace sonde::probe {
+
+namespace {
+
+tl::unexpected<Error> fail_with(int err, std::string message) {
+  return tl::unexpected(Error{std::move(message), Error::Kind::failed, err});
+}
+
+struct CallSite {
+  std::string file;
+  unsigned line = 0;
+};
+
+CallSite call_site(Dwarf_Die* inlined, Dwarf_Die* cu) {
+  CallSite site;
+  Dwarf_Attribute attribute;
+  Dwarf_Word value = 0;
+  if (dwarf_attr(inlined, DW_AT_call_line, &attribute) && dwarf_formudata(&attribute, &value) == 0)
+    site.line = static_cast<unsigned>(value);
+  Dwarf_Files* files = nullptr;
+  size_t count = 0;
+  if (dwarf_attr(inlined, DW_AT_call_file, &attribute) && dwarf_formudata(&attribute, &value) == 0 &&
+      dwarf_getsrcfiles(cu, &files, &count) == 0 && value < count)
+    if (const char* name = dwarf_filesrc(files, value, nullptr, nullptr)) site.file = name;
+  return site;
+}
+
+// A CU's statement rows, and the line each address maps back to (its first statement row).
+struct CuLines {
+  std::vector<LineAddress> rows;
+  std::map<uint64_t, const LineAddress*> first_at;
+
+  CuLines(Dwarf* dwarf, Dwarf_Off cu) : rows(statement_rows(dwarf, cu, 0, UINT64_MAX)) {
+    for (const LineAddress& row : rows)
+      if (row.first_at_address) first_at.emplace(row.address, &row);
+  }
+  bool maps_back(uint64_t address, std::string_view file, unsigned line) const {
+    auto it = first_at.find(address);
+    return it != first_at.end() && it->second->line == line && it->second->file == file;
+  }
+  // Rows of `file` in [low, high) that map back to their line.
+  void lines_in(uint64_t low, uint64_t high, std::string_view file, std::set<unsigned>& lines) const {
+    for (const LineAddress& row : rows)
+      if (row.address >= low && row.address < high && row.first_at_address && row.file == file &&
+          row.line > 0)
+        lines.insert(row.line);
+  }
+};
+
+// The call lines of the inlined instances below `parent`, in `file`, where the instance's entry
+// maps back to its call line.
+void inline_call_lines(Dwarf_Die* parent, Dwarf_Die* cu, const CuLines& table, std::string_view file,
+                       std::set<unsigned>& lines) {
+  Dwarf_Die child;
+  if (dwarf_child(parent, &child) != 0) return;
+  do {
+    int tag = dwarf_tag(&child);
+    if (tag == DW_TAG_inlined_subroutine) {
+      CallSite site = call_site(&child, cu);
+      Dwarf_Addr entry = 0;
+      if (site.line && site.file == file && dwarf_entrypc(&child, &entry) == 0 &&
+          table.maps_back(entry, file, site.line))
+        lines.insert(site.line);
+    }
+    if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
+      inline_call_lines(&child, cu, table, file, lines);
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+// An inlined instance inside the function being listed.
+struct InlineSpan {
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  int depth = 0;
+  CallSite call;
+  std::string decl_file;
+  unsigned decl_line = 0;
+};
+
+void inline_spans(Dwarf_Die* parent, Dwarf_Die* cu, int depth, std::vector<InlineSpan>& spans) {
+  Dwarf_Die child;
+  if (dwarf_child(parent, &child) != 0) return;
+  do {
+    int tag = dwarf_tag(&child);
+    if (tag == DW_TAG_inlined_subroutine) {
+      InlineSpan span;
+      span.depth = depth;
+      span.call = call_site(&child, cu);
+      if (const char* file = dwarf_decl_file(&child)) span.decl_file = file;
+      int line = 0;
+      if (dwarf_decl_line(&child, &line) == 0) span.decl_line = static_cast<unsigned>(line);
+      Dwarf_Addr base = 0, low = 0, high = 0;
+      for (ptrdiff_t it = 0; (it = dwarf_ranges(&child, it, &base, &low, &high)) > 0;)
+        span.ranges.emplace_back(low, high);
+      spans.push_back(std::move(span));
+      inline_spans(&child, cu, depth + 1, spans);
+    } else if (tag == DW_TAG_lexical_block) {
+      inline_spans(&child, cu, depth, spans);
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+// The lines of `site`'s code: its rows that map back to their line (a row inside an inlined
+// instance only on that instance's call line or declaration line, perf's rule), its declaration
+// line, the call lines of what it inlines.
+void function_lines(Dwarf* dwarf, const FunctionSite& site, const CuLines& table, std::set<unsigned>& lines) {
+  Dwarf_Die cu, die;
+  if (!dwarf_offdie(dwarf, site.cu, &cu) || !dwarf_offdie(dwarf, site.die, &die)) return;
+  std::vector<InlineSpan> spans;
+  inline_spans(&die, &cu, 0, spans);
+  auto innermost = [&](uint64_t address) -> const InlineSpan* {
+    const InlineSpan* found = nullptr;
+    for (const InlineSpan& span : spans)
+      for (const auto& [low, high] : span.ranges)
+        if (address >= low && address < high && (!found || span.depth > found->depth)) found = &span;
+    return found;
+  };
+  for (const auto& [low, high] : site.ranges) {
+    std::set<unsigned> rows;
+    for (const LineAddress& row : table.rows) {
+      if (row.address < low || row.address >= high || !row.first_at_address || row.file != site.decl_file ||
+          row.line == 0)
+        continue;
+      if (const InlineSpan* span = innermost(row.address)) {
+        bool call_line = span->call.file == site.decl_file && span->call.line == row.line;
+        bool decl_line = span->decl_file == site.decl_file && span->decl_line == row.line;
+        if (!call_line && !decl_line) continue;
+      }
+      lines.insert(row.line);
+    }
+  }
+  inline_call_lines(&die, &cu, table, site.decl_file, lines);
+  if (site.decl_line && table.maps_back(site.entry, site.decl_file, site.decl_line))
+    lines.insert(site.decl_line);
+}
+
+Result<std::vector<std::string>> source_text(const std::string& path, const std::string& source_dir,
+                                             std::string* used) {
+  std::vector<std::string> tries;
+  if (!source_dir.empty()) {
+    // Under -s, the path as given and then with its leading directories dropped one by one.
+    std::string_view rest = path;
+    while (!rest.empty()) {
+      while (rest.starts_with('/')) rest.remove_prefix(1);
+      if (rest.starts_with("./")) rest.remove_prefix(2);
+      tries.push_back(source_dir + "/" + std::string(rest));
+      size_t slash = rest.find('/');
+      if (slash == std::string_view::npos) break;
+      rest.remove_prefix(slash + 1);
+    }
+  }
+  tries.push_back(path);
+  for (const std::string& candidate : tries) {
+    auto text = read_file(candidate);
+    if (!text) continue;
+    *used = candidate;
+    auto lines = split(*text, '\n');
+    if (!lines.empty() && lines.back().empty()) lines.pop_back();
+    return lines;
+  }
+  return fail_with(ENOENT,
+                   fmt::format("cannot find the source file {}; give its directory with -s/--source", path));
+}
+
+}  // namespace
+
+Result<LineListing> list_source_lines(ProbeBinary& binary, const LineRange& range,
+                                      const std::string& source_dir) {
+  Dwarf* dwarf = binary.dwarf();
+  if (!dwarf) return fail_with(ENOENT, binary.missing_debug_info_hint());
+  LineListing listing;
+  std::string file;
+  if (!range.function.empty()) {
+    SiteQuery query{range.function, range.file, true, {}};
+    if (!is_glob_pattern(range.function) && range.function.find("::") == std::string::npos)
+      query.global_symbol_addresses = binary.global_symbol_addresses(range.function);
+    auto sites = find_function_sites(dwarf, query);
+    // An alias (malloc for __libc_malloc): the function whose code the symbol starts.
+    for (uint64_t address : query.global_symbol_addresses) {
+      if (!sites.empty()) break;
+      if (auto holder = subprogram_at(dwarf, address)) {
+        Dwarf_Addr entry = 0;
+        Dwarf_Attribute attribute;
+        const char* name =
+            dwarf_attr_integrate(&*holder, DW_AT_name, &attribute) ? dwarf_formstring(&attribute) : nullptr;
+        if (name && dwarf_entrypc(&*holder, &entry) == 0 && entry == address) {
+          SiteQuery alias{name, range.file, true, {address}};
+          sites = find_function_sites(dwarf, alias);
+        }
+      }
+    }
+    if (sites.empty())
+      return fail_with(
+          ENOENT, fmt::format("no function '{}' with source lines in {}", range.function, binary.path()));
+    // The out-of-line body when there is one; an inline-only function shows where it is called.
+    const FunctionSite* body = nullptr;
+    for (const FunctionSite& site : sites)
+      if (!site.inlined) {
+        body = &site;
+        break;
+      }
+    file = body ? body->decl_file : sites.front().decl_file;
+    listing.offset = body ? body->decl_line : sites.front().decl_line;
+    if (body) {
+      function_lines(dwarf, *body, CuLines(dwarf, body->cu), listing.code_lines);
+    } else {
+      for (const FunctionSite& site : sites) {
+        Dwarf_Die cu, die;
+        if (!dwarf_offdie(dwarf, site.cu, &cu) || !dwarf_offdie(dwarf, site.die, &die)) continue;
+        CallSite call = call_site(&die, &cu);
+        if (call.line && call.file == file) listing.code_lines.insert(call.line);
+      }
+    }
+    listing.header = fmt::format("{}@{}:{}", range.function, file, range.start);
+  } else {
+    auto cus = cus_for_file(dwarf, range.file);
+    if (cus.empty())
+      return fail_with(EOPNOTSUPP, fmt::format("no source file '{}' in the debug information of {}",
+                                               range.file, binary.path()));
+    for (Dwarf_Off offset : cus) {
+      Dwarf_Die cu;
+      if (!dwarf_offdie(dwarf, offset, &cu)) continue;
+      Dwarf_Files* files = nullptr;
+      size_t count = 0;
+      if (file.empty() && dwarf_getsrcfiles(&cu, &files, &count) == 0)
+        for (size_t i = 0; i < count && file.empty(); ++i)
+          if (const char* name = dwarf_filesrc(files, i, nullptr, nullptr);
+              name && path_tail_matches(name, range.file))
+            file = name;
+      if (file.empty()) continue;
+      CuLines table(dwarf, offset);
+      table.lines_in(0, UINT64_MAX, file, listing.code_lines);
+      SiteQuery all{"*", range.file, false, {}};
+      for (const FunctionSite& site : find_function_sites(dwarf, all))
+        if (site.cu == offset && site.decl_file == file)
+          function_lines(dwarf, site, table, listing.code_lines);
+    }
+    if (file.empty())
+      return fail_with(EOPNOTSUPP, fmt::format("no source file '{}' in the debug information of {}",
+                                               range.file, binary.path()));
+    listing.header = fmt::format("{}:{}", file, range.start);
+  }
+  listing.first = listing.offset + range.start;
+  listing.last = range.has_end ? listing.offset + range.end : 0;
+  std::erase_if(listing.code_lines,
+                [&](unsigned line) { return line < listing.first || (listing.last && line > listing.last); });
+  auto text = source_text(file, source_dir, &listing.source_path);
+  if (!text) return tl::unexpected(text.error());
+  listing.text = std::move(*text);
+  if (listing.code_lines.empty() || listing.first > listing.text.size()) {
+    if (range.function.empty())
+      return fail_with(EOPNOTSUPP,
+                       fmt::format("{} has no code at line {}{}", range.file, listing.first,
+                                   listing.last ? fmt::format("-{}", listing.last) : std::string("")));
+    return fail_with(ENOENT,
+                     fmt::format("line {} of {} has no code (the function's lines are shown by -L {})",
+                                 range.start, range.function, range.function));
+  }
+  return listing;
+}
+
+}  // namespace sonde::probe
