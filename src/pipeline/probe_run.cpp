@@ -14,6 +14,7 @@
 #include "output/probe/probe_text.hpp"
 #include "probe/event_names.hpp"
 #include "probe/function_sites.hpp"
+#include "probe/kernel_probe.hpp"
 #include "probe/line_listing.hpp"
 #include "probe/name_filter.hpp"
 #include "probe/probe_binary.hpp"
@@ -155,6 +156,63 @@ Result<void> plan_user(probe::ProbeBinary& binary, const probe::ProbeSpec& spec,
   return {};
 }
 
+// Writes the planned lines (or, with -n, nothing); on a refusal removes the events it made.
+Result<void> write_planned(const std::vector<Planned>& planned, kernel::ProbeKind kind) {
+  std::vector<const Planned*> written;
+  for (const Planned& plan : planned) {
+    if (auto added = kernel::add_probe_event(plan.line); !added) {
+      for (auto it = written.rbegin(); it != written.rend(); ++it)
+        if ((*it)->first_of_event)
+          (void)kernel::remove_probe_event(kind, (*it)->line.group, (*it)->line.event);
+      return tl::unexpected(with_errno(added.error(), EINVAL));
+    }
+    written.push_back(&plan);
+  }
+  return {};
+}
+
+Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& specs,
+                                          const ProbeRunOptions& options) {
+  probe::EventNamer namer(taken_names());
+  std::vector<Planned> planned;
+  std::vector<output::ProbeEventText> shown;
+  for (const probe::ProbeSpec& spec : specs) {
+    if (spec.sdt)
+      return fail_with(EINVAL, fmt::format("'{}': an SDT marker needs its binary (-x)", spec.text));
+    auto resolved = probe::resolve_kernel_probe(spec);
+    if (!resolved)
+      return tl::unexpected(resolved.error().sys_errno ? resolved.error()
+                                                       : with_errno(resolved.error(), ENOENT));
+    std::string group = spec.group.empty() ? "probe" : spec.group;
+    std::string base = spec.event.empty() ? probe::base_event_name(resolved->function) : spec.event;
+    auto name = namer.claim(group, base, spec.point.retprobe, options.force);
+    if (!name) return tl::unexpected(with_errno(name.error(), EEXIST));
+    resolved->line.group = group;
+    resolved->line.event = *name;
+    planned.push_back({resolved->line, true});
+    std::vector<std::string> args;
+    for (const probe::ProbeArg& arg : spec.args) args.push_back(arg_text(arg));
+    shown.push_back({group, *name, where_text(spec), "", args});
+  }
+  ProbeAddOutcome outcome;
+  if (options.definitions_only) {
+    for (const Planned& plan : planned)
+      outcome.definitions += kernel::probe_event_definition(plan.line) + "\n";
+    return outcome;
+  }
+  if (!options.dry_run) {
+    if (!kernel::probe_events_supported(kernel::ProbeKind::kprobe))
+      return fail_with(
+          EOPNOTSUPP,
+          "this kernel has no kprobe_events (built without CONFIG_KPROBE_EVENTS): kernel probes cannot be "
+          "added here; user probes with -x BINARY work");
+    if (auto written = write_planned(planned, kernel::ProbeKind::kprobe); !written)
+      return tl::unexpected(written.error());
+  }
+  outcome.added_text = output::added_events_text(shown);
+  return outcome;
+}
+
 }  // namespace
 
 Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
@@ -165,14 +223,7 @@ Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
     if (!spec) return tl::unexpected(with_errno(spec.error(), EINVAL));
     specs.push_back(std::move(*spec));
   }
-  if (options.binary.empty()) {
-    if (!kernel::probe_events_supported(kernel::ProbeKind::kprobe))
-      return fail_with(
-          EOPNOTSUPP,
-          "this kernel has no kprobe_events (built without CONFIG_KPROBE_EVENTS): kernel probes cannot be "
-          "added here; user probes with -x BINARY work");
-    return fail_with(EOPNOTSUPP, "kernel probes are not supported yet; user probes with -x BINARY work");
-  }
+  if (options.binary.empty()) return add_kernel_probes(specs, options);
   auto binary = probe::ProbeBinary::open(options.binary, options.symbols);
   if (!binary) return tl::unexpected(with_errno(binary.error(), ENOENT));
   probe::EventNamer namer(taken_names());
@@ -189,19 +240,9 @@ Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
       outcome.definitions += kernel::probe_event_definition(plan.line) + "\n";
     return outcome;
   }
-  if (!options.dry_run) {
-    std::vector<const Planned*> written;
-    for (const Planned& plan : planned) {
-      if (auto added = kernel::add_probe_event(plan.line); !added) {
-        // Leave nothing half-defined: the events this run created go again.
-        for (auto it = written.rbegin(); it != written.rend(); ++it)
-          if ((*it)->first_of_event)
-            (void)kernel::remove_probe_event(kernel::ProbeKind::uprobe, (*it)->line.group, (*it)->line.event);
-        return tl::unexpected(with_errno(added.error(), EINVAL));
-      }
-      written.push_back(&plan);
-    }
-  }
+  if (!options.dry_run)
+    if (auto written = write_planned(planned, kernel::ProbeKind::uprobe); !written)
+      return tl::unexpected(written.error());
   outcome.added_text = output::added_events_text(shown);
   return outcome;
 }
