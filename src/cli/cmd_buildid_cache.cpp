@@ -1,5 +1,6 @@
 // sonde buildid-cache: manages the build-id cache (~/.debug, perf's layout) that report and
-// script look up recorded binaries in. --add/--remove/--list/--purge as perf buildid-cache.
+// script look up recorded binaries in. --add/--remove/--list/--purge as perf buildid-cache; --add
+// also caches the file's SDT markers, which `list sdt`, `probe` and `record -e sdt_*` find there.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "pipeline/sdt_cache.hpp"
 #include "symbols/buildid_cache.hpp"
 
 namespace sonde::cli {
@@ -27,7 +29,11 @@ int cmd_buildid_cache(int argc, char** argv) {
   std::string dir = symbols::buildid_cache_dir(buildid_dir);
   // As perf: a file that cannot be added or removed is reported and the others still go.
   for (const std::string& file : add) {
-    if (auto added = symbols::buildid_cache_add(dir, file); !added) report_error(added.error());
+    if (auto added = symbols::buildid_cache_add(dir, file); !added) {
+      report_error(added.error());
+    } else if (auto markers = pipeline::cache_sdt_markers(dir, file); !markers) {
+      report_error("buildid-cache", markers.error().with_context("reading its SDT markers"));
+    }
   }
   for (const std::string& file : remove) {
     if (auto removed = symbols::buildid_cache_remove(dir, file); !removed) report_error(removed.error());

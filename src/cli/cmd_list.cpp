@@ -4,15 +4,19 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "base/strings.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "events/listing.hpp"
 #include "events/parse_events.hpp"
 #include "output/list/event_list.hpp"
+#include "pipeline/sdt_cache.hpp"
+#include "symbols/buildid_cache.hpp"
 
 namespace sonde::cli {
 
@@ -37,7 +41,7 @@ int cmd_list(int argc, char** argv) {
   std::vector<std::string> parse_specs;
   app.add_option(
       "filter", filters,
-      "hw, sw, cache, pmu, tracepoint, 'subsys NAME', a tracepoint glob such as 'sched:*', or a word");
+      "hw, sw, cache, pmu, tracepoint, sdt, 'subsys NAME', a tracepoint glob such as 'sched:*', or a word");
   app.add_option("--parse", parse_specs, "Parse an -e event spec and print the events it gives")
       ->group("");  // a developer option: hidden from --help
   if (auto exit_code = parse_command_line(app, argc, argv, "list", AfterOptions::nothing)) return *exit_code;
@@ -47,7 +51,18 @@ int cmd_list(int argc, char** argv) {
   std::vector<events::ListedEvent> listed;
   for (size_t i = 0; i < filters.size(); ++i) {
     Result<std::vector<events::ListedEvent>> found;
-    if (filters[i] == "subsys") {
+    if (filters[i] == "sdt" || filters[i].starts_with("sdt_")) {
+      // The SDT markers of the binaries in the build-id cache (buildid-cache --add).
+      std::string pattern = filters[i] == "sdt" ? "*" : filters[i];
+      std::vector<events::ListedEvent> markers;
+      for (const auto& event : pipeline::cached_sdt_events(symbols::buildid_cache_dir()))
+        if (glob_match(pattern, event.group + ":" + event.event))
+          markers.push_back({event.group + ":" + event.event, events::EventKind::Sdt});
+      markers.erase(std::unique(markers.begin(), markers.end(),
+                                [](const auto& a, const auto& b) { return a.name == b.name; }),
+                    markers.end());
+      found = std::move(markers);
+    } else if (filters[i] == "subsys") {
       if (i + 1 == filters.size())
         return report_usage_error("list", "'subsys' needs a subsystem name, as in 'sonde list subsys sched'");
       found = events::list_subsystem(filters[++i]);

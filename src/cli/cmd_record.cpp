@@ -7,6 +7,8 @@
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "pipeline/record_to_file.hpp"
+#include "pipeline/sdt_cache.hpp"
+#include "symbols/buildid_cache.hpp"
 
 namespace sonde::cli {
 
@@ -41,6 +43,11 @@ int cmd_record(int argc, char** argv) {
   app.add_option("--compression-level", record.compression_level, "compress with zstd at this level (1-22)");
   app.add_flag("-q,--quiet", quiet, "don't print the summary");
   app.add_flag("-v,--verbose", record.verbose, "print the perf_event_attrs opened");
+  // Cached SDT markers the events name are defined for the run, and removed when it ends.
+  pipeline::TemporarySdtProbes sdt_probes;
+  if (auto names = sdt_event_arguments(argc, argv); !names.empty())
+    if (auto defined = sdt_probes.define(names, symbols::buildid_cache_dir()); !defined)
+      return report_error("record", defined.error());
   if (auto exit_code = parse_command_line(app, argc, argv, "record")) return *exit_code;
   if (event_options.error) return report_error(*event_options.error);
   auto command = command_after_options(app, "record");

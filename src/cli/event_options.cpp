@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/strings.hpp"
 #include "events/parse_events.hpp"
 #include "events/tracepoint_filter.hpp"
 
@@ -50,6 +51,24 @@ Result<std::vector<std::string>> command_after_options(const CLI::App& app, cons
                                   command.front(), command_name));
   }
   return command;
+}
+
+std::vector<std::string> sdt_event_arguments(int argc, char** argv) {
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--") break;
+    std::string_view value;
+    if ((arg == "-e" || arg == "--event") && i + 1 < argc)
+      value = argv[++i];
+    else if (arg.starts_with("--event="))
+      value = arg.substr(8);
+    else if (arg.starts_with("-e") && arg.size() > 2 && !arg.starts_with("--"))
+      value = arg.substr(2);
+    for (const std::string& token : split(value, ','))
+      if (token.starts_with("sdt_") && token.find(':') != std::string::npos) names.push_back(token);
+  }
+  return names;
 }
 
 }  // namespace sonde::cli

@@ -21,6 +21,10 @@ struct EventOptions {
 // Adds -e/--event and --filter to `app`, parsed as they appear on the command line.
 void add_event_options(CLI::App& app, EventOptions& options, const std::string& command_name);
 
+// The SDT events (`sdt_PROVIDER:NAME`, globs) the -e arguments of argv name, before parsing:
+// they must be defined from the build-id cache before the event parser looks them up.
+std::vector<std::string> sdt_event_arguments(int argc, char** argv);
+
 // The command to run after the options ("--" dropped); an error for an unknown option, which
 // would otherwise be taken for the command.
 Result<std::vector<std::string>> command_after_options(const CLI::App& app, const std::string& command_name);

@@ -82,6 +82,8 @@ std::string_view event_kind_label(EventKind kind) {
       return "Raw hardware event descriptor";
     case EventKind::Breakpoint:
       return "Hardware breakpoint";
+    case EventKind::Sdt:
+      return "SDT event";
     case EventKind::Tracepoint:
       return "Tracepoint event";
   }

@@ -17,6 +17,7 @@ enum class EventKind {
   RawDescriptor,
   Breakpoint,
   Tracepoint,
+  Sdt,  // a USDT marker of a binary in the build-id cache
 };
 
 // perf list's label for the kind: "Hardware event", "Tracepoint event"...

@@ -12,6 +12,7 @@
 #include "base/strings.hpp"
 #include "kernel/probe_events.hpp"
 #include "output/probe/probe_text.hpp"
+#include "pipeline/sdt_cache.hpp"
 #include "probe/event_names.hpp"
 #include "probe/function_sites.hpp"
 #include "probe/kernel_probe.hpp"
@@ -21,6 +22,7 @@
 #include "probe/probe_resolver.hpp"
 #include "probe/probe_spec.hpp"
 #include "probe/sdt_notes.hpp"
+#include "symbols/buildid_cache.hpp"
 #include "symbols/demangle.hpp"
 
 namespace sonde::pipeline {
@@ -157,13 +159,13 @@ Result<void> plan_user(probe::ProbeBinary& binary, const probe::ProbeSpec& spec,
 }
 
 // Writes the planned lines (or, with -n, nothing); on a refusal removes the events it made.
-Result<void> write_planned(const std::vector<Planned>& planned, kernel::ProbeKind kind) {
+Result<void> write_planned(const std::vector<Planned>& planned) {
   std::vector<const Planned*> written;
   for (const Planned& plan : planned) {
     if (auto added = kernel::add_probe_event(plan.line); !added) {
       for (auto it = written.rbegin(); it != written.rend(); ++it)
         if ((*it)->first_of_event)
-          (void)kernel::remove_probe_event(kind, (*it)->line.group, (*it)->line.event);
+          (void)kernel::remove_probe_event((*it)->line.kind, (*it)->line.group, (*it)->line.event);
       return tl::unexpected(with_errno(added.error(), EINVAL));
     }
     written.push_back(&plan);
@@ -177,8 +179,26 @@ Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& s
   std::vector<Planned> planned;
   std::vector<output::ProbeEventText> shown;
   for (const probe::ProbeSpec& spec : specs) {
-    if (spec.sdt)
-      return fail_with(EINVAL, fmt::format("'{}': an SDT marker needs its binary (-x)", spec.text));
+    if (spec.sdt) {
+      // Without -x, the markers the build-id cache knows (buildid-cache --add BINARY).
+      size_t before = planned.size();
+      for (const CachedSdtEvent& event : cached_sdt_events(symbols::buildid_cache_dir())) {
+        if (event.group != spec.group || !glob_match(spec.event, event.event)) continue;
+        auto line = kernel::parse_probe_event_line(event.definition, kernel::ProbeKind::uprobe);
+        if (!line) continue;
+        auto name = namer.claim(line->group, line->event, false, false);
+        if (!name) return tl::unexpected(with_errno(name.error(), EEXIST));
+        planned.push_back({*line, true});
+        shown.push_back(
+            {line->group, line->event, "%" + line->event, line->place.substr(0, line->place.rfind(':')), {}});
+      }
+      if (planned.size() == before)
+        return fail_with(ENOENT,
+                         fmt::format("no SDT marker {}:{} in the build-id cache; give its binary with -x, or "
+                                     "add it with 'sonde buildid-cache --add BINARY'",
+                                     spec.group, spec.event));
+      continue;
+    }
     auto resolved = probe::resolve_kernel_probe(spec);
     if (!resolved)
       return tl::unexpected(resolved.error().sys_errno ? resolved.error()
@@ -201,13 +221,15 @@ Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& s
     return outcome;
   }
   if (!options.dry_run) {
-    if (!kernel::probe_events_supported(kernel::ProbeKind::kprobe))
+    bool kprobes = std::any_of(planned.begin(), planned.end(), [](const Planned& plan) {
+      return plan.line.kind == kernel::ProbeKind::kprobe;
+    });
+    if (kprobes && !kernel::probe_events_supported(kernel::ProbeKind::kprobe))
       return fail_with(
           EOPNOTSUPP,
           "this kernel has no kprobe_events (built without CONFIG_KPROBE_EVENTS): kernel probes cannot be "
           "added here; user probes with -x BINARY work");
-    if (auto written = write_planned(planned, kernel::ProbeKind::kprobe); !written)
-      return tl::unexpected(written.error());
+    if (auto written = write_planned(planned); !written) return tl::unexpected(written.error());
   }
   outcome.added_text = output::added_events_text(shown);
   return outcome;
@@ -241,8 +263,7 @@ Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
     return outcome;
   }
   if (!options.dry_run)
-    if (auto written = write_planned(planned, kernel::ProbeKind::uprobe); !written)
-      return tl::unexpected(written.error());
+    if (auto written = write_planned(planned); !written) return tl::unexpected(written.error());
   outcome.added_text = output::added_events_text(shown);
   return outcome;
 }
