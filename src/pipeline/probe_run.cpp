@@ -399,27 +399,20 @@ Result<std::string> probe_variables(const std::string& definition, const ProbeRu
   for (const probe::ResolvedProbe& resolved : *probes) {
     output::VariablesAtProbe place;
     Dwarf* dwarf = (*binary)->dwarf();
-    Dwarf_Die cu;
     probe::FetchScope scope;
     scope.binary = binary->get();
     scope.pc = resolved.vaddr;
     scope.retprobe = resolved.retprobe;
     std::string holder = resolved.function;
     uint64_t holder_entry = resolved.vaddr - resolved.offset;
-    if (dwarf_addrdie(dwarf, resolved.vaddr, &cu)) {
-      Dwarf_Die* scopes = nullptr;
-      int count = dwarf_getscopes(&cu, resolved.vaddr, &scopes);
-      for (int i = 0; i < count && !scope.has_function; ++i) {
-        int tag = dwarf_tag(&scopes[i]);
-        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-          scope.function = scopes[i];
-          scope.has_function = true;
-        }
-      }
-      std::free(scopes);
-    }
+    if (resolved.scope && dwarf_offdie(dwarf, resolved.scope, &scope.function)) scope.has_function = true;
     // Named after the out-of-line function holding the address, also inside an inline instance.
-    if (auto holder_die = probe::subprogram_at(dwarf, resolved.vaddr)) {
+    std::optional<Dwarf_Die> holder_die;
+    if (scope.has_function && dwarf_tag(&scope.function) == DW_TAG_subprogram)
+      holder_die = scope.function;
+    else
+      holder_die = probe::subprogram_at(dwarf, resolved.vaddr);
+    if (holder_die) {
       Dwarf_Attribute attribute;
       if (dwarf_attr_integrate(&*holder_die, DW_AT_name, &attribute))
         if (const char* name = dwarf_formstring(&attribute)) holder = name;

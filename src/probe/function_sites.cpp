@@ -85,6 +85,7 @@ struct Walk {
     }
     if (glob_match(query.function, name)) return true;
     // A mangled name given as the function (what perf -F lists without --demangle).
+    if (!query.function.starts_with("_Z")) return false;
     std::string linkage = linkage_name(die);
     return !linkage.empty() && query.function == linkage;
   }
@@ -108,7 +109,8 @@ struct Walk {
       site.entry = site.ranges.front().first;
     else
       return;
-    if (const char* file = dwarf_decl_file(die)) site.decl_file = file;
+    if (query.decl_files || !query.file.empty())
+      if (const char* file = dwarf_decl_file(die)) site.decl_file = file;
     int line = 0;
     if (dwarf_decl_line(die, &line) == 0) site.decl_line = static_cast<unsigned>(line);
     if (!query.file.empty() && !path_tail_matches(site.decl_file, query.file)) return;
@@ -265,7 +267,8 @@ std::vector<LineAddress> statement_rows(Dwarf* dwarf, Dwarf_Off cu_offset, uint6
     previous = address;
     if (address < low || address >= high) continue;
     const char* name = dwarf_linesrc(row, nullptr, nullptr);
-    rows.push_back({address, name ? name : "", static_cast<unsigned>(number), first});
+    rows.push_back(
+        {address, name ? std::string_view(name) : std::string_view(), static_cast<unsigned>(number), first});
   }
   std::stable_sort(rows.begin(), rows.end(),
                    [](const LineAddress& a, const LineAddress& b) { return a.address < b.address; });

@@ -36,6 +36,9 @@ struct SiteQuery {
   // Addresses of the function's global symbols: only the CUs holding them are read. Without LTO
   // a function with external linkage is defined, and can be inlined, only in its own CU.
   std::vector<uint64_t> global_symbol_addresses;
+  // Whether sites need their declaration file (line probes, lazy patterns, @SRC, -L): libdw
+  // reads the CU's whole line table for it, the biggest cost of a probe in a large CU.
+  bool decl_files = true;
 };
 
 // Every site matching, in DWARF order (out-of-line bodies before the inline instances of each
@@ -49,7 +52,7 @@ bool path_tail_matches(std::string_view path, std::string_view suffix);
 
 struct LineAddress {
   uint64_t address = 0;
-  std::string file;
+  std::string_view file;  // libdw's string: valid while the Dwarf is open
   unsigned line = 0;
   // The first statement row at its address: the line the address maps back to (perf's test
   // that a line does not merely share another line's address).

@@ -3,6 +3,7 @@
 #include <dwarf.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <map>
@@ -43,7 +44,8 @@ struct CuLines {
   std::vector<LineAddress> rows;
   std::map<uint64_t, const LineAddress*> first_at;
 
-  CuLines(Dwarf* dwarf, Dwarf_Off cu) : rows(statement_rows(dwarf, cu, 0, UINT64_MAX)) {
+  CuLines(Dwarf* dwarf, Dwarf_Off cu, uint64_t low = 0, uint64_t high = UINT64_MAX)
+      : rows(statement_rows(dwarf, cu, low, high)) {
     for (const LineAddress& row : rows)
       if (row.first_at_address) first_at.emplace(row.address, &row);
   }
@@ -214,7 +216,12 @@ Result<LineListing> list_source_lines(ProbeBinary& binary, const LineRange& rang
     file = body ? body->decl_file : sites.front().decl_file;
     listing.offset = body ? body->decl_line : sites.front().decl_line;
     if (body) {
-      function_lines(dwarf, *body, CuLines(dwarf, body->cu), listing.code_lines);
+      uint64_t low = UINT64_MAX, high = 0;
+      for (const auto& [from, to] : body->ranges) {
+        low = std::min<uint64_t>(low, from);
+        high = std::max<uint64_t>(high, to);
+      }
+      function_lines(dwarf, *body, CuLines(dwarf, body->cu, low, high), listing.code_lines);
     } else {
       for (const FunctionSite& site : sites) {
         Dwarf_Die cu, die;

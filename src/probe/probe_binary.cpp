@@ -109,11 +109,10 @@ const std::vector<symbols::RawSymbol>& ProbeBinary::function_symbols() {
 }
 
 std::vector<uint64_t> ProbeBinary::global_symbol_addresses(std::string_view name) {
+  const symbols::ElfImage* source =
+      debug_image_ && debug_image_->has_symtab() ? debug_image_.get() : image_.get();
   std::vector<uint64_t> addresses;
-  for (const symbols::RawSymbol& symbol : function_symbols()) {
-    std::string_view own = symbol.name;
-    if (size_t at = own.find('@'); at != std::string_view::npos) own = own.substr(0, at);
-    if (own != name) continue;
+  for (const symbols::RawSymbol& symbol : source->functions_named(name, !source->has_symtab())) {
     if (symbol.binding == STB_LOCAL) return {};
     addresses.push_back(symbol.start);
   }

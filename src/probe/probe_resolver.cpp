@@ -64,19 +64,6 @@ struct Resolver {
     probe.file_offset = *offset;
     probe.retprobe = spec.point.retprobe;
     probe.inlined = inlined;
-    if (Dwarf* dwarf = binary.dwarf()) {
-      Dwarf_Die cu;
-      if (dwarf_addrdie(dwarf, vaddr, &cu)) {
-        if (Dwarf_Line* row = dwarf_getsrc_die(&cu, vaddr)) {
-          int line = 0;
-          const char* file = dwarf_linesrc(row, nullptr, nullptr);
-          if (file && dwarf_lineno(row, &line) == 0) {
-            probe.file = file;
-            probe.line = static_cast<unsigned>(line);
-          }
-        }
-      }
-    }
     FetchScope scope;
     scope.binary = &binary;
     scope.pc = vaddr;
@@ -84,6 +71,7 @@ struct Resolver {
     if (scope_die) {
       scope.function = *scope_die;
       scope.has_function = true;
+      probe.scope = dwarf_dieoffset(&*scope_die);
     }
     for (const ProbeArg& arg : spec.args) {
       auto fetched = convert_probe_arg(arg, scope);
@@ -130,9 +118,9 @@ struct Resolver {
     std::string current_path;
     std::vector<std::string> lines;
     for (const LineAddress& row : rows) {
-      if (row.line == 0 || !done.insert({row.file, row.line}).second) continue;
+      if (row.line == 0 || !done.insert({std::string(row.file), row.line}).second) continue;
       if (row.file != current_path) {
-        auto read = source_lines(row.file);
+        auto read = source_lines(std::string(row.file));
         if (!read) return tl::unexpected(read.error());
         lines = std::move(*read);
         current_path = row.file;
@@ -220,7 +208,8 @@ struct Resolver {
                           : failf("no line of {} matches '{}'", point.file, point.lazy_line);
       return {};
     }
-    SiteQuery query{point.function, point.file, options.inlines && !point.retprobe, {}};
+    SiteQuery query{point.function, point.file, options.inlines && !point.retprobe};
+    query.decl_files = point.line || !point.lazy_line.empty();
     if (!is_glob_pattern(point.function) && point.function.find("::") == std::string::npos)
       query.global_symbol_addresses = binary.global_symbol_addresses(point.function);
     auto sites = find_function_sites(dwarf, query);

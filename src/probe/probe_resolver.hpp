@@ -4,6 +4,8 @@
 // an address), each with its fetch-args. With DWARF, functions and lines come from it; without,
 // from the symbol table, where only entry, +offset and %return probes with register, $argN or
 // @symbol arguments can be placed.
+#include <elfutils/libdw.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,8 +24,8 @@ struct ResolvedProbe {
   uint64_t file_offset = 0;
   bool retprobe = false;
   bool inlined = false;
-  std::string file;  // source position, when DWARF has one
-  unsigned line = 0;
+  Dwarf_Off scope =
+      0;  // the DIE whose variables the probe sees (function or inlined instance), 0 without DWARF
   std::vector<FetchArg> args;
 };
 

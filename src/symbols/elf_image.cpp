@@ -129,6 +129,28 @@ Elf_Scn* ElfImage::section_by_name(const char* name, GElf_Shdr* header) const {
   return nullptr;
 }
 
+std::vector<RawSymbol> ElfImage::functions_named(std::string_view name, bool dynamic) const {
+  std::vector<RawSymbol> out;
+  Elf_Scn* table = dynamic ? dynsym_ : symtab_;
+  GElf_Shdr table_header;
+  if (!table || !gelf_getshdr(table, &table_header) || table_header.sh_entsize == 0) return out;
+  Elf_Data* data = elf_getdata(table, nullptr);
+  if (!data) return out;
+  size_t count = table_header.sh_size / table_header.sh_entsize;
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Sym sym;
+    if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
+    int type = GELF_ST_TYPE(sym.st_info);
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF) continue;
+    const char* own = elf_strptr(elf_, table_header.sh_link, sym.st_name);
+    if (!own || std::strncmp(own, name.data(), name.size()) != 0) continue;
+    char next = own[name.size()];
+    if (next != '\0' && next != '@') continue;
+    out.push_back({sym.st_value, sym.st_size, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), own});
+  }
+  return out;
+}
+
 std::vector<RawSymbol> ElfImage::symbols(bool dynamic) const {
   std::vector<RawSymbol> out;
   Elf_Scn* table = dynamic ? dynsym_ : symtab_;

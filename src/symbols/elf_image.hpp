@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
@@ -43,6 +44,9 @@ class ElfImage {
   // perf's symbols of the file: functions, objects and labels in text sections, from .symtab
   // (or .dynsym when `dynamic`), at their ELF virtual addresses, names as stored.
   std::vector<RawSymbol> symbols(bool dynamic) const;
+  // The function symbols named `name` or `name@VERSION` (from .symtab, or .dynsym when
+  // `dynamic`), found by a scan that copies only the matches: a name lookup in a big table.
+  std::vector<RawSymbol> functions_named(std::string_view name, bool dynamic) const;
   // perf's PLT symbols: one "name@plt" entry (undemangled name here) per .rela.plt relocation,
   // laid out after the .plt header at the .plt section's address.
   std::vector<RawSymbol> plt_symbols() const;
