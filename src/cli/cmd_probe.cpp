@@ -3,8 +3,10 @@
 // variables (-V) and a binary's functions (-F). What is added is said on stderr and listings go
 // to stdout, as perf does; failures exit with perf's -errno status.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -57,15 +59,22 @@ int cmd_probe(int argc, char** argv) {
   list = list_option->count() > 0;
   funcs = funcs_option->count() > 0;
   options.inlines = !no_inlines;
-  (void)verbose;
+  options.keep_definitions = verbose;
   (void)demangle;
   if (!module.empty())
     return report_errno_error(
         "probe",
         Error{"-m: kernel modules need kprobes, which this kernel lacks; user probes with -x BINARY work",
               Error::Kind::failed, EOPNOTSUPP});
-  if (!target.empty())
-    return report_usage_error("probe", "--target is not supported yet; give the binary with -x");
+  if (!target.empty()) {
+    // perf's --target: the binary as the target process sees it, through its mount namespace.
+    auto pid = parse_uint(target, 10);
+    if (!pid || ::access(fmt::format("/proc/{}", *pid).c_str(), F_OK) != 0)
+      return report_errno_error(
+          "probe", Error{fmt::format("--target {}: no such process", target), Error::Kind::failed, ESRCH});
+    if (!options.binary.empty() && options.binary.starts_with('/'))
+      options.binary = fmt::format("/proc/{}/root{}", *pid, options.binary);
+  }
   if (!positional.empty()) adds.push_back(join(positional, " "));
 
   int commands = (adds.empty() ? 0 : 1) + (deletes.empty() ? 0 : 1) + (list ? 1 : 0) +
@@ -124,6 +133,9 @@ int cmd_probe(int argc, char** argv) {
   }
   auto outcome = pipeline::add_probes(adds, options);
   if (!outcome) return fail(outcome.error());
+  if (verbose)
+    for (const std::string& line : split(outcome->definitions, '\n'))
+      if (!line.empty()) fmt::print(stderr, "Writing event: {}\n", line);
   if (!quiet) std::fputs(outcome->added_text.c_str(), stderr);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "base/file.hpp"
 #include "base/strings.hpp"
 #include "kernel/probe_events.hpp"
 #include "output/probe/probe_text.hpp"
@@ -24,6 +25,7 @@
 #include "probe/sdt_notes.hpp"
 #include "symbols/buildid_cache.hpp"
 #include "symbols/demangle.hpp"
+#include "symbols/kernel_symbols.hpp"
 
 namespace sonde::pipeline {
 
@@ -231,6 +233,9 @@ Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& s
           "added here; user probes with -x BINARY work");
     if (auto written = write_planned(planned); !written) return tl::unexpected(written.error());
   }
+  if (options.keep_definitions)
+    for (const Planned& plan : planned)
+      outcome.definitions += kernel::probe_event_definition(plan.line) + "\n";
   outcome.added_text = output::added_events_text(shown);
   return outcome;
 }
@@ -264,6 +269,9 @@ Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
   }
   if (!options.dry_run)
     if (auto written = write_planned(planned); !written) return tl::unexpected(written.error());
+  if (options.keep_definitions)
+    for (const Planned& plan : planned)
+      outcome.definitions += kernel::probe_event_definition(plan.line) + "\n";
   outcome.added_text = output::added_events_text(shown);
   return outcome;
 }
@@ -451,10 +459,6 @@ Result<std::string> probe_source_lines(const std::string& range_text, const Prob
 
 Result<std::string> probe_functions(const std::vector<std::string>& filters, const ProbeRunOptions& options,
                                     bool demangle) {
-  if (options.binary.empty())
-    return fail_with(EOPNOTSUPP, "-F without -x lists kernel functions, which needs kprobes (absent here)");
-  auto binary = probe::ProbeBinary::open(options.binary, options.symbols);
-  if (!binary) return tl::unexpected(with_errno(binary.error(), ENOENT));
   probe::NameFilter filter;
   if (filters.empty()) {
     auto parsed = probe::NameFilter::parse("!_* & !*@plt");
@@ -466,15 +470,36 @@ Result<std::string> probe_functions(const std::vector<std::string>& filters, con
     if (!parsed) return tl::unexpected(with_errno(parsed.error(), EINVAL));
     filter.or_with(*parsed);
   }
-  std::set<std::string> names;
-  auto add = [&](const std::string& raw) {
-    std::string name = raw;
+  std::vector<std::string> names;  // perf lists a name once per symbol: statics repeat
+  auto add = [&](std::string name) {
     if (demangle)
-      if (auto demangled = symbols::demangle(raw)) name = *demangled;
-    if (filter.matches(name)) names.insert(name);
+      if (auto demangled = symbols::demangle(name)) name = std::move(*demangled);
+    if (filter.matches(name)) names.push_back(std::move(name));
   };
-  for (const symbols::RawSymbol& symbol : (*binary)->function_symbols()) add(symbol.name);
-  for (const symbols::RawSymbol& symbol : (*binary)->image().plt_symbols()) add(symbol.name + "@plt");
+  if (options.binary.empty()) {
+    // The kernel's functions, from kallsyms (perf lists them without kprobes too).
+    // Every text symbol of the kernel image, once per symbol as perf lists them.
+    auto kallsyms = read_file(options.symbols.kallsyms);
+    if (!kallsyms) return tl::unexpected(with_errno(kallsyms.error(), ENOENT));
+    std::string_view rest = *kallsyms;
+    while (!rest.empty()) {
+      size_t end = rest.find('\n');
+      std::string_view line = rest.substr(0, end);
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+      // "ffffffff81000000 T _text", modules' lines end in "\t[module]"
+      if (line.size() < 20 || line.find('\t') != std::string_view::npos) continue;
+      char type = line[17];
+      if (type != 't' && type != 'T' && type != 'w' && type != 'W') continue;
+      add(std::string(line.substr(19)));
+    }
+  } else {
+    auto binary = probe::ProbeBinary::open(options.binary, options.symbols);
+    if (!binary) return tl::unexpected(with_errno(binary.error(), ENOENT));
+    const symbols::ElfImage& image = (*binary)->symbol_image();
+    for (std::string& name : image.defined_symbol_names(!image.has_symtab())) add(std::move(name));
+    for (const symbols::RawSymbol& symbol : (*binary)->image().plt_symbols()) add(symbol.name + "@plt");
+  }
+  std::sort(names.begin(), names.end());
   std::string text;
   for (const std::string& name : names) text += name + "\n";
   return text;

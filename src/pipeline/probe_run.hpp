@@ -17,6 +17,7 @@ struct ProbeRunOptions {
   std::string binary;  // -x; "" for kernel probes
   bool dry_run = false;
   bool definitions_only = false;  // -D: print the lines that would be written
+  bool keep_definitions = false;  // -v: the lines written are returned too
   bool force = false;
   bool inlines = true;
   unsigned max_probes = 128;
@@ -25,7 +26,7 @@ struct ProbeRunOptions {
 
 struct ProbeAddOutcome {
   std::string added_text;   // "Added new event(s):" and the hint (stderr, as perf)
-  std::string definitions;  // with -D: the lines, one per probe (stdout)
+  std::string definitions;  // with -D or -v: the lines, one per probe
 };
 
 Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,

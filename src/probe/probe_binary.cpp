@@ -97,10 +97,13 @@ std::optional<uint64_t> ProbeBinary::vaddr_of_offset(uint64_t offset) const {
   return std::nullopt;
 }
 
+const symbols::ElfImage& ProbeBinary::symbol_image() const {
+  return debug_image_ && debug_image_->has_symtab() ? *debug_image_ : *image_;
+}
+
 const std::vector<symbols::RawSymbol>& ProbeBinary::function_symbols() {
   if (function_symbols_) return *function_symbols_;
-  const symbols::ElfImage* source =
-      debug_image_ && debug_image_->has_symtab() ? debug_image_.get() : image_.get();
+  const symbols::ElfImage* source = &symbol_image();
   auto symbols = source->symbols(!source->has_symtab());
   std::sort(symbols.begin(), symbols.end(),
             [](const symbols::RawSymbol& a, const symbols::RawSymbol& b) { return a.start < b.start; });
@@ -109,8 +112,7 @@ const std::vector<symbols::RawSymbol>& ProbeBinary::function_symbols() {
 }
 
 std::vector<uint64_t> ProbeBinary::global_symbol_addresses(std::string_view name) {
-  const symbols::ElfImage* source =
-      debug_image_ && debug_image_->has_symtab() ? debug_image_.get() : image_.get();
+  const symbols::ElfImage* source = &symbol_image();
   std::vector<uint64_t> addresses;
   for (const symbols::RawSymbol& symbol : source->functions_named(name, !source->has_symtab())) {
     if (symbol.binding == STB_LOCAL) return {};

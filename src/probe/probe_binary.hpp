@@ -47,6 +47,9 @@ class ProbeBinary {
   // The addresses of the global or weak function symbols named `name` (also `name@VERSION`);
   // empty when a local symbol has the name too (static functions may repeat across CUs).
   std::vector<uint64_t> global_symbol_addresses(std::string_view name);
+  // The image whose symbol table names the functions: the debug file's .symtab when the binary
+  // is stripped.
+  const symbols::ElfImage& symbol_image() const;
   // The symbol whose extent holds `vaddr`, or nullptr.
   const symbols::RawSymbol* symbol_at(uint64_t vaddr);
 

@@ -151,6 +151,35 @@ std::vector<RawSymbol> ElfImage::functions_named(std::string_view name, bool dyn
   return out;
 }
 
+std::vector<std::string> ElfImage::defined_symbol_names(bool dynamic) const {
+  std::vector<std::string> out;
+  Elf_Scn* table = dynamic ? dynsym_ : symtab_;
+  GElf_Shdr table_header;
+  if (!table || !gelf_getshdr(table, &table_header) || table_header.sh_entsize == 0) return out;
+  Elf_Data* data = elf_getdata(table, nullptr);
+  if (!data) return out;
+  size_t count = table_header.sh_size / table_header.sh_entsize;
+  out.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Sym sym;
+    if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
+    int type = GELF_ST_TYPE(sym.st_info);
+    if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
+    if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS) continue;
+    if (type == STT_NOTYPE) {
+      // perf keeps untyped labels that are not local and lie in bytes of the file (not .bss).
+      GElf_Shdr section;
+      Elf_Scn* scn = elf_getscn(elf_, sym.st_shndx);
+      if (GELF_ST_BIND(sym.st_info) == STB_LOCAL || !scn || !gelf_getshdr(scn, &section) ||
+          section.sh_type == SHT_NOBITS)
+        continue;
+    }
+    const char* name = elf_strptr(elf_, table_header.sh_link, sym.st_name);
+    if (name && *name) out.emplace_back(name);
+  }
+  return out;
+}
+
 std::vector<RawSymbol> ElfImage::symbols(bool dynamic) const {
   std::vector<RawSymbol> out;
   Elf_Scn* table = dynamic ? dynsym_ : symtab_;

@@ -47,6 +47,9 @@ class ElfImage {
   // The function symbols named `name` or `name@VERSION` (from .symtab, or .dynsym when
   // `dynamic`), found by a scan that copies only the matches: a name lookup in a big table.
   std::vector<RawSymbol> functions_named(std::string_view name, bool dynamic) const;
+  // The names of every defined symbol perf keeps for `probe -F`: functions, objects and untyped
+  // labels in any section (not files, sections, absolute or undefined symbols).
+  std::vector<std::string> defined_symbol_names(bool dynamic) const;
   // perf's PLT symbols: one "name@plt" entry (undemangled name here) per .rela.plt relocation,
   // laid out after the .plt header at the .plt section's address.
   std::vector<RawSymbol> plt_symbols() const;
