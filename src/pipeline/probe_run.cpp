@@ -451,9 +451,10 @@ Result<std::string> probe_source_lines(const std::string& range_text, const Prob
   auto listing = probe::list_source_lines(**binary, *range, source_dir);
   if (!listing) return tl::unexpected(listing.error());
   output::SourceListing shown{
-      listing->header, &listing->text,
+      listing->header, {},
       listing->offset, listing->first,
       listing->last,   std::vector<unsigned>(listing->code_lines.begin(), listing->code_lines.end())};
+  for (unsigned line = 1; line <= listing->line_count(); ++line) shown.text.push_back(listing->line(line));
   return output::source_listing_text(shown);
 }
 

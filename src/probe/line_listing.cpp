@@ -148,8 +148,7 @@ void function_lines(Dwarf* dwarf, const FunctionSite& site, const CuLines& table
     lines.insert(site.decl_line);
 }
 
-Result<std::vector<std::string>> source_text(const std::string& path, const std::string& source_dir,
-                                             std::string* used) {
+Result<std::string> source_text(const std::string& path, const std::string& source_dir, std::string* used) {
   std::vector<std::string> tries;
   if (!source_dir.empty()) {
     // Under -s, the path as given and then with its leading directories dropped one by one.
@@ -168,9 +167,7 @@ Result<std::vector<std::string>> source_text(const std::string& path, const std:
     auto text = read_file(candidate);
     if (!text) continue;
     *used = candidate;
-    auto lines = split(*text, '\n');
-    if (!lines.empty() && lines.back().empty()) lines.pop_back();
-    return lines;
+    return std::move(*text);
   }
   return fail_with(ENOENT,
                    fmt::format("cannot find the source file {}; give its directory with -s/--source", path));
@@ -265,8 +262,13 @@ Result<LineListing> list_source_lines(ProbeBinary& binary, const LineRange& rang
                 [&](unsigned line) { return line < listing.first || (listing.last && line > listing.last); });
   auto text = source_text(file, source_dir, &listing.source_path);
   if (!text) return tl::unexpected(text.error());
-  listing.text = std::move(*text);
-  if (listing.code_lines.empty() || listing.first > listing.text.size()) {
+  listing.source = std::move(*text);
+  for (size_t at = 0; at < listing.source.size();) {
+    listing.line_starts.push_back(at);
+    size_t end = listing.source.find('\n', at);
+    at = end == std::string::npos ? listing.source.size() : end + 1;
+  }
+  if (listing.code_lines.empty() || listing.first > listing.line_count()) {
     if (range.function.empty())
       return fail_with(EOPNOTSUPP,
                        fmt::format("{} has no code at line {}{}", range.file, listing.first,
@@ -276,6 +278,14 @@ Result<LineListing> list_source_lines(ProbeBinary& binary, const LineRange& rang
                                  range.start, range.function, range.function));
   }
   return listing;
+}
+
+std::string_view LineListing::line(unsigned number) const {
+  if (number == 0 || number > line_starts.size()) return {};
+  size_t start = line_starts[number - 1];
+  size_t end = number < line_starts.size() ? line_starts[number] - 1 : source.size();
+  if (end > start && source[end - 1] == '\n') --end;
+  return std::string_view(source).substr(start, end - start);
 }
 
 }  // namespace sonde::probe

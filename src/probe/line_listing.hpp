@@ -6,6 +6,7 @@
 // it. Numbers are relative to the function's declaration when a function is named.
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
@@ -15,12 +16,16 @@
 namespace sonde::probe {
 
 struct LineListing {
-  std::string header;             // "add_ints@/abs/file.c:0" or "/abs/file.c:50"
-  std::string source_path;        // the file to read the text from
-  unsigned offset = 0;            // the declaration line (0 for a file range)
-  unsigned first = 0, last = 0;   // absolute lines shown; `last` 0: the last code line + 3
-  std::set<unsigned> code_lines;  // absolute
-  std::vector<std::string> text;  // the source file's lines
+  std::string header;               // "add_ints@/abs/file.c:0" or "/abs/file.c:50"
+  std::string source_path;          // the file to read the text from
+  unsigned offset = 0;              // the declaration line (0 for a file range)
+  unsigned first = 0, last = 0;     // absolute lines shown; `last` 0: the last code line + 3
+  std::set<unsigned> code_lines;    // absolute
+  std::string source;               // the source file
+  std::vector<size_t> line_starts;  // where each line of `source` starts
+  // The text of line `number` (1-based) without its newline.
+  std::string_view line(unsigned number) const;
+  size_t line_count() const { return line_starts.size(); }
 };
 
 // `source_dir`: -s, a directory the DWARF's paths are looked up under. Errors carry perf's

@@ -45,7 +45,7 @@ std::string variables_text(std::string_view spec, const std::vector<VariablesAtP
 
 std::string source_listing_text(const SourceListing& listing) {
   std::string text = fmt::format("<{}>\n", listing.header);
-  const std::vector<std::string>& lines = *listing.text;
+  const std::vector<std::string_view>& lines = listing.text;
   auto show = [&](unsigned line, bool numbered) {
     if (line == 0 || line > lines.size()) return false;
     if (numbered)

@@ -32,11 +32,11 @@ struct VariablesAtProbe {
 std::string variables_text(std::string_view spec, const std::vector<VariablesAtProbe>& places);
 
 struct SourceListing {
-  std::string header;                    // inside the <...> of the first line
-  const std::vector<std::string>* text;  // the source file's lines
-  unsigned offset = 0;                   // subtracted from line numbers (a function's declaration line)
-  unsigned first = 0, last = 0;          // absolute; `last` 0: three lines past the last code line
-  std::vector<unsigned> code_lines;      // absolute, ascending
+  std::string header;                  // inside the <...> of the first line
+  std::vector<std::string_view> text;  // the source file's lines
+  unsigned offset = 0;                 // subtracted from line numbers (a function's declaration line)
+  unsigned first = 0, last = 0;        // absolute; `last` 0: three lines past the last code line
+  std::vector<unsigned> code_lines;    // absolute, ascending
 };
 // -L: perf's listing, a code line as "%7d  TEXT", any other as nine spaces and TEXT.
 std::string source_listing_text(const SourceListing& listing);
