@@ -116,6 +116,7 @@ Result<std::string> btf_argument(const struct btf* btf, const struct btf_type* p
   std::string name = arg.name;
   if (name.empty()) {
     name = arg.text;
+    if (name.ends_with("@user")) name.resize(name.size() - 5);
     std::replace(name.begin(), name.end(), ':', '_');
   }
   std::string type = arg.type.empty() ? kernel_type(btf, type_id) : arg.type;
@@ -123,9 +124,15 @@ Result<std::string> btf_argument(const struct btf* btf, const struct btf_type* p
     return failf("'{}': unknown type '{}' (u8..u64, s8..s64, x8..x64, string, b<bits>@<offset>/<size>)",
                  arg.text, arg.type);
   std::string text = fetch.text;
-  if (type == "string") {
+  if (type == "string" || type == "ustring") {
     const struct btf_type* real = real_type(btf, type_id);
     if (real && btf_is_ptr(real)) text = fmt::format("+0({})", text);
+  }
+  // @user: the last dereference reads user memory ("+u" in kprobe_events).
+  if (arg.user_access) {
+    if (text.empty() || (text[0] != '+' && text[0] != '-'))
+      return failf("'{}': @user needs a dereference (a member, an index or :string)", arg.text);
+    text = text.substr(0, 1) + "u" + text.substr(1);
   }
   return type.empty() ? name + "=" + text : name + "=" + text + ":" + type;
 }

@@ -7,10 +7,12 @@
 #include <cerrno>
 #include <climits>
 #include <map>
+#include <optional>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
 #include "probe/function_sites.hpp"
+#include "probe/line_program.hpp"
 
 namespace sonde::probe {
 
@@ -25,12 +27,43 @@ struct CallSite {
   unsigned line = 0;
 };
 
-CallSite call_site(Dwarf_Die* inlined, Dwarf_Die* cu) {
+// File names by index: the decoded program's when there is one, else libdw's.
+std::string file_at(Dwarf_Die* cu, const LineProgram* program, Dwarf_Word index) {
+  if (program) {
+    const std::string* name = program->file_name(index);
+    return name ? *name : std::string();
+  }
+  Dwarf_Files* files = nullptr;
+  size_t count = 0;
+  if (dwarf_getsrcfiles(cu, &files, &count) == 0 && index < count)
+    if (const char* name = dwarf_filesrc(files, index, nullptr, nullptr)) return name;
+  return "";
+}
+
+// A DIE's declaration file (through its abstract origin or specification).
+std::string decl_file_of(Dwarf_Die* die, Dwarf_Die* cu, const LineProgram* program) {
+  if (!program) {
+    const char* name = dwarf_decl_file(die);
+    return name ? name : "";
+  }
+  Dwarf_Attribute attribute;
+  Dwarf_Word index = 0;
+  if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attribute) || dwarf_formudata(&attribute, &index) != 0)
+    return "";
+  return file_at(cu, program, index);
+}
+
+CallSite call_site(Dwarf_Die* inlined, Dwarf_Die* cu, const LineProgram* program = nullptr) {
   CallSite site;
   Dwarf_Attribute attribute;
   Dwarf_Word value = 0;
   if (dwarf_attr(inlined, DW_AT_call_line, &attribute) && dwarf_formudata(&attribute, &value) == 0)
     site.line = static_cast<unsigned>(value);
+  if (program) {
+    if (dwarf_attr(inlined, DW_AT_call_file, &attribute) && dwarf_formudata(&attribute, &value) == 0)
+      site.file = file_at(cu, program, value);
+    return site;
+  }
   Dwarf_Files* files = nullptr;
   size_t count = 0;
   if (dwarf_attr(inlined, DW_AT_call_file, &attribute) && dwarf_formudata(&attribute, &value) == 0 &&
@@ -46,6 +79,27 @@ struct CuLines {
 
   CuLines(Dwarf* dwarf, Dwarf_Off cu, uint64_t low = 0, uint64_t high = UINT64_MAX)
       : rows(statement_rows(dwarf, cu, low, high)) {
+    index();
+  }
+  // The statement rows of a decoded program (which must outlive this), by address.
+  explicit CuLines(const LineProgram& program) {
+    uint64_t previous = UINT64_MAX;
+    for (const LineProgram::Row& row : program.rows) {
+      if (row.end_sequence) {
+        previous = UINT64_MAX;
+        continue;
+      }
+      if (!row.statement) continue;
+      bool first = row.address != previous;
+      previous = row.address;
+      const std::string* name = program.file_name(row.file);
+      rows.push_back({row.address, name ? std::string_view(*name) : std::string_view(), row.line, first});
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const LineAddress& a, const LineAddress& b) { return a.address < b.address; });
+    index();
+  }
+  void index() {
     for (const LineAddress& row : rows)
       if (row.first_at_address) first_at.emplace(row.address, &row);
   }
@@ -65,20 +119,20 @@ struct CuLines {
 // The call lines of the inlined instances below `parent`, in `file`, where the instance's entry
 // maps back to its call line.
 void inline_call_lines(Dwarf_Die* parent, Dwarf_Die* cu, const CuLines& table, std::string_view file,
-                       std::set<unsigned>& lines) {
+                       std::set<unsigned>& lines, const LineProgram* program) {
   Dwarf_Die child;
   if (dwarf_child(parent, &child) != 0) return;
   do {
     int tag = dwarf_tag(&child);
     if (tag == DW_TAG_inlined_subroutine) {
-      CallSite site = call_site(&child, cu);
+      CallSite site = call_site(&child, cu, program);
       Dwarf_Addr entry = 0;
       if (site.line && site.file == file && dwarf_entrypc(&child, &entry) == 0 &&
           table.maps_back(entry, file, site.line))
         lines.insert(site.line);
     }
     if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
-      inline_call_lines(&child, cu, table, file, lines);
+      inline_call_lines(&child, cu, table, file, lines, program);
   } while (dwarf_siblingof(&child, &child) == 0);
 }
 
@@ -91,7 +145,8 @@ struct InlineSpan {
   unsigned decl_line = 0;
 };
 
-void inline_spans(Dwarf_Die* parent, Dwarf_Die* cu, int depth, std::vector<InlineSpan>& spans) {
+void inline_spans(Dwarf_Die* parent, Dwarf_Die* cu, int depth, std::vector<InlineSpan>& spans,
+                  const LineProgram* program) {
   Dwarf_Die child;
   if (dwarf_child(parent, &child) != 0) return;
   do {
@@ -99,17 +154,17 @@ void inline_spans(Dwarf_Die* parent, Dwarf_Die* cu, int depth, std::vector<Inlin
     if (tag == DW_TAG_inlined_subroutine) {
       InlineSpan span;
       span.depth = depth;
-      span.call = call_site(&child, cu);
-      if (const char* file = dwarf_decl_file(&child)) span.decl_file = file;
+      span.call = call_site(&child, cu, program);
+      span.decl_file = decl_file_of(&child, cu, program);
       int line = 0;
       if (dwarf_decl_line(&child, &line) == 0) span.decl_line = static_cast<unsigned>(line);
       Dwarf_Addr base = 0, low = 0, high = 0;
       for (ptrdiff_t it = 0; (it = dwarf_ranges(&child, it, &base, &low, &high)) > 0;)
         span.ranges.emplace_back(low, high);
       spans.push_back(std::move(span));
-      inline_spans(&child, cu, depth + 1, spans);
+      inline_spans(&child, cu, depth + 1, spans, program);
     } else if (tag == DW_TAG_lexical_block) {
-      inline_spans(&child, cu, depth, spans);
+      inline_spans(&child, cu, depth, spans, program);
     }
   } while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -117,11 +172,12 @@ void inline_spans(Dwarf_Die* parent, Dwarf_Die* cu, int depth, std::vector<Inlin
 // The lines of `site`'s code: its rows that map back to their line (a row inside an inlined
 // instance only on that instance's call line or declaration line, perf's rule), its declaration
 // line, the call lines of what it inlines.
-void function_lines(Dwarf* dwarf, const FunctionSite& site, const CuLines& table, std::set<unsigned>& lines) {
+void function_lines(Dwarf* dwarf, const FunctionSite& site, const CuLines& table, std::set<unsigned>& lines,
+                    const LineProgram* program = nullptr) {
   Dwarf_Die cu, die;
   if (!dwarf_offdie(dwarf, site.cu, &cu) || !dwarf_offdie(dwarf, site.die, &die)) return;
   std::vector<InlineSpan> spans;
-  inline_spans(&die, &cu, 0, spans);
+  inline_spans(&die, &cu, 0, spans, program);
   auto innermost = [&](uint64_t address) -> const InlineSpan* {
     const InlineSpan* found = nullptr;
     for (const InlineSpan& span : spans)
@@ -143,7 +199,7 @@ void function_lines(Dwarf* dwarf, const FunctionSite& site, const CuLines& table
       lines.insert(row.line);
     }
   }
-  inline_call_lines(&die, &cu, table, site.decl_file, lines);
+  inline_call_lines(&die, &cu, table, site.decl_file, lines, program);
   if (site.decl_line && table.maps_back(site.entry, site.decl_file, site.decl_line))
     lines.insert(site.decl_line);
 }
@@ -183,6 +239,7 @@ Result<LineListing> list_source_lines(ProbeBinary& binary, const LineRange& rang
   std::string file;
   if (!range.function.empty()) {
     SiteQuery query{range.function, range.file, true, {}};
+    query.decl_files = false;  // read from the decoded line program below
     if (!is_glob_pattern(range.function) && range.function.find("::") == std::string::npos)
       query.global_symbol_addresses = binary.global_symbol_addresses(range.function);
     auto sites = find_function_sites(dwarf, query);
@@ -196,6 +253,7 @@ Result<LineListing> list_source_lines(ProbeBinary& binary, const LineRange& rang
             dwarf_attr_integrate(&*holder, DW_AT_name, &attribute) ? dwarf_formstring(&attribute) : nullptr;
         if (name && dwarf_entrypc(&*holder, &entry) == 0 && entry == address) {
           SiteQuery alias{name, range.file, true, {address}};
+          alias.decl_files = false;
           sites = find_function_sites(dwarf, alias);
         }
       }
@@ -218,8 +276,29 @@ Result<LineListing> list_source_lines(ProbeBinary& binary, const LineRange& rang
         low = std::min<uint64_t>(low, from);
         high = std::max<uint64_t>(high, to);
       }
-      function_lines(dwarf, *body, CuLines(dwarf, body->cu, low, high), listing.code_lines);
+      // The function's own rows, decoded from .debug_line without libdw's whole-CU table.
+      Dwarf_Die cu, die;
+      std::optional<LineProgram> program;
+      if (dwarf_offdie(dwarf, body->cu, &cu) && dwarf_offdie(dwarf, body->die, &die))
+        program = read_line_program(dwarf, &cu, low, high);
+      if (program) {
+        FunctionSite site = *body;
+        site.decl_file = decl_file_of(&die, &cu, &*program);
+        file = site.decl_file;
+        function_lines(dwarf, site, CuLines(*program), listing.code_lines, &*program);
+      } else {
+        if (body->decl_file.empty()) {
+          const char* name = dwarf_decl_file(&die);
+          file = name ? name : "";
+        }
+        FunctionSite site = *body;
+        site.decl_file = file;
+        function_lines(dwarf, site, CuLines(dwarf, body->cu, low, high), listing.code_lines);
+      }
     } else {
+      Dwarf_Die first;
+      if (dwarf_offdie(dwarf, sites.front().die, &first))
+        if (const char* name = dwarf_decl_file(&first)) file = name;
       for (const FunctionSite& site : sites) {
         Dwarf_Die cu, die;
         if (!dwarf_offdie(dwarf, site.cu, &cu) || !dwarf_offdie(dwarf, site.die, &die)) continue;

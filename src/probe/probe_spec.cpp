@@ -278,14 +278,17 @@ Result<LineRange> parse_line_range(std::string_view text) {
   };
   std::string_view name = text;
   std::string_view lines;
-  if (size_t colon = text.find(':'); colon != std::string_view::npos) {
+  // The ':' before the lines; a C++ scope "::" is part of the name.
+  for (size_t colon = text.find(':'); colon != std::string_view::npos; colon = text.find(':', colon + 2)) {
+    if (colon + 1 < text.size() && text[colon + 1] == ':') continue;
     name = text.substr(0, colon);
     lines = text.substr(colon + 1);
+    break;
   }
   if (size_t at = name.find('@'); at != std::string_view::npos) {
     range.function = std::string(name.substr(0, at));
     range.file = std::string(name.substr(at + 1));
-  } else if (name.find('.') != std::string_view::npos) {
+  } else if (name.find('.') != std::string_view::npos && name.find("::") == std::string_view::npos) {
     range.file = std::string(name);
   } else {
     range.function = std::string(name);

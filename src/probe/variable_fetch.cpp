@@ -327,6 +327,7 @@ struct Converter {
     std::string field_name = arg.name;
     if (field_name.empty()) {
       field_name = arg.text;
+      if (field_name.ends_with("@user")) field_name.resize(field_name.size() - 5);
       std::replace(field_name.begin(), field_name.end(), ':', '_');
       if (field_name.starts_with('@')) field_name.erase(0, 1);
     }
@@ -439,6 +440,18 @@ Result<std::vector<FetchArg>> convert_probe_arg(const ProbeArg& arg, const Fetch
   const std::string& var = arg.var;
   // Registers, stack slots, $retval, $argN, $comm and raw fetches go to the kernel as written
   // (perf's way: the kernel names an unnamed one argN and checks it).
+  // uprobes have no $argN (the kernel refuses it): the x86-64 argument registers stand in.
+  if (var.starts_with("$arg") && var.size() > 4) {
+    auto index = parse_uint(std::string_view(var).substr(4), 10);
+    constexpr std::array<const char*, 6> kArgumentRegisters = {"%di", "%si", "%dx", "%cx", "%r8", "%r9"};
+    if (!index || *index == 0) return failf("'{}': $argN counts from 1", arg.text);
+    if (*index > kArgumentRegisters.size())
+      return failf("'{}': argument {} is passed on the stack; fetch it with +OFFSET(%sp)", arg.text, *index);
+    if (!arg.type.empty() && !is_fetch_type(arg.type))
+      return failf("'{}': unknown type '{}'", arg.text, arg.type);
+    std::string name = arg.name.empty() ? var.substr(1) : arg.name;
+    return std::vector<FetchArg>{FetchArg{name, kArgumentRegisters[*index - 1], arg.type, ""}};
+  }
   if (var.starts_with('$') && var != "$params" && var != "$vars") {
     if (var == "$retval" && !scope.retprobe)
       return failf("'{}': $retval is only available at %return", arg.text);

@@ -95,6 +95,11 @@ TEST(ProbeSpec, LineRanges) {
   ASSERT_TRUE(counted);
   EXPECT_EQ(counted->file, "a.c");
   EXPECT_EQ(counted->end, 52u);
+  auto method = parse_line_range("geo::area:1-2");
+  ASSERT_TRUE(method);
+  EXPECT_EQ(method->function, "geo::area");
+  EXPECT_EQ(method->start, 1u);
+  EXPECT_EQ(method->end, 2u);
   auto open_ended = parse_line_range("f@a.c:4");
   ASSERT_TRUE(open_ended);
   EXPECT_EQ(open_ended->file, "a.c");
