@@ -431,8 +431,9 @@ Result<std::string> probe_variables(const std::string& definition, const ProbeRu
     for (const probe::ScopeVariable& variable : probe::scope_variables(scope, externs))
       if (variable.has_location || variable.external)
         place.variables.push_back({variable.c_type, variable.name});
-    std::sort(place.variables.begin(), place.variables.end(),
-              [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::sort(place.variables.begin(), place.variables.end(), [](const auto& a, const auto& b) {
+      return a.first + '\t' + a.second < b.first + '\t' + b.second;
+    });
     place.variables.erase(std::unique(place.variables.begin(), place.variables.end()), place.variables.end());
     places.push_back(std::move(place));
   }

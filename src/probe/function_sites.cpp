@@ -332,7 +332,9 @@ std::vector<Dwarf_Die> scope_chain(Dwarf_Die function, uint64_t vaddr) {
     Dwarf_Die child;
     if (dwarf_child(&chain.back(), &child) != 0) break;
     do {
-      if (dwarf_tag(&child) == DW_TAG_lexical_block && dwarf_haspc(&child, vaddr) == 1) {
+      int tag = dwarf_tag(&child);
+      if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+          dwarf_haspc(&child, vaddr) == 1) {
         chain.push_back(child);
         deeper = true;
         break;

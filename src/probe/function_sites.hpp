@@ -71,8 +71,8 @@ std::vector<LineAddress> statement_rows(Dwarf* dwarf, Dwarf_Off cu, uint64_t low
 // The out-of-line function (DW_TAG_subprogram) whose code holds `vaddr`. dwarf_getscopes is no
 // help here: past an inlined instance it climbs the abstract definition's parents.
 std::optional<Dwarf_Die> subprogram_at(Dwarf* dwarf, uint64_t vaddr);
-// The lexical blocks from `function` down to `vaddr`, innermost first, ending with `function`
-// (inlined instances inside it are other functions' scopes and are not entered).
+// The scopes from `function` down to `vaddr` (lexical blocks and inlined instances holding it,
+// as perf walks them), innermost first, ending with `function`.
 std::vector<Dwarf_Die> scope_chain(Dwarf_Die function, uint64_t vaddr);
 
 // CUs whose file ends with `file`; a source file given with SRC:ALN.

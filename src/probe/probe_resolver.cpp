@@ -237,10 +237,22 @@ struct Resolver {
     if (!have_dwarf && (point.line || !point.lazy_line.empty() || !point.file.empty()))
       return fail(binary.missing_debug_info_hint());
     bool glob = is_glob_pattern(point.function);
+    // A name with a default version (memcpy@@GLIBC_2.14) leaves out its older versions
+    // (memcpy@GLIBC_2.2.5): one function per name, as the dynamic linker binds it.
+    std::set<std::string> has_default;
+    for (const symbols::RawSymbol& symbol : binary.function_symbols()) {
+      size_t at = symbol.name.find('@');
+      if (at == std::string::npos || symbol.name.compare(at, 2, "@@") == 0)
+        has_default.insert(symbol.name.substr(0, at));
+    }
     std::set<uint64_t> seen;
     for (const symbols::RawSymbol& symbol : binary.function_symbols()) {
       std::string_view name = symbol.name;
-      if (size_t at = name.find('@'); at != std::string_view::npos) name = name.substr(0, at);  // versioned
+      size_t at = name.find('@');
+      if (at != std::string_view::npos) {
+        name = name.substr(0, at);
+        if (symbol.name.compare(at, 2, "@@") != 0 && has_default.contains(std::string(name))) continue;
+      }
       if (glob ? !glob_match(point.function, name) : name != point.function) continue;
       if (!seen.insert(symbol.start).second) continue;
       std::optional<Dwarf_Die> scope;

@@ -408,18 +408,23 @@ bool is_fetch_type(std::string_view type) {
          parse_uint(type.substr(slash + 1), 10);
 }
 
-std::string c_type_name(Dwarf_Die* type) {
+namespace {
+
+// perf's spelling of a type, "" where perf gives up (a pointer to void).
+std::string known_type_name(Dwarf_Die* type) {
   Dwarf_Die current = *type;
   for (int hops = 0; hops < 16; ++hops) {
     int tag = dwarf_tag(&current);
     if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) {
       Dwarf_Die inner;
-      return (type_of(&current, &inner) ? c_type_name(&inner) : std::string("void")) + "*";
+      if (!type_of(&current, &inner)) return "";
+      std::string pointee = known_type_name(&inner);
+      return pointee.empty() ? "" : pointee + "*";
     }
     if (tag == DW_TAG_subroutine_type) return "(function_type)";
     if (is_qualifier(tag)) {
       Dwarf_Die inner;
-      if (!type_of(&current, &inner)) return "void";
+      if (!type_of(&current, &inner)) return "";
       current = inner;
       continue;
     }
@@ -432,6 +437,13 @@ std::string c_type_name(Dwarf_Die* type) {
     return std::string(prefix) + (name ? name : "");
   }
   return "";
+}
+
+}  // namespace
+
+std::string c_type_name(Dwarf_Die* type) {
+  std::string name = known_type_name(type);
+  return name.empty() ? "(unknown_type)" : name;
 }
 
 Result<std::vector<FetchArg>> convert_probe_arg(const ProbeArg& arg, const FetchScope& scope) {
@@ -517,7 +529,7 @@ std::vector<ScopeVariable> scope_variables(const FetchScope& scope, bool externs
       if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) continue;
       const char* name = integrated_name(&child);
       if (!name) continue;
-      if (external && !dwarf_hasattr_integrate(&child, DW_AT_external)) continue;
+      if (external && tag != DW_TAG_variable) continue;  // perf: every variable of the file scope
       ScopeVariable v;
       v.name = name;
       v.parameter = tag == DW_TAG_formal_parameter;
@@ -527,8 +539,14 @@ std::vector<ScopeVariable> scope_variables(const FetchScope& scope, bool externs
       Dwarf_Attribute attribute;
       Dwarf_Op* expr = nullptr;
       size_t length = 0;
-      v.has_location = dwarf_attr_integrate(&child, DW_AT_location, &attribute) &&
-                       dwarf_getlocation_addr(&attribute, scope.pc, &expr, &length, 1) > 0;
+      // perf shows a variable when its location at the address starts with an operation it
+      // converts (an address, a register, a register or frame-base offset).
+      v.has_location =
+          dwarf_attr_integrate(&child, DW_AT_location, &attribute) &&
+          dwarf_getlocation_addr(&attribute, scope.pc, &expr, &length, 1) > 0 && length > 0 &&
+          (expr[0].atom == DW_OP_addr || expr[0].atom == DW_OP_fbreg || expr[0].atom == DW_OP_bregx ||
+           expr[0].atom == DW_OP_regx || (expr[0].atom >= DW_OP_breg0 && expr[0].atom <= DW_OP_breg31) ||
+           (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31));
       variables.push_back(std::move(v));
     } while (dwarf_siblingof(&child, &child) == 0);
   };
