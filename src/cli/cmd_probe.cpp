@@ -67,14 +67,14 @@ int cmd_probe(int argc, char** argv) {
         Error{"-m: kernel modules need kprobes, which this kernel lacks; user probes with -x BINARY work",
               Error::Kind::failed, EOPNOTSUPP});
   if (!target.empty()) {
-    // perf's --target: the binary as the target process sees it, through its mount namespace.
-    auto pid = parse_uint(target, 10);
-    if (!pid || ::access(fmt::format("/proc/{}", *pid).c_str(), F_OK) != 0)
-      return report_errno_error(
-          "probe", Error{fmt::format("--target {}: no such process", target), Error::Kind::failed, ESRCH});
-    if (!options.binary.empty() && options.binary.starts_with('/'))
-      options.binary = fmt::format("/proc/{}/root{}", *pid, options.binary);
+    auto binary = pipeline::binary_in_target(target, options.binary);
+    if (!binary) return report_errno_error("probe", binary.error());
+    options.binary = *binary;
   }
+  if (!options.symbols.vmlinux.empty())
+    return report_errno_error("probe", Error{"-k: a vmlinux's DWARF is not read for kernel probes yet; their "
+                                             "arguments come from the kernel's BTF without -k",
+                                             Error::Kind::failed, EOPNOTSUPP});
   if (!positional.empty()) adds.push_back(join(positional, " "));
 
   int commands = (adds.empty() ? 0 : 1) + (deletes.empty() ? 0 : 1) + (list ? 1 : 0) +
@@ -112,7 +112,10 @@ int cmd_probe(int argc, char** argv) {
     return 0;
   }
   if (!vars_spec.empty()) {
-    auto text = pipeline::probe_variables(vars_spec, options, externs);
+    Diagnostics diagnostics([quiet](const Diagnostics::Message& message) {
+      if (!quiet) fmt::print(stderr, "Warning: {}\n", message.text);
+    });
+    auto text = pipeline::probe_variables(vars_spec, options, externs, diagnostics);
     if (!text) return fail(text.error());
     std::fputs(text->c_str(), stdout);
     return 0;
@@ -133,6 +136,8 @@ int cmd_probe(int argc, char** argv) {
   }
   auto outcome = pipeline::add_probes(adds, options);
   if (!outcome) return fail(outcome.error());
+  if (!quiet)
+    for (const std::string& warning : outcome->warnings) fmt::print(stderr, "Warning: {}\n", warning);
   if (verbose)
     for (const std::string& line : split(outcome->definitions, '\n'))
       if (!line.empty()) fmt::print(stderr, "Writing event: {}\n", line);

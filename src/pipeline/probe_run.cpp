@@ -31,6 +31,14 @@ namespace sonde::pipeline {
 
 namespace {
 
+// perf's warning, in one line: what a probe on an IFUNC catches, and what to do instead.
+std::string ifunc_warning(const std::string& function) {
+  return fmt::format(
+      "{} is a GNU indirect function: a probe there fires when the dynamic linker picks its implementation; "
+      "probe the implementation used at run time instead",
+      function);
+}
+
 Error with_errno(Error error, int err) {
   error.sys_errno = err;
   return error;
@@ -130,9 +138,13 @@ Result<void> plan_sdt(probe::ProbeBinary& binary, const probe::ProbeSpec& spec, 
 
 Result<void> plan_user(probe::ProbeBinary& binary, const probe::ProbeSpec& spec,
                        const ProbeRunOptions& options, probe::EventNamer& namer,
-                       std::vector<Planned>& planned, std::vector<output::ProbeEventText>& shown) {
+                       std::vector<Planned>& planned, std::vector<output::ProbeEventText>& shown,
+                       std::vector<std::string>& warnings) {
   auto probes = probe::resolve_user_probe(binary, spec, {options.inlines, options.max_probes});
   if (!probes) return tl::unexpected(with_errno(probes.error(), ENOENT));
+  for (const probe::ResolvedProbe& probe : *probes)
+    if (probe.offset == 0 && binary.is_gnu_ifunc(probe.vaddr))
+      warnings.push_back(ifunc_warning(probe.function));
   std::string group = spec.group.empty() ? probe::default_user_group(binary.path()) : spec.group;
   std::map<std::string, std::string> names;  // base -> event: a definition's sites of one base share it
   std::vector<std::string> args;
@@ -242,6 +254,14 @@ Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& s
 
 }  // namespace
 
+Result<std::string> binary_in_target(const std::string& pid_text, const std::string& binary) {
+  auto pid = parse_uint(pid_text, 10);
+  if (!pid || !path_exists(fmt::format("/proc/{}", *pid)))
+    return fail_with(ESRCH, fmt::format("--target {}: no such process", pid_text));
+  if (binary.empty() || !binary.starts_with('/')) return binary;
+  return fmt::format("/proc/{}/root{}", *pid, binary);
+}
+
 Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
                                    const ProbeRunOptions& options) {
   std::vector<probe::ProbeSpec> specs;
@@ -254,14 +274,15 @@ Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
   auto binary = probe::ProbeBinary::open(options.binary, options.symbols);
   if (!binary) return tl::unexpected(with_errno(binary.error(), ENOENT));
   probe::EventNamer namer(taken_names());
+  ProbeAddOutcome outcome;
   std::vector<Planned> planned;
   std::vector<output::ProbeEventText> shown;
   for (const probe::ProbeSpec& spec : specs) {
-    Result<void> done = spec.sdt ? plan_sdt(**binary, spec, namer, planned, shown)
-                                 : plan_user(**binary, spec, options, namer, planned, shown);
+    Result<void> done = spec.sdt
+                            ? plan_sdt(**binary, spec, namer, planned, shown)
+                            : plan_user(**binary, spec, options, namer, planned, shown, outcome.warnings);
     if (!done) return tl::unexpected(done.error());
   }
-  ProbeAddOutcome outcome;
   if (options.definitions_only) {
     for (const Planned& plan : planned)
       outcome.definitions += kernel::probe_event_definition(plan.line) + "\n";
@@ -390,7 +411,7 @@ Result<std::string> delete_probes(const std::string& pattern) {
 }
 
 Result<std::string> probe_variables(const std::string& definition, const ProbeRunOptions& options,
-                                    bool externs) {
+                                    bool externs, Diagnostics& diagnostics) {
   auto spec = probe::parse_probe_spec(definition);
   if (!spec) return tl::unexpected(with_errno(spec.error(), EINVAL));
   if (options.binary.empty())
@@ -403,6 +424,9 @@ Result<std::string> probe_variables(const std::string& definition, const ProbeRu
   bare.args.clear();
   auto probes = probe::resolve_user_probe(**binary, bare, {options.inlines, options.max_probes});
   if (!probes) return tl::unexpected(with_errno(probes.error(), ENOENT));
+  for (const probe::ResolvedProbe& probe : *probes)
+    if (probe.offset == 0 && (*binary)->is_gnu_ifunc(probe.vaddr))
+      diagnostics.warning(ifunc_warning(probe.function));
   std::vector<output::VariablesAtProbe> places;
   for (const probe::ResolvedProbe& resolved : *probes) {
     output::VariablesAtProbe place;

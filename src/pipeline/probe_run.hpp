@@ -25,9 +25,14 @@ struct ProbeRunOptions {
 };
 
 struct ProbeAddOutcome {
-  std::string added_text;   // "Added new event(s):" and the hint (stderr, as perf)
-  std::string definitions;  // with -D or -v: the lines, one per probe
+  std::vector<std::string> warnings;  // one line each (stderr, unless -q)
+  std::string added_text;             // "Added new event(s):" and the hint (stderr, as perf)
+  std::string definitions;            // with -D or -v: the lines, one per probe
 };
+
+// perf's --target PID: `binary` as that process sees it, through its mount namespace
+// (/proc/PID/root); ESRCH when there is no such process.
+Result<std::string> binary_in_target(const std::string& pid, const std::string& binary);
 
 Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
                                    const ProbeRunOptions& options);
@@ -35,9 +40,9 @@ Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
 Result<std::string> list_probes(const std::string& filter, const symbols::SymbolizerOptions& symbols);
 // -d PATTERN: "Removed event: GROUP:EVENT" per event.
 Result<std::string> delete_probes(const std::string& pattern);
-// -V SPEC
+// -V SPEC; a warning (a GNU indirect function) goes to `diagnostics`.
 Result<std::string> probe_variables(const std::string& definition, const ProbeRunOptions& options,
-                                    bool externs);
+                                    bool externs, Diagnostics& diagnostics);
 // -L RANGE: the source with the lines a probe can land on numbered; `source_dir` is -s.
 Result<std::string> probe_source_lines(const std::string& range, const ProbeRunOptions& options,
                                        const std::string& source_dir);

@@ -50,6 +50,9 @@ class ProbeBinary {
   // The image whose symbol table names the functions: the debug file's .symtab when the binary
   // is stripped.
   const symbols::ElfImage& symbol_image() const;
+  // Whether a GNU indirect function (STT_GNU_IFUNC) starts at `vaddr`: a probe there fires when
+  // the dynamic linker picks an implementation, not when the function runs.
+  bool is_gnu_ifunc(uint64_t vaddr) const;
   // The symbol whose extent holds `vaddr`, or nullptr.
   const symbols::RawSymbol* symbol_at(uint64_t vaddr);
 
