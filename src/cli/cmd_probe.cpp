@@ -52,7 +52,8 @@ int cmd_probe(int argc, char** argv) {
   app.add_option("-s,--source", source_dir, "path to kernel source");
   app.add_flag("--demangle", demangle, "Enable symbol demangling");
   app.add_flag("--no-demangle", no_demangle, "Disable symbol demangling");
-  app.add_option("--target", target, "target pid for uprobes");
+  app.add_option("--target,--target-ns", target,
+                 "target pid for uprobes (paths through its mount namespace)");
   app.add_option("definition", positional,
                  "probe point definition (its words are joined, as perf joins them)");
   if (auto exit_code = parse_command_line(app, argc, argv, "probe", AfterOptions::nothing)) return *exit_code;
@@ -71,10 +72,10 @@ int cmd_probe(int argc, char** argv) {
     if (!binary) return report_errno_error("probe", binary.error());
     options.binary = *binary;
   }
-  if (!options.symbols.vmlinux.empty())
-    return report_errno_error("probe", Error{"-k: a vmlinux's DWARF is not read for kernel probes yet; their "
-                                             "arguments come from the kernel's BTF without -k",
-                                             Error::Kind::failed, EOPNOTSUPP});
+  // -V and -L read a vmlinux (-k) as they read a user binary.
+  if (options.binary.empty() && !options.symbols.vmlinux.empty() &&
+      (!vars_spec.empty() || !line_spec.empty()))
+    options.binary = options.symbols.vmlinux;
   if (!positional.empty()) adds.push_back(join(positional, " "));
 
   int commands = (adds.empty() ? 0 : 1) + (deletes.empty() ? 0 : 1) + (list ? 1 : 0) +

@@ -187,6 +187,51 @@ Result<void> write_planned(const std::vector<Planned>& planned) {
   return {};
 }
 
+Result<void> plan_vmlinux(const probe::ProbeSpec& spec, const ProbeRunOptions& options,
+                          probe::EventNamer& namer, std::vector<Planned>& planned,
+                          std::vector<output::ProbeEventText>& shown) {
+  auto vmlinux = probe::ProbeBinary::open(options.symbols.vmlinux, options.symbols);
+  if (!vmlinux) return tl::unexpected(with_errno(vmlinux.error(), ENOENT));
+  if (!(*vmlinux)->dwarf())
+    return fail_with(ENOENT,
+                     fmt::format("{} has no DWARF: build the kernel with CONFIG_DEBUG_INFO, or drop -k to "
+                                 "take arguments from the kernel's BTF",
+                                 options.symbols.vmlinux));
+  probe::ResolveOptions resolve{options.inlines, options.max_probes, /*kernel=*/true};
+  auto probes = probe::resolve_user_probe(**vmlinux, spec, resolve);
+  if (!probes) return tl::unexpected(with_errno(probes.error(), ENOENT));
+  std::string group = spec.group.empty() ? "probe" : spec.group;
+  std::map<std::string, std::string> names;
+  std::vector<std::string> args;
+  for (const probe::ProbeArg& arg : spec.args) args.push_back(arg_text(arg));
+  bool allow_suffix = options.force;
+  for (const probe::ResolvedProbe& probe : *probes) {
+    const symbols::RawSymbol* symbol = (*vmlinux)->symbol_at(probe.vaddr);
+    if (!symbol)
+      return fail_with(ENOENT,
+                       fmt::format("no symbol of {} holds {:#x}", options.symbols.vmlinux, probe.vaddr));
+    std::string base = base_name(spec, probe);
+    auto known = names.find(base);
+    bool first = known == names.end();
+    if (first) {
+      auto name = namer.claim(group, base, probe.retprobe, allow_suffix);
+      if (!name) return tl::unexpected(with_errno(name.error(), EEXIST));
+      known = names.emplace(base, *name).first;
+      allow_suffix = true;
+    }
+    kernel::ProbeEventLine line;
+    line.kind = kernel::ProbeKind::kprobe;
+    line.retprobe = probe.retprobe;
+    line.group = group;
+    line.event = known->second;
+    line.place = fmt::format("{}+{}", symbol->name, probe.vaddr - symbol->start);
+    for (const probe::FetchArg& arg : probe.args) line.fetchargs.push_back(arg.text());
+    planned.push_back({line, first});
+    if (first) shown.push_back({group, line.event, where_text(spec), "", args});
+  }
+  return {};
+}
+
 Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& specs,
                                           const ProbeRunOptions& options) {
   probe::EventNamer namer(taken_names());
@@ -211,6 +256,12 @@ Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& s
                          fmt::format("no SDT marker {}:{} in the build-id cache; give its binary with -x, or "
                                      "add it with 'sonde buildid-cache --add BINARY'",
                                      spec.group, spec.event));
+      continue;
+    }
+    if (!options.symbols.vmlinux.empty()) {
+      // -k: the vmlinux's DWARF places the probe and its arguments, as for a user binary.
+      if (auto placed = plan_vmlinux(spec, options, namer, planned, shown); !placed)
+        return tl::unexpected(placed.error());
       continue;
     }
     auto resolved = probe::resolve_kernel_probe(spec);

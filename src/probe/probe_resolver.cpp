@@ -68,6 +68,7 @@ struct Resolver {
     scope.binary = &binary;
     scope.pc = vaddr;
     scope.retprobe = spec.point.retprobe;
+    scope.kernel = options.kernel;
     if (scope_die) {
       scope.function = *scope_die;
       scope.has_function = true;

@@ -32,6 +32,7 @@ struct ResolvedProbe {
 struct ResolveOptions {
   bool inlines = true;        // probe inline instances too (perf does)
   unsigned max_probes = 128;  // --max-probes
+  bool kernel = false;        // the binary is a vmlinux (-k): fetch-args for kprobes
 };
 
 Result<std::vector<ResolvedProbe>> resolve_user_probe(ProbeBinary& binary, const ProbeSpec& spec,

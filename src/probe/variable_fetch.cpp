@@ -74,6 +74,7 @@ struct Location {
 // global), which the kernel's uprobe fetches as "@+ADDRESS".
 Location memory_at(std::string base, long long offset) {
   if (base == "@") return {fmt::format("@+{:#x}", offset), true, std::move(base), offset};
+  if (base.starts_with('@')) return {fmt::format("{}+{}", base, offset), true, std::move(base), offset};
   return {offset_fetch(offset, base), true, std::move(base), offset};
 }
 
@@ -175,6 +176,14 @@ struct Converter {
         auto base = frame_base(var);
         if (!base) return tl::unexpected(base.error());
         return memory_at(base->base, base->offset + static_cast<int64_t>(expr[0].number));
+      }
+      if (atom == DW_OP_addr && scope.kernel) {
+        // The kernel moves (KASLR): a global is named by its symbol and the offset into it.
+        const symbols::RawSymbol* symbol = scope.binary->symbol_at(expr[0].number);
+        if (!symbol) return location_error(var, "is at an address no symbol of the vmlinux names");
+        return Location{fmt::format("@{}+{}", symbol->name, expr[0].number - symbol->start), true,
+                        fmt::format("@{}", symbol->name),
+                        static_cast<long long>(expr[0].number - symbol->start)};
       }
       if (atom == DW_OP_addr) {
         auto offset = global_offset(expr[0].number);

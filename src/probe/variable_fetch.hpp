@@ -34,6 +34,7 @@ struct FetchScope {
   bool has_function = false;
   uint64_t pc = 0;  // the probe address (ELF virtual address)
   bool retprobe = false;
+  bool kernel = false;  // a kprobe in a vmlinux (-k): globals are "@SYMBOL+OFFSET", not file offsets
 };
 
 // The fetch-args of one spec argument (several for $params and $vars).
