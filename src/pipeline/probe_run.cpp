@@ -136,21 +136,35 @@ Result<void> plan_sdt(probe::ProbeBinary& binary, const probe::ProbeSpec& spec, 
   return {};
 }
 
-Result<void> plan_user(probe::ProbeBinary& binary, const probe::ProbeSpec& spec,
-                       const ProbeRunOptions& options, probe::EventNamer& namer,
-                       std::vector<Planned>& planned, std::vector<output::ProbeEventText>& shown,
-                       std::vector<std::string>& warnings) {
-  auto probes = probe::resolve_user_probe(binary, spec, {options.inlines, options.max_probes});
+// A definition resolved in `binary` (a user binary, or a vmlinux for a kernel probe), its
+// events named and its lines planned: "PATH:0xOFFSET" for a uprobe, "SYMBOL+OFFSET" for a kprobe.
+Result<void> plan_resolved(probe::ProbeBinary& binary, const probe::ProbeSpec& spec,
+                           const ProbeRunOptions& options, bool kernel_probe, probe::EventNamer& namer,
+                           std::vector<Planned>& planned, std::vector<output::ProbeEventText>& shown,
+                           std::vector<std::string>& warnings) {
+  auto probes = probe::resolve_user_probe(binary, spec, {options.inlines, options.max_probes, kernel_probe});
   if (!probes) return tl::unexpected(with_errno(probes.error(), ENOENT));
   for (const probe::ResolvedProbe& probe : *probes)
     if (probe.offset == 0 && binary.is_gnu_ifunc(probe.vaddr))
       warnings.push_back(ifunc_warning(probe.function));
-  std::string group = spec.group.empty() ? probe::default_user_group(binary.path()) : spec.group;
+  std::string group = !spec.group.empty() ? spec.group
+                      : kernel_probe      ? "probe"
+                                          : probe::default_user_group(binary.path());
   std::map<std::string, std::string> names;  // base -> event: a definition's sites of one base share it
   std::vector<std::string> args;
   for (const probe::ProbeArg& arg : spec.args) args.push_back(arg_text(arg));
   bool allow_suffix = options.force;
   for (const probe::ResolvedProbe& probe : *probes) {
+    kernel::ProbeEventLine line;
+    if (kernel_probe) {
+      const symbols::RawSymbol* symbol = binary.symbol_at(probe.vaddr);
+      if (!symbol)
+        return fail_with(ENOENT, fmt::format("no symbol of {} holds {:#x}", binary.path(), probe.vaddr));
+      line.kind = kernel::ProbeKind::kprobe;
+      line.place = fmt::format("{}+{}", symbol->name, probe.vaddr - symbol->start);
+    } else {
+      line.place = fmt::format("{}:{:#x}", binary.path(), probe.file_offset);
+    }
     std::string base = base_name(spec, probe);
     auto known = names.find(base);
     bool first = known == names.end();
@@ -160,14 +174,13 @@ Result<void> plan_user(probe::ProbeBinary& binary, const probe::ProbeSpec& spec,
       known = names.emplace(base, *name).first;
       allow_suffix = true;
     }
-    kernel::ProbeEventLine line;
     line.retprobe = probe.retprobe;
     line.group = group;
     line.event = known->second;
-    line.place = fmt::format("{}:{:#x}", binary.path(), probe.file_offset);
     for (const probe::FetchArg& arg : probe.args) line.fetchargs.push_back(arg.text());
     planned.push_back({line, first});
-    if (first) shown.push_back({group, line.event, where_text(spec), binary.path(), args});
+    if (first)
+      shown.push_back({group, line.event, where_text(spec), kernel_probe ? "" : binary.path(), args});
   }
   return {};
 }
@@ -187,9 +200,10 @@ Result<void> write_planned(const std::vector<Planned>& planned) {
   return {};
 }
 
+// -k: the vmlinux's DWARF places a kernel probe and its arguments, as for a user binary.
 Result<void> plan_vmlinux(const probe::ProbeSpec& spec, const ProbeRunOptions& options,
                           probe::EventNamer& namer, std::vector<Planned>& planned,
-                          std::vector<output::ProbeEventText>& shown) {
+                          std::vector<output::ProbeEventText>& shown, std::vector<std::string>& warnings) {
   auto vmlinux = probe::ProbeBinary::open(options.symbols.vmlinux, options.symbols);
   if (!vmlinux) return tl::unexpected(with_errno(vmlinux.error(), ENOENT));
   if (!(*vmlinux)->dwarf())
@@ -197,44 +211,13 @@ Result<void> plan_vmlinux(const probe::ProbeSpec& spec, const ProbeRunOptions& o
                      fmt::format("{} has no DWARF: build the kernel with CONFIG_DEBUG_INFO, or drop -k to "
                                  "take arguments from the kernel's BTF",
                                  options.symbols.vmlinux));
-  probe::ResolveOptions resolve{options.inlines, options.max_probes, /*kernel=*/true};
-  auto probes = probe::resolve_user_probe(**vmlinux, spec, resolve);
-  if (!probes) return tl::unexpected(with_errno(probes.error(), ENOENT));
-  std::string group = spec.group.empty() ? "probe" : spec.group;
-  std::map<std::string, std::string> names;
-  std::vector<std::string> args;
-  for (const probe::ProbeArg& arg : spec.args) args.push_back(arg_text(arg));
-  bool allow_suffix = options.force;
-  for (const probe::ResolvedProbe& probe : *probes) {
-    const symbols::RawSymbol* symbol = (*vmlinux)->symbol_at(probe.vaddr);
-    if (!symbol)
-      return fail_with(ENOENT,
-                       fmt::format("no symbol of {} holds {:#x}", options.symbols.vmlinux, probe.vaddr));
-    std::string base = base_name(spec, probe);
-    auto known = names.find(base);
-    bool first = known == names.end();
-    if (first) {
-      auto name = namer.claim(group, base, probe.retprobe, allow_suffix);
-      if (!name) return tl::unexpected(with_errno(name.error(), EEXIST));
-      known = names.emplace(base, *name).first;
-      allow_suffix = true;
-    }
-    kernel::ProbeEventLine line;
-    line.kind = kernel::ProbeKind::kprobe;
-    line.retprobe = probe.retprobe;
-    line.group = group;
-    line.event = known->second;
-    line.place = fmt::format("{}+{}", symbol->name, probe.vaddr - symbol->start);
-    for (const probe::FetchArg& arg : probe.args) line.fetchargs.push_back(arg.text());
-    planned.push_back({line, first});
-    if (first) shown.push_back({group, line.event, where_text(spec), "", args});
-  }
-  return {};
+  return plan_resolved(**vmlinux, spec, options, /*kernel_probe=*/true, namer, planned, shown, warnings);
 }
 
 Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& specs,
                                           const ProbeRunOptions& options) {
   probe::EventNamer namer(taken_names());
+  ProbeAddOutcome outcome;
   std::vector<Planned> planned;
   std::vector<output::ProbeEventText> shown;
   for (const probe::ProbeSpec& spec : specs) {
@@ -260,7 +243,7 @@ Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& s
     }
     if (!options.symbols.vmlinux.empty()) {
       // -k: the vmlinux's DWARF places the probe and its arguments, as for a user binary.
-      if (auto placed = plan_vmlinux(spec, options, namer, planned, shown); !placed)
+      if (auto placed = plan_vmlinux(spec, options, namer, planned, shown, outcome.warnings); !placed)
         return tl::unexpected(placed.error());
       continue;
     }
@@ -279,7 +262,6 @@ Result<ProbeAddOutcome> add_kernel_probes(const std::vector<probe::ProbeSpec>& s
     for (const probe::ProbeArg& arg : spec.args) args.push_back(arg_text(arg));
     shown.push_back({group, *name, where_text(spec), "", args});
   }
-  ProbeAddOutcome outcome;
   if (options.definitions_only) {
     for (const Planned& plan : planned)
       outcome.definitions += kernel::probe_event_definition(plan.line) + "\n";
@@ -329,9 +311,9 @@ Result<ProbeAddOutcome> add_probes(const std::vector<std::string>& definitions,
   std::vector<Planned> planned;
   std::vector<output::ProbeEventText> shown;
   for (const probe::ProbeSpec& spec : specs) {
-    Result<void> done = spec.sdt
-                            ? plan_sdt(**binary, spec, namer, planned, shown)
-                            : plan_user(**binary, spec, options, namer, planned, shown, outcome.warnings);
+    Result<void> done =
+        spec.sdt ? plan_sdt(**binary, spec, namer, planned, shown)
+                 : plan_resolved(**binary, spec, options, false, namer, planned, shown, outcome.warnings);
     if (!done) return tl::unexpected(done.error());
   }
   if (options.definitions_only) {

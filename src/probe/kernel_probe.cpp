@@ -113,12 +113,7 @@ Result<std::string> btf_argument(const struct btf* btf, const struct btf_type* p
       return failf("'{}': the struct is in a register, not in memory", arg.text);
     type_id = members[found].type;
   }
-  std::string name = arg.name;
-  if (name.empty()) {
-    name = arg.text;
-    if (name.ends_with("@user")) name.resize(name.size() - 5);
-    std::replace(name.begin(), name.end(), ':', '_');
-  }
+  std::string name = field_name(arg);
   std::string type = arg.type.empty() ? kernel_type(btf, type_id) : arg.type;
   if (!arg.type.empty() && !is_fetch_type(arg.type))
     return failf("'{}': unknown type '{}' (u8..u64, s8..s64, x8..x64, string, b<bits>@<offset>/<size>)",

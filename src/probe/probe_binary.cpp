@@ -2,7 +2,6 @@
 
 #include <elf.h>
 #include <fmt/format.h>
-#include <gelf.h>
 
 #include <algorithm>
 #include <climits>
@@ -30,7 +29,7 @@ Result<std::unique_ptr<ProbeBinary>> ProbeBinary::open(const std::string& path,
 
   // The first of perf's places that holds this build's DWARF; debuginfod last, when configured.
   std::vector<std::string> candidates =
-      symbols::debug_file_candidates(binary->path_, binary->build_id_, options);
+      symbols::debug_file_candidates(binary->path_, binary->build_id_, options, binary->image_.get());
   std::string debug;
   for (const std::string& candidate : candidates) {
     if (candidate.empty() || !path_exists(candidate) || is_directory(candidate)) continue;
@@ -122,26 +121,7 @@ std::vector<uint64_t> ProbeBinary::global_symbol_addresses(std::string_view name
   return addresses;
 }
 
-bool ProbeBinary::is_gnu_ifunc(uint64_t vaddr) const {
-  const symbols::ElfImage& image = symbol_image();
-  Elf* elf = image.elf();
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
-    GElf_Shdr header;
-    if (!gelf_getshdr(scn, &header) || (header.sh_type != SHT_SYMTAB && header.sh_type != SHT_DYNSYM) ||
-        header.sh_entsize == 0)
-      continue;
-    Elf_Data* data = elf_getdata(scn, nullptr);
-    if (!data) continue;
-    size_t count = header.sh_size / header.sh_entsize;
-    for (size_t i = 0; i < count; ++i) {
-      GElf_Sym sym;
-      if (gelf_getsym(data, static_cast<int>(i), &sym) && sym.st_value == vaddr &&
-          GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC)
-        return true;
-    }
-  }
-  return false;
-}
+bool ProbeBinary::is_gnu_ifunc(uint64_t vaddr) const { return symbol_image().is_gnu_ifunc(vaddr); }
 
 const symbols::RawSymbol* ProbeBinary::symbol_at(uint64_t vaddr) {
   const auto& symbols = function_symbols();

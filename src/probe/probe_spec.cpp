@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "base/strings.hpp"
@@ -314,19 +315,13 @@ Result<LineRange> parse_line_range(std::string_view text) {
   return range;
 }
 
-std::string point_text(const ProbePoint& point) {
-  std::string text;
-  if (!point.function.empty()) {
-    text = point.function;
-    if (!point.file.empty()) text += "@" + point.file;
-  } else {
-    text = point.file;
-  }
-  if (point.line) text += fmt::format(":{}", point.line);
-  if (point.offset) text += fmt::format("+{}", point.offset);
-  if (!point.lazy_line.empty()) text += ";" + point.lazy_line;
-  if (point.retprobe) text += "%return";
-  return text;
+std::string field_name(const ProbeArg& arg) {
+  if (!arg.name.empty()) return arg.name;
+  std::string name = arg.text;
+  if (name.ends_with("@user")) name.resize(name.size() - 5);
+  std::replace(name.begin(), name.end(), ':', '_');
+  if (name.starts_with('@')) name.erase(0, 1);
+  return name;
 }
 
 }  // namespace sonde::probe

@@ -71,7 +71,8 @@ Result<LineRange> parse_line_range(std::string_view text);
 bool is_event_name(std::string_view name);
 // Whether `text` has a `*?[` that makes it a glob, perf's test for a function pattern.
 bool is_glob_pattern(std::string_view text);
-// A point as perf prints it back ("func@file:12", "func%return", "file.c:34"...).
-std::string point_text(const ProbePoint& point);
+// The event field an argument fills: its NAME=, or perf's name made of its text (`name:string`
+// is `name_string`, `@g` is `g`; `@user` is left out).
+std::string field_name(const ProbeArg& arg);
 
 }  // namespace sonde::probe

@@ -333,14 +333,7 @@ struct Converter {
     has_member_ = false;
     auto accessed = access(*location, type, arg);
     if (!accessed) return tl::unexpected(accessed.error());
-    std::string field_name = arg.name;
-    if (field_name.empty()) {
-      field_name = arg.text;
-      if (field_name.ends_with("@user")) field_name.resize(field_name.size() - 5);
-      std::replace(field_name.begin(), field_name.end(), ':', '_');
-      if (field_name.starts_with('@')) field_name.erase(0, 1);
-    }
-    FetchArg out{field_name, accessed->first.fetch, "", c_type_name(&accessed->second)};
+    FetchArg out{field_name(arg), accessed->first.fetch, "", c_type_name(&accessed->second)};
     auto typed = apply_type(out, accessed->first, accessed->second, arg);
     if (!typed) return tl::unexpected(typed.error());
     return out;

@@ -1,5 +1,7 @@
 #include "symbols/debug_files.hpp"
 
+#include <optional>
+
 #include "base/file.hpp"
 #include "symbols/buildid_cache.hpp"
 #include "symbols/elf_image.hpp"
@@ -16,20 +18,22 @@ std::string directory_of(const std::string& path) {
 }  // namespace
 
 std::vector<std::string> debug_file_candidates(const std::string& long_name, const std::string& build_id,
-                                               const SymbolizerOptions& options) {
+                                               const SymbolizerOptions& options, const ElfImage* opened) {
   std::string binary = options.symfs + long_name;
   std::string debug_root = options.symfs + options.debug_root;
   std::vector<std::string> candidates;
-  if (path_exists(binary) && !is_directory(binary)) {
-    if (auto image = ElfImage::open(binary)) {
-      if (auto link = image->debuglink()) {
-        std::string dir = directory_of(binary);
-        candidates.push_back(*link);
-        candidates.push_back(dir + "/" + *link);
-        candidates.push_back(dir + "/.debug/" + *link);
-        candidates.push_back(debug_root + directory_of(long_name) + "/" + *link);
-      }
-    }
+  std::optional<std::string> link;
+  if (opened) {
+    link = opened->debuglink();
+  } else if (path_exists(binary) && !is_directory(binary)) {
+    if (auto image = ElfImage::open(binary)) link = image->debuglink();
+  }
+  if (link) {
+    std::string dir = directory_of(binary);
+    candidates.push_back(*link);
+    candidates.push_back(dir + "/" + *link);
+    candidates.push_back(dir + "/.debug/" + *link);
+    candidates.push_back(debug_root + directory_of(long_name) + "/" + *link);
   }
   if (!build_id.empty()) {
     candidates.push_back(buildid_cache_file(options.buildid_dir, build_id, "elf"));

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <span>
 
 #include "format/build_ids.hpp"
@@ -129,95 +130,90 @@ Elf_Scn* ElfImage::section_by_name(const char* name, GElf_Shdr* header) const {
   return nullptr;
 }
 
-std::vector<RawSymbol> ElfImage::functions_named(std::string_view name, bool dynamic) const {
-  std::vector<RawSymbol> out;
+void ElfImage::for_each_symbol(bool dynamic,
+                               const std::function<void(const GElf_Sym&, const char*)>& visit) const {
   Elf_Scn* table = dynamic ? dynsym_ : symtab_;
   GElf_Shdr table_header;
-  if (!table || !gelf_getshdr(table, &table_header) || table_header.sh_entsize == 0) return out;
+  if (!table || !gelf_getshdr(table, &table_header) || table_header.sh_entsize == 0) return;
   Elf_Data* data = elf_getdata(table, nullptr);
-  if (!data) return out;
+  if (!data) return;
   size_t count = table_header.sh_size / table_header.sh_entsize;
   for (size_t i = 0; i < count; ++i) {
     GElf_Sym sym;
     if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
-    int type = GELF_ST_TYPE(sym.st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF) continue;
-    const char* own = elf_strptr(elf_, table_header.sh_link, sym.st_name);
-    if (!own || std::strncmp(own, name.data(), name.size()) != 0) continue;
-    char next = own[name.size()];
-    if (next != '\0' && next != '@') continue;
-    out.push_back({sym.st_value, sym.st_size, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), own});
+    const char* name = elf_strptr(elf_, table_header.sh_link, sym.st_name);
+    if (name) visit(sym, name);
   }
+}
+
+std::vector<RawSymbol> ElfImage::functions_named(std::string_view name, bool dynamic) const {
+  std::vector<RawSymbol> out;
+  for_each_symbol(dynamic, [&](const GElf_Sym& sym, const char* own) {
+    int type = GELF_ST_TYPE(sym.st_info);
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF) return;
+    if (std::strncmp(own, name.data(), name.size()) != 0) return;
+    char next = own[name.size()];
+    if (next != '\0' && next != '@') return;
+    out.push_back({sym.st_value, sym.st_size, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), own});
+  });
   return out;
+}
+
+bool ElfImage::is_gnu_ifunc(uint64_t vaddr) const {
+  bool found = false;
+  for (bool dynamic : {false, true})
+    for_each_symbol(dynamic, [&](const GElf_Sym& sym, const char*) {
+      found = found || (sym.st_value == vaddr && GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC);
+    });
+  return found;
 }
 
 std::vector<std::string> ElfImage::defined_symbol_names(bool dynamic) const {
   std::vector<std::string> out;
-  Elf_Scn* table = dynamic ? dynsym_ : symtab_;
-  GElf_Shdr table_header;
-  if (!table || !gelf_getshdr(table, &table_header) || table_header.sh_entsize == 0) return out;
-  Elf_Data* data = elf_getdata(table, nullptr);
-  if (!data) return out;
-  size_t count = table_header.sh_size / table_header.sh_entsize;
-  out.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    GElf_Sym sym;
-    if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
+  for_each_symbol(dynamic, [&](const GElf_Sym& sym, const char* name) {
     int type = GELF_ST_TYPE(sym.st_info);
-    if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
-    if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS) continue;
+    if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && type != STT_NOTYPE) return;
+    if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || !*name) return;
     if (type == STT_NOTYPE) {
       // perf keeps untyped labels that are not local and lie in bytes of the file (not .bss).
       GElf_Shdr section;
       Elf_Scn* scn = elf_getscn(elf_, sym.st_shndx);
       if (GELF_ST_BIND(sym.st_info) == STB_LOCAL || !scn || !gelf_getshdr(scn, &section) ||
           section.sh_type == SHT_NOBITS)
-        continue;
+        return;
     }
-    const char* name = elf_strptr(elf_, table_header.sh_link, sym.st_name);
-    if (name && *name) out.emplace_back(name);
-  }
+    out.emplace_back(name);
+  });
   return out;
 }
 
 std::vector<RawSymbol> ElfImage::symbols(bool dynamic) const {
   std::vector<RawSymbol> out;
-  Elf_Scn* table = dynamic ? dynsym_ : symtab_;
-  GElf_Shdr table_header;
-  if (!table || !gelf_getshdr(table, &table_header) || table_header.sh_entsize == 0) return out;
-  Elf_Data* data = elf_getdata(table, nullptr);
-  if (!data) return out;
-  size_t count = table_header.sh_size / table_header.sh_entsize;
-  out.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    GElf_Sym sym;
-    if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
+  for_each_symbol(dynamic, [&](const GElf_Sym& sym, const char* name) {
     // perf 6.1 skips absolute symbols too (libgcc_s's version names, GCC_4.7.0 at 0).
-    if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS) continue;
+    if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS) return;
     int type = GELF_ST_TYPE(sym.st_info);
     bool function = type == STT_FUNC || type == STT_GNU_IFUNC;
     int visibility = GELF_ST_VISIBILITY(sym.st_other);
     bool label = type == STT_NOTYPE && sym.st_shndx != SHN_ABS && visibility != STV_HIDDEN &&
                  visibility != STV_INTERNAL;
-    if (!function && type != STT_OBJECT && !label) continue;
-    const char* name = elf_strptr(elf_, table_header.sh_link, sym.st_name);
-    if (!name) continue;
+    if (!function && type != STT_OBJECT && !label) return;
     if (sym.st_shndx != SHN_ABS && sym.st_shndx < SHN_LORESERVE) {
       GElf_Shdr section;
       Elf_Scn* scn = elf_getscn(elf_, sym.st_shndx);
-      if (!scn || !gelf_getshdr(scn, &section)) continue;
-      if (!(section.sh_flags & SHF_ALLOC)) continue;  // not loaded: no sample can land there
+      if (!scn || !gelf_getshdr(scn, &section)) return;
+      if (!(section.sh_flags & SHF_ALLOC)) return;  // not loaded: no sample can land there
       if (label) {
         // Labels count only in text sections, as perf's elf_sec__is_text decides.
         const char* section_name = elf_strptr(elf_, shstrndx_, section.sh_name);
-        if (!section_name || !std::strstr(section_name, "text")) continue;
+        if (!section_name || !std::strstr(section_name, "text")) return;
       }
     } else if (label) {
-      continue;
+      return;
     }
     out.push_back(
         RawSymbol{sym.st_value, sym.st_size, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), name});
-  }
+  });
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <libelf.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,8 @@ class ElfImage {
   // The names of every defined symbol perf keeps for `probe -F`: functions, objects and untyped
   // labels in any section (not files, sections, absolute or undefined symbols).
   std::vector<std::string> defined_symbol_names(bool dynamic) const;
+  // Whether a GNU indirect function (STT_GNU_IFUNC) starts at `vaddr`, in either table.
+  bool is_gnu_ifunc(uint64_t vaddr) const;
   // perf's PLT symbols: one "name@plt" entry (undemangled name here) per .rela.plt relocation,
   // laid out after the .plt header at the .plt section's address.
   std::vector<RawSymbol> plt_symbols() const;
@@ -59,6 +62,8 @@ class ElfImage {
   Elf* elf() const { return elf_; }
 
  private:
+  // Every entry of .symtab (or .dynsym when `dynamic`) that has a name string, in table order.
+  void for_each_symbol(bool dynamic, const std::function<void(const GElf_Sym&, const char*)>& visit) const;
   ElfImage() = default;
   Result<void> parse();
   Elf_Scn* section_by_name(const char* name, GElf_Shdr* header) const;
