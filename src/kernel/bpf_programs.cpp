@@ -1,5 +1,6 @@
 #include "kernel/bpf_programs.hpp"
 
+#include <fcntl.h>
 #include <linux/bpf.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -24,6 +25,14 @@ Result<std::vector<uint32_t>> loaded_bpf_program_ids() {
     id = attr.next_id;
     ids.push_back(id);
   }
+}
+
+Result<UniqueFd> task_storage_key(pid_t tid) {
+  constexpr unsigned kPidfdThread = O_EXCL;
+  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, 0u));
+  if (pidfd < 0 && errno == ENOENT) pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, kPidfdThread));
+  if (pidfd < 0) return failf("cannot follow task {}: pidfd_open: {}", tid, errno_text(errno));
+  return UniqueFd(pidfd);
 }
 
 }  // namespace sonde::kernel

@@ -10,6 +10,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "kernel/bpf_programs.hpp"
 #include "syscall_counter.skel.h"
 
 namespace sonde::kernel {
@@ -57,17 +58,12 @@ Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options
 }
 
 Result<void> SyscallCounter::follow(pid_t tid, bool wait_for_exec) {
-  // Task storage is addressed from user space by a pidfd; one for a thread needs PIDFD_THREAD.
-  constexpr unsigned kPidfdThread = O_EXCL;
-  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, 0u));
-  if (pidfd < 0 && errno == ENOENT) pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, kPidfdThread));
-  if (pidfd < 0) return failf("cannot follow task {}: pidfd_open: {}", tid, errno_text(errno));
+  auto pidfd = task_storage_key(tid);
+  if (!pidfd) return tl::unexpected(pidfd.error());
   uint8_t mark = wait_for_exec ? kTaskPendingExec : kTaskCounting;
-  int result =
-      bpf_map__update_elem(skeleton_->maps.task_marks, &pidfd, sizeof pidfd, &mark, sizeof mark, BPF_ANY);
-  int err = errno;
-  ::close(pidfd);
-  if (result != 0) return failf("cannot follow task {}: {}", tid, errno_text(err));
+  int key = pidfd->get();
+  if (bpf_map__update_elem(skeleton_->maps.task_marks, &key, sizeof key, &mark, sizeof mark, BPF_ANY) != 0)
+    return failf("cannot follow task {}: {}", tid, errno_text(errno));
   return {};
 }
 

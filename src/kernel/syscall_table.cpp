@@ -62,6 +62,40 @@ const std::unordered_map<std::string, int>& numbers_by_name() {
 
 }  // namespace
 
+std::string_view syscall_name(int number) {
+  for (const auto& row : kHeaderRows)
+    if (row.number == number) return row.name;
+  for (const auto& row : kKernelRows)
+    if (row.number == number) return row.name;
+  return {};
+}
+
+std::optional<int> syscall_number(std::string_view name) {
+  const auto& table = numbers_by_name();
+  auto found = table.find(std::string(name));
+  if (found == table.end()) return std::nullopt;
+  return found->second;
+}
+
+std::vector<std::string_view> syscall_names(int highest_number) {
+  std::vector<std::string_view> names(static_cast<size_t>(highest_number) + 1);
+  for (const auto& row : kKernelRows)
+    if (row.number <= highest_number) names[static_cast<size_t>(row.number)] = row.name;
+  // The header's names win: they are the ones perf trace prints (stat, not newstat).
+  for (const auto& row : kHeaderRows)
+    if (row.number <= highest_number) names[static_cast<size_t>(row.number)] = row.name;
+  return names;
+}
+
+std::vector<std::string_view> syscall_tracepoint_stems(int number) {
+  std::vector<std::string_view> stems;
+  for (const auto& row : kKernelRows)
+    if (row.number == number) stems.push_back(row.name);
+  for (const auto& row : kHeaderRows)
+    if (row.number == number) stems.push_back(row.name);
+  return stems;
+}
+
 std::optional<int> syscall_number_of_tracepoint(std::string_view tracepoint_name) {
   std::string_view name;
   if (tracepoint_name.starts_with("sys_enter_"))

@@ -12,25 +12,11 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "syscall_task_fields.h"
+
 #define MAX_SYSCALLS 512
 
-#define TASK_PENDING_EXEC 1  // the held workload: counted from its exec on
-#define TASK_COUNTING 2
 
-// Just the kernel fields read here; CO-RE relocates them against the running kernel's BTF.
-struct pt_regs___sonde {
-  unsigned long orig_ax;
-} __attribute__((preserve_access_index));
-
-struct thread_info___sonde {
-  __u32 status;
-} __attribute__((preserve_access_index));
-
-struct task_struct___sonde {
-  struct thread_info___sonde thread_info;
-} __attribute__((preserve_access_index));
-
-#define TS_COMPAT 0x0002  // x86: the task is in a 32-bit (ia32) system call
 
 struct syscall_counts {
   __u64 count[MAX_SYSCALLS];
@@ -61,7 +47,7 @@ static __always_inline int counted(struct task_struct* task) {
   if (((struct task_struct___sonde*)task)->thread_info.status & TS_COMPAT) return 0;
   if (!filter_tasks) return 1;
   __u8* mark = bpf_task_storage_get(&task_marks, task, 0, 0);
-  return mark && *mark == TASK_COUNTING;
+  return mark && *mark == TASK_FOLLOWED;
 }
 
 static __always_inline void count(__u32 which, long id) {
@@ -106,7 +92,7 @@ SEC("tp_btf/sched_process_exec")
 int follow_exec(__u64* ctx) {
   (void)ctx;
   __u8* mark = bpf_task_storage_get(&task_marks, bpf_get_current_task_btf(), 0, 0);
-  if (mark && *mark == TASK_PENDING_EXEC) *mark = TASK_COUNTING;
+  if (mark && *mark == TASK_PENDING_EXEC) *mark = TASK_FOLLOWED;
   return 0;
 }
 

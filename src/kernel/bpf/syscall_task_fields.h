@@ -1,0 +1,27 @@
+/* The few kernel fields sonde's syscall programs read, declared for CO-RE: relocated against the
+ * running kernel's BTF at load, so no vmlinux.h is needed. x86-64. */
+#ifndef SONDE_SYSCALL_TASK_FIELDS_H
+#define SONDE_SYSCALL_TASK_FIELDS_H
+
+#include <linux/types.h>
+
+/* The saved user registers: the six syscall arguments, and the number sys_exit does not pass. */
+struct pt_regs___sonde {
+  unsigned long di, si, dx, r10, r8, r9, orig_ax;
+} __attribute__((preserve_access_index));
+
+struct thread_info___sonde {
+  __u32 status;
+} __attribute__((preserve_access_index));
+
+struct task_struct___sonde {
+  struct thread_info___sonde thread_info;
+} __attribute__((preserve_access_index));
+
+#define TS_COMPAT 0x0002 /* the task is in a 32-bit (ia32) system call */
+
+/* The task-storage marks of the tasks a program follows. */
+#define TASK_PENDING_EXEC 1 /* the held workload: followed from its exec on */
+#define TASK_FOLLOWED 2
+
+#endif

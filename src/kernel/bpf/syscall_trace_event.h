@@ -1,0 +1,62 @@
+/* The records the BPF syscall tracer shares with sonde: its ring-buffer events and its summary
+ * maps' keys and values. Plain C, included by the BPF program and by kernel/syscall_tracer. */
+#ifndef SONDE_SYSCALL_TRACE_EVENT_H
+#define SONDE_SYSCALL_TRACE_EVENT_H
+
+#include <linux/types.h>
+
+#define SONDE_TRACE_MAX_SYSCALLS 512
+#define SONDE_TRACE_STRING_SIZE 256 /* per string slot; longer strings are cut */
+#define SONDE_TRACE_STRING_SLOTS 2
+#define SONDE_TRACE_ARGV_MAX 8 /* execve's argv elements read */
+#define SONDE_TRACE_MAX_CPUS 1024
+
+/* syscall_trace_event.flags */
+#define SONDE_TRACE_CONTINUED 1 /* the exit of a call whose entry was not seen */
+#define SONDE_TRACE_STRING_CUT 2
+#define SONDE_TRACE_NO_RETURN 4 /* exit or exit_group, copied at entry */
+#define SONDE_TRACE_STRING_MISSING 8 /* a string argument could not be read at entry */
+
+/* One completed system call, as the tracer copies it out at its exit. Only the used part of
+ * `strings` is copied: slot 0's bytes, or all of slot 0 then slot 1's bytes. */
+struct syscall_trace_event {
+  __u64 enter_ns; /* bpf_ktime_get_ns (CLOCK_MONOTONIC); 0 when continued */
+  __u64 exit_ns;
+  __u64 args[6];
+  __s64 ret;
+  __u32 pid;
+  __u32 tid;
+  __s32 nr;
+  __u32 cpu;
+  __u16 string_length[SONDE_TRACE_STRING_SLOTS]; /* bytes used in each slot, 0: none */
+  __u8 string_arg[SONDE_TRACE_STRING_SLOTS];     /* the argument each slot holds */
+  __u8 flags;
+  __u8 mark; /* the task's selection mark, kept beside the call in task storage */
+  char comm[16];
+  char strings[SONDE_TRACE_STRING_SLOTS * SONDE_TRACE_STRING_SIZE];
+};
+
+struct syscall_stats_key {
+  __u32 tid;
+  __s32 nr;
+};
+
+struct syscall_stats_value {
+  __u64 calls;
+  __u64 errors;
+  __u64 total_ns;
+  __u64 min_ns;
+  __u64 max_ns;
+  /* sum of squared durations in (ns/16)², as 128 bits: ns² would overflow a u64 at 4 s */
+  __u64 squares_low;
+  __u64 squares_high;
+};
+
+struct syscall_errno_key {
+  __u32 tid;
+  __s32 nr;
+  __s32 err;
+  __u32 pad;
+};
+
+#endif

@@ -1,0 +1,360 @@
+// Traces system calls inside the kernel: pairs each sys_enter with its sys_exit in task-local
+// storage, aggregates calls, errors and durations per (thread, syscall) in maps, and copies
+// completed calls with their arguments (and the path names read at entry) to a ring buffer.
+// Summary-only runs copy nothing per call. perf trace instead wakes up for every event.
+//
+// Task selection works as in syscall_counter.bpf.c: traced tasks carry a mark (set on the held
+// workload, from its exec on, or on -p/-t tasks) that follows forks. The mark and the call in
+// flight share one task-storage value, so a traced syscall costs one storage lookup per side.
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+#include "syscall_task_fields.h"
+
+#include "syscall_trace_event.h"
+
+#define TASK_SYSTEM_WIDE 3 /* storage made for a task of a system-wide trace */
+
+#define NR_EXIT 60
+#define NR_EXIT_GROUP 231
+#define NR_EXECVE 59
+#define NR_CLONE 56
+#define NR_FORK 57
+#define NR_VFORK 58
+#define NR_CLONE3 435
+#define NR_EXECVEAT 322
+
+
+struct {
+  __uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
+  __type(key, int);
+  __type(value, struct syscall_trace_event);
+} tasks SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_RINGBUF);
+  __uint(max_entries, 16 << 20); /* set by sonde before load */
+} events SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 65536);
+  __type(key, struct syscall_stats_key);
+  __type(value, struct syscall_stats_value);
+} stats SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 16384);
+  __type(key, struct syscall_errno_key);
+  __type(value, __u64);
+} errnos SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 65536);
+  __type(key, __u32);
+  __type(value, char[16]);
+} comms SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 1024);
+  __type(key, __u32);
+  __type(value, __u8);
+} excluded_pids SEC(".maps");
+
+// Per-CPU room to assemble an event for the ring buffer.
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, struct syscall_trace_event);
+} scratch SEC(".maps");
+
+const volatile __u8 filter_tasks = 1;     // 0: system wide (-a)
+const volatile __u8 follow_children = 1;  // 0: --no-inherit
+const volatile __u8 copy_events = 1;      // 0: summary only
+const volatile __u8 keep_stats = 1;
+const volatile __u8 keep_errnos = 0;
+const volatile __u8 failures_only = 0;
+const volatile __u8 count_child_fork_returns = 1;  // 0 for strace -c's counts
+const volatile __u8 filter_cpus = 0;
+const volatile __u8 filter_uid = 0;
+const volatile __u8 exclude_pids = 0;
+const volatile __u32 uid = 0;
+const volatile __u64 min_duration_ns = 0;
+const volatile __u64 wakeup_bytes = 256 << 10;
+const volatile __u8 selected[SONDE_TRACE_MAX_SYSCALLS] = {};
+const volatile __u8 string_masks[SONDE_TRACE_MAX_SYSCALLS] = {};  // bit i: read argument i
+const volatile __u8 cpus[SONDE_TRACE_MAX_CPUS / 8] = {};
+
+__u64 lost_events = 0;
+__u64 lost_stats = 0;
+__u64 follow_failures = 0;
+
+static __always_inline int compat_call(struct task_struct* task) {
+  return ((struct task_struct___sonde*)task)->thread_info.status & TS_COMPAT;
+}
+
+// The task's storage when its calls are traced now (or, for a held workload, its exec call).
+static __always_inline struct syscall_trace_event* traced_task(struct task_struct* task, int create) {
+  if (!filter_tasks) {
+    if (exclude_pids) {
+      __u32 pid = bpf_get_current_pid_tgid() >> 32;
+      if (bpf_map_lookup_elem(&excluded_pids, &pid)) return 0;
+    }
+    if (filter_uid && (__u32)bpf_get_current_uid_gid() != uid) return 0;
+    if (filter_cpus) {
+      __u32 cpu = bpf_get_smp_processor_id();
+      if (cpu >= SONDE_TRACE_MAX_CPUS || !(cpus[cpu / 8 & (SONDE_TRACE_MAX_CPUS / 8 - 1)] & (1 << (cpu % 8))))
+        return 0;
+    }
+    struct syscall_trace_event* state =
+        bpf_task_storage_get(&tasks, task, 0, create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+    if (state && state->mark == 0) state->mark = TASK_SYSTEM_WIDE;
+    return state;
+  }
+  return bpf_task_storage_get(&tasks, task, 0, 0);
+}
+
+static __always_inline void copy_event(struct syscall_trace_event* state);
+
+static __always_inline void read_strings(struct syscall_trace_event* state, __u8 mask) {
+  int slot = 0;
+  for (int arg = 0; arg < 6; ++arg) {
+    if (!(mask & (1 << arg)) || slot >= SONDE_TRACE_STRING_SLOTS) continue;
+    char* dest = state->strings + (slot & 1) * SONDE_TRACE_STRING_SIZE;
+    long n = 0;
+    if ((state->nr == NR_EXECVE && arg == 1) || (state->nr == NR_EXECVEAT && arg == 2)) {
+      // argv: the elements one after another, each with its '\0'
+      const char* const* argv = (const char* const*)state->args[arg];
+      __u32 used = 0;
+      // Each element gets at most half a slot at an offset below half a slot, bounds the
+      // verifier can follow.
+      for (int i = 0; i < SONDE_TRACE_ARGV_MAX; ++i) {
+        const char* element = 0;
+        if (bpf_probe_read_user(&element, sizeof element, argv + i) != 0 || !element) break;
+        if (used >= SONDE_TRACE_STRING_SIZE / 2) break;
+        long got = bpf_probe_read_user_str(dest + (used & (SONDE_TRACE_STRING_SIZE / 2 - 1)),
+                                           SONDE_TRACE_STRING_SIZE / 2, element);
+        if (got <= 0) break;
+        used += got;
+      }
+      n = used;
+    } else {
+      n = bpf_probe_read_user_str(dest, SONDE_TRACE_STRING_SIZE, (const void*)state->args[arg]);
+      if (n <= 0) n = 0;
+    }
+    if (n >= SONDE_TRACE_STRING_SIZE) state->flags |= SONDE_TRACE_STRING_CUT;
+    state->string_length[slot & 1] = n > 0 ? (__u16)n : 0;
+    state->string_arg[slot & 1] = arg;
+    // a failed read leaves the slot unused: the argument prints as a pointer, unless the
+    // read at exit (below) finds the page the kernel faulted in meanwhile
+    if (n > 0) ++slot;
+    else state->flags |= SONDE_TRACE_STRING_MISSING;
+  }
+}
+
+// sys_enter(struct pt_regs *regs, long id)
+SEC("tp_btf/sys_enter")
+int trace_sys_enter(__u64* ctx) {
+  struct task_struct* task = bpf_get_current_task_btf();
+  long nr = (long)ctx[1];
+  if (nr < 0 || nr >= SONDE_TRACE_MAX_SYSCALLS || compat_call(task)) return 0;
+  struct syscall_trace_event* state = traced_task(task, 1);
+  if (!state) return 0;
+  if (state->mark == TASK_PENDING_EXEC) {
+    // The held workload's own exec: kept so that its exit, traced after the exec, is complete.
+    if (nr != NR_EXECVE && nr != NR_EXECVEAT) return 0;
+  } else if (state->mark != TASK_FOLLOWED && state->mark != TASK_SYSTEM_WIDE) {
+    return 0;
+  }
+  if (!selected[nr & (SONDE_TRACE_MAX_SYSCALLS - 1)]) {
+    state->enter_ns = 0;
+    return 0;
+  }
+  state->nr = nr;
+  state->flags = 0;
+  state->string_length[0] = state->string_length[1] = 0;
+  struct pt_regs___sonde* regs = (struct pt_regs___sonde*)ctx[0];
+  // x86-64 syscall arguments: di, si, dx, r10, r8, r9
+  state->args[0] = regs->di;
+  state->args[1] = regs->si;
+  state->args[2] = regs->dx;
+  state->args[3] = regs->r10;
+  state->args[4] = regs->r8;
+  state->args[5] = regs->r9;
+  if (copy_events) {
+    __u8 mask = string_masks[nr & (SONDE_TRACE_MAX_SYSCALLS - 1)];
+    if (mask) read_strings(state, mask);
+  }
+  state->enter_ns = bpf_ktime_get_ns();
+  if (copy_events && (nr == NR_EXIT || nr == NR_EXIT_GROUP) && !failures_only && min_duration_ns == 0) {
+    // These never return: the call is shown at its entry, as perf shows it.
+    __u64 pid_tgid = bpf_get_current_pid_tgid();
+    state->exit_ns = state->enter_ns;
+    state->ret = 0;
+    state->flags |= SONDE_TRACE_NO_RETURN;
+    state->pid = pid_tgid >> 32;
+    state->tid = (__u32)pid_tgid;
+    state->cpu = bpf_get_smp_processor_id();
+    bpf_get_current_comm(state->comm, sizeof state->comm);
+    copy_event(state);
+  }
+  return 0;
+}
+
+static __always_inline void add_stats(__u32 tid, long nr, __u64 duration, long ret) {
+  struct syscall_stats_key key = {.tid = tid, .nr = nr};
+  struct syscall_stats_value* value = bpf_map_lookup_elem(&stats, &key);
+  if (!value) {
+    struct syscall_stats_value fresh = {.min_ns = ~0ULL};
+    if (bpf_map_update_elem(&stats, &key, &fresh, BPF_NOEXIST) != 0 && bpf_map_lookup_elem(&stats, &key) == 0) {
+      __sync_fetch_and_add(&lost_stats, 1);
+      return;
+    }
+    value = bpf_map_lookup_elem(&stats, &key);
+    if (!value) return;
+    char comm[16];
+    bpf_get_current_comm(comm, sizeof comm);
+    bpf_map_update_elem(&comms, &tid, comm, BPF_ANY);
+  }
+  // One thread runs one call at a time, so its rows need no atomics.
+  value->calls++;
+  int failed = ret < 0 && ret >= -4095;
+  if (failed) value->errors++;
+  value->total_ns += duration;
+  if (duration < value->min_ns) value->min_ns = duration;
+  if (duration > value->max_ns) value->max_ns = duration;
+  __u64 scaled = duration >> 4;
+  if (scaled > 0xffffffffULL) scaled = 0xffffffffULL;
+  __u64 square = scaled * scaled;
+  __u64 low = value->squares_low + square;
+  if (low < square) value->squares_high++;
+  value->squares_low = low;
+  if (failed && keep_errnos) {
+    struct syscall_errno_key errno_key = {.tid = tid, .nr = nr, .err = (__s32)-ret};
+    __u64* count = bpf_map_lookup_elem(&errnos, &errno_key);
+    if (count) {
+      (*count)++;
+    } else {
+      __u64 one = 1;
+      if (bpf_map_update_elem(&errnos, &errno_key, &one, BPF_NOEXIST) != 0) {
+        count = bpf_map_lookup_elem(&errnos, &errno_key);
+        if (count) (*count)++;
+        else __sync_fetch_and_add(&lost_stats, 1);
+      }
+    }
+  }
+}
+
+static __always_inline void copy_event(struct syscall_trace_event* state) {
+  __u32 size = sizeof(struct syscall_trace_event) - sizeof state->strings;
+  if (state->string_length[1]) size += SONDE_TRACE_STRING_SIZE + (state->string_length[1] & (SONDE_TRACE_STRING_SIZE - 1));
+  else if (state->string_length[0]) size += state->string_length[0] & (2 * SONDE_TRACE_STRING_SIZE - 1);
+  if (size > sizeof(struct syscall_trace_event)) size = sizeof(struct syscall_trace_event);
+  // Wake the reader only when a good amount has gathered; it also polls on a timer.
+  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+  if (bpf_ringbuf_output(&events, state, size, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+}
+
+// sys_exit(struct pt_regs *regs, long ret): the number is in orig_ax, as syscall_get_nr reads it.
+SEC("tp_btf/sys_exit")
+int trace_sys_exit(__u64* ctx) {
+  struct task_struct* task = bpf_get_current_task_btf();
+  if (compat_call(task)) return 0;
+  struct pt_regs___sonde* regs = (struct pt_regs___sonde*)ctx[0];
+  long nr = (long)regs->orig_ax;
+  if (nr < 0 || nr >= SONDE_TRACE_MAX_SYSCALLS || !selected[nr & (SONDE_TRACE_MAX_SYSCALLS - 1)]) return 0;
+  struct syscall_trace_event* state = traced_task(task, 0);
+  if (!state || (state->mark != TASK_FOLLOWED && state->mark != TASK_SYSTEM_WIDE)) {
+    if (state) state->enter_ns = 0;  // a held workload whose exec failed: not traced yet
+    return 0;
+  }
+  long ret = (long)ctx[1];
+  __u64 now = bpf_ktime_get_ns();
+  __u64 pid_tgid = bpf_get_current_pid_tgid();
+  int continued = state->enter_ns == 0 || state->nr != nr;
+  __u64 duration = continued ? 0 : now - state->enter_ns;
+  // A new child's return from fork is an exit without an entry: perf counts it, strace does not.
+  int child_fork_return = continued && ret == 0 && (nr == NR_CLONE || nr == NR_FORK || nr == NR_VFORK || nr == NR_CLONE3);
+  if (keep_stats && (count_child_fork_returns || !child_fork_return)) add_stats((__u32)pid_tgid, nr, duration, ret);
+  int show = copy_events && duration >= min_duration_ns && (!failures_only || (ret < 0 && ret >= -4095));
+  if (show) {
+    if (continued) {
+      // Nothing of the entry is known: only the number and the return value.
+      __u32 zero = 0;
+      struct syscall_trace_event* event = bpf_map_lookup_elem(&scratch, &zero);
+      if (event) {
+        __builtin_memset(event, 0, sizeof(struct syscall_trace_event) - sizeof event->strings);
+        event->nr = nr;
+        event->flags = SONDE_TRACE_CONTINUED;
+        event->exit_ns = now;
+        event->ret = ret;
+        event->pid = pid_tgid >> 32;
+        event->tid = (__u32)pid_tgid;
+        event->cpu = bpf_get_smp_processor_id();
+        bpf_get_current_comm(event->comm, sizeof event->comm);
+        copy_event(event);
+      }
+    } else {
+      // A path in a page not yet faulted in cannot be read at entry (no faults here); the call
+      // has read it since. execve's old memory is gone after a successful exec, so not that.
+      if ((state->flags & SONDE_TRACE_STRING_MISSING) && nr != NR_EXECVE && nr != NR_EXECVEAT) {
+        state->flags &= ~SONDE_TRACE_STRING_MISSING;
+        state->string_length[0] = state->string_length[1] = 0;
+        read_strings(state, string_masks[nr & (SONDE_TRACE_MAX_SYSCALLS - 1)]);
+      }
+      state->exit_ns = now;
+      state->ret = ret;
+      state->pid = pid_tgid >> 32;
+      state->tid = (__u32)pid_tgid;
+      state->cpu = bpf_get_smp_processor_id();
+      bpf_get_current_comm(state->comm, sizeof state->comm);
+      copy_event(state);
+    }
+  }
+  state->enter_ns = 0;
+  return 0;
+}
+
+// sched_process_fork(struct task_struct *parent, struct task_struct *child), run by the parent.
+SEC("tp_btf/sched_process_fork")
+int follow_fork(__u64* ctx) {
+  if (!follow_children) return 0;
+  struct task_struct* parent = (struct task_struct*)ctx[0];
+  struct task_struct* child = (struct task_struct*)ctx[1];
+  struct syscall_trace_event* state = bpf_task_storage_get(&tasks, parent, 0, 0);
+  if (!state || (state->mark != TASK_FOLLOWED && state->mark != TASK_PENDING_EXEC)) return 0;
+  struct syscall_trace_event* child_state = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+  if (child_state) {
+    child_state->mark = state->mark;
+    child_state->enter_ns = 0;
+  } else {
+    __sync_fetch_and_add(&follow_failures, 1);
+  }
+  return 0;
+}
+
+// sched_process_exec, run by the task that has just exec'd.
+SEC("tp_btf/sched_process_exec")
+int follow_exec(__u64* ctx) {
+  (void)ctx;
+  struct syscall_trace_event* state = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
+  if (!state) return 0;
+  if (state->mark == TASK_PENDING_EXEC) state->mark = TASK_FOLLOWED;
+  if (state->mark == TASK_FOLLOWED || state->mark == TASK_SYSTEM_WIDE) {
+    // The thread's comm as the summary names it: the one after its last exec.
+    char comm[16];
+    bpf_get_current_comm(comm, sizeof comm);
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    bpf_map_update_elem(&comms, &tid, comm, BPF_ANY);
+  }
+  return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
