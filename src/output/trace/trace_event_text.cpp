@@ -1,0 +1,74 @@
+#include "output/trace/trace_event_text.hpp"
+
+#include <cstring>
+
+#include "output/trace/syscall_line.hpp"
+
+namespace sonde::output {
+
+void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& event, size_t size) {
+  std::string_view name = catalogue_.name(event.nr);
+  std::string unknown_name;
+  if (name.empty()) {
+    unknown_name = "syscall_" + std::to_string(event.nr);
+    name = unknown_name;
+  }
+  bool continued = (event.flags & SONDE_TRACE_CONTINUED) != 0;
+  SyscallCall call;
+  call.syscall = name;
+  if (!continued) {
+    call.fields = catalogue_.fields(event.nr);
+    for (size_t i = 0; i < 6; ++i) call.args[i] = event.args[i];
+  }
+  call.ret = event.ret;
+  // The strings the tracer read: slot 0 at the start of `strings`, slot 1 after a whole slot.
+  size_t string_bytes = size > offsetof(kernel::SyscallTraceEvent, strings)
+                            ? size - offsetof(kernel::SyscallTraceEvent, strings)
+                            : 0;
+  for (size_t slot = 0; slot < SONDE_TRACE_STRING_SLOTS; ++slot) {
+    size_t length = event.string_length[slot];
+    size_t start = slot * SONDE_TRACE_STRING_SIZE;
+    if (length == 0 || event.string_arg[slot] >= 6 || start + length > string_bytes) continue;
+    std::string_view text(event.strings + start, length);
+    // A path's read includes its '\0'; argv's elements each end in one, which the printer
+    // splits on (so an empty last argument survives).
+    bool argv = (name == "execve" && event.string_arg[slot] == 1) ||
+                (name == "execveat" && event.string_arg[slot] == 2);
+    if (!argv && text.ends_with('\0')) text.remove_suffix(1);
+    call.strings[event.string_arg[slot]] = text;
+  }
+
+  pid_t pid = static_cast<pid_t>(event.pid);
+  pid_t tid = static_cast<pid_t>(event.tid);
+  std::string_view comm(event.comm, strnlen(event.comm, sizeof event.comm));
+  processes_.set_comm(tid, comm);
+
+  SyscallContext context;
+  context.fd_path = [this](pid_t owner, int fd) { return processes_.fd_path(owner, fd); };
+  context.comm_of = [this](pid_t thread) { return processes_.comm(thread); };
+
+  SyscallLinePrefix prefix;
+  uint64_t stamp = continued ? event.exit_ns : event.enter_ns;
+  if (!base_ns_) base_ns_ = stamp;
+  prefix.time_known = !continued;
+  prefix.time_ms = options_.absolute_time
+                       ? static_cast<double>(stamp) / 1e6
+                       : (static_cast<double>(stamp) - static_cast<double>(*base_ns_)) / 1e6;
+  if (!continued) prefix.duration_ms = static_cast<double>(event.exit_ns - event.enter_ns) / 1e6;
+  prefix.show_tid = options_.show_thread;
+  prefix.show_comm = options_.show_comm;
+  prefix.comm = comm;
+  prefix.tid = tid;
+  if (continued)
+    append_syscall_continued_line(out, prefix, call, pid, context);
+  else
+    append_syscall_line(out, prefix, call, pid, context);
+
+  // What the call did to the process's descriptors, after printing what it was given.
+  std::optional<std::string_view> path;
+  for (size_t i = 0; i < call.fields.size() && i < 6; ++i)
+    if (call.fields[i].name == "filename" || call.fields[i].name == "pathname") path = call.strings[i];
+  processes_.apply(pid, name, call.args, path, event.ret);
+}
+
+}  // namespace sonde::output
