@@ -24,6 +24,8 @@ const std::vector<Command>& commands() {
       {"heatmap", "Draw a latency or sub-second offset heat map", cmd_heatmap},
       {"ftrace", "The kernel's function tracer and trace events, trace-cmd style", cmd_ftrace},
       {"probe", "Define new dynamic tracepoints (uprobes, SDT markers)", cmd_probe},
+      {"trace", "Trace system calls: each call with its arguments, or a summary (perf trace, strace -c)",
+       cmd_trace},
   };
   return table;
 }

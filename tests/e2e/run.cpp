@@ -1,5 +1,6 @@
 #include "run.hpp"
 
+#include <bpf/bpf.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
+#include "kernel/bpf_programs.hpp"
 
 namespace sonde::test {
 
@@ -76,6 +78,31 @@ std::string temp_dir() {
 
 std::string wait_for_pid_command() { return "sh -c \"while kill -0 $P 2>/dev/null; do sleep 0.02; done\""; }
 
+namespace {
+
+// Whether a program with one of the names sonde's BPF objects use is loaded.
+bool sonde_bpf_programs_loaded() {
+  auto ids = kernel::loaded_bpf_program_ids();
+  if (!ids) return false;
+  for (uint32_t id : *ids) {
+    int fd = bpf_prog_get_fd_by_id(id);
+    if (fd < 0) continue;
+    bpf_prog_info info{};
+    uint32_t length = sizeof info;
+    bool ours = false;
+    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0) {
+      std::string_view name(info.name);
+      ours = name.starts_with("trace_sys_") || name.starts_with("count_sys_") || name == "follow_fork" ||
+             name == "follow_exec";
+    }
+    ::close(fd);
+    if (ours) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string tracing_state() {
   const std::string t = "/sys/kernel/tracing";
   if (!is_directory(t + "/events")) return "tracefs not mounted";
@@ -111,6 +138,13 @@ std::string tracing_state() {
       if (auto enable = read_file("/sys/class/block/" + device + "/trace/enable");
           enable && trim(*enable) == "1")
         state += ";blktrace on " + device;
+  // BPF programs sonde loaded (stat's syscall counter, trace's tracer) must be gone too. The
+  // kernel frees a closed tracing program some 300 ms later, so sonde's are waited for first.
+  for (int wait = 0; wait < 40 && sonde_bpf_programs_loaded(); ++wait) ::usleep(50000);
+  if (auto programs = kernel::loaded_bpf_program_ids()) {
+    state += ";bpf programs=";
+    for (uint32_t id : *programs) state += std::to_string(id) + ",";
+  }
   return state;
 }
 

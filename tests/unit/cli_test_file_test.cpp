@@ -73,8 +73,9 @@ TEST(CliTestFile, MistakesNameTheFileAndLine) {
   EXPECT_EQ(error_of("NAME a\nRUN x\nNAME a\nRUN y\n"), "t.test:3: a second case named 'a'");
   EXPECT_EQ(error_of("NAME a b\nRUN x\n"), "t.test:1: NAME takes letters, digits and '_': 'a b'");
   EXPECT_EQ(error_of("NAME a\nRUN x\nEXIT one\n"), "t.test:3: EXIT takes a number: 'one'");
-  EXPECT_EQ(error_of("NAME a\nRUN x\nREQUIRES gpu\n"),
-            "t.test:3: REQUIRES knows perf, root, trace-cmd, chromium, uprobes and kprobes, not 'gpu'");
+  EXPECT_EQ(
+      error_of("NAME a\nRUN x\nREQUIRES gpu\n"),
+      "t.test:3: REQUIRES knows perf, root, trace-cmd, strace, chromium, uprobes and kprobes, not 'gpu'");
   EXPECT_EQ(error_of("NAME a\nRUN x\nEXPECT_REGEX (\n").rfind("t.test:3: bad regex '(': ", 0), 0u);
   EXPECT_EQ(error_of("NAME a\nRUN\n"), "t.test:2: RUN needs an argument");
   EXPECT_EQ(error_of("NAME a\nRUN x\nSETUP_ONCE y\n"), "t.test:3: SETUP_ONCE goes before the first NAME");

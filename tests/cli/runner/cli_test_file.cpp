@@ -11,8 +11,8 @@ namespace sonde::test {
 
 namespace {
 
-const std::set<std::string, std::less<>> kFacilities = {"perf",     "root",    "trace-cmd",
-                                                        "chromium", "uprobes", "kprobes"};
+const std::set<std::string, std::less<>> kFacilities = {"perf",    "root",    "trace-cmd", "chromium",
+                                                        "uprobes", "kprobes", "strace"};
 
 std::string stem_of(const std::string& path) {
   std::string base = path.substr(path.find_last_of('/') + 1);
@@ -119,8 +119,9 @@ Result<std::vector<CliCase>> parse_cli_test_file(std::string_view text, const st
       for (const auto& facility : split(argument, ' ')) {
         if (facility.empty()) continue;
         if (!kFacilities.contains(facility))
-          return wrong(number, "REQUIRES knows perf, root, trace-cmd, chromium, uprobes and kprobes, not '" +
-                                   std::string(facility) + "'");
+          return wrong(number,
+                       "REQUIRES knows perf, root, trace-cmd, strace, chromium, uprobes and kprobes, not '" +
+                           std::string(facility) + "'");
         current.requires_.emplace_back(facility);
       }
     } else if (directive == "CLEANUP") {

@@ -44,6 +44,8 @@ std::string missing_facility(const std::string& facility) {
   if (facility == "perf") return have_perf() ? "" : "perf (the oracle) is not installed";
   if (facility == "trace-cmd")
     return run("command -v trace-cmd").exit_code == 0 ? "" : "trace-cmd (the oracle) is not installed";
+  if (facility == "strace")
+    return run("command -v strace").exit_code == 0 ? "" : "strace (the oracle) is not installed";
   if (facility == "chromium")
     return run("command -v chromium").exit_code == 0 ? "" : "chromium is not installed";
   if (facility == "uprobes") return tracefs_has("uprobe_events") ? "" : "the kernel has no uprobes";

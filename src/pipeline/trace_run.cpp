@@ -1,0 +1,367 @@
+#include "pipeline/trace_run.hpp"
+
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+#include "analysis/trace/recorded_syscalls.hpp"
+#include "analysis/trace/syscall_catalogue.hpp"
+#include "analysis/trace/syscall_stats.hpp"
+#include "base/output_stream.hpp"
+#include "base/unique_fd.hpp"
+#include "capture/signals.hpp"
+#include "capture/tasks.hpp"
+#include "capture/workload.hpp"
+#include "events/syscall_selection.hpp"
+#include "kernel/syscall_tracer.hpp"
+#include "output/trace/summary_tables.hpp"
+#include "output/trace/syscall_line.hpp"
+#include "output/trace/trace_event_text.hpp"
+
+namespace sonde::pipeline {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How often buffered events are printed when the kernel has not woken us, and how often an
+// attached target is checked for having exited.
+constexpr int kDrainIntervalMs = 100;
+
+// The summary from the tracer's maps: per thread, per syscall.
+Result<analysis::SyscallSummary> read_summary(const kernel::SyscallTracer& tracer,
+                                              const analysis::SyscallCatalogue& catalogue) {
+  auto rows = tracer.read_stats();
+  if (!rows) return tl::unexpected(rows.error());
+  auto errnos = tracer.read_errnos();
+  if (!errnos) return tl::unexpected(errnos.error());
+  auto comms = tracer.read_comms();
+  if (!comms) return tl::unexpected(comms.error());
+  std::map<pid_t, analysis::ThreadSyscalls> threads;
+  std::map<std::pair<pid_t, int>, analysis::SyscallRow> by_call;
+  for (const auto& row : *rows) {
+    auto& entry = by_call[{row.tid, row.nr}];
+    entry.number = row.nr;
+    entry.name = catalogue.name(row.nr);
+    if (entry.name.empty()) entry.name = "syscall_" + std::to_string(row.nr);
+    auto& stats = entry.stats;
+    stats.calls = row.value.calls;
+    stats.errors = row.value.errors;
+    stats.total_ns = row.value.total_ns;
+    stats.min_ns = row.value.calls ? row.value.min_ns : 0;
+    stats.max_ns = row.value.max_ns;
+    // The tracer sums (ns/16)² in 128 bits.
+    long double squares = static_cast<long double>(row.value.squares_high) * 18446744073709551616.0L +
+                          static_cast<long double>(row.value.squares_low);
+    stats.sum_squares_ns2 = squares * 256.0L;
+  }
+  for (const auto& row : *errnos) {
+    auto found = by_call.find({row.tid, row.nr});
+    if (found != by_call.end()) found->second.stats.errnos[row.err] += row.count;
+  }
+  analysis::SyscallSummary summary;
+  for (auto& [key, row] : by_call) {
+    auto& thread = threads[key.first];
+    thread.tid = key.first;
+    thread.events += 2 * row.stats.calls;
+    summary.total_events += 2 * row.stats.calls;
+    thread.syscalls.push_back(std::move(row));
+  }
+  for (const auto& [tid, comm] : *comms)
+    if (auto found = threads.find(tid); found != threads.end()) found->second.comm = comm;
+  for (auto& [tid, thread] : threads) summary.threads.push_back(std::move(thread));
+  return summary;
+}
+
+// Where the trace's text goes: stderr as perf trace prints, or the -o file.
+Result<std::unique_ptr<OutputStream>> open_output(const std::string& path) {
+  if (path.empty()) return std::make_unique<OutputStream>(STDERR_FILENO, false, "stderr");
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return failf("cannot write '{}': {}", path, errno_text(errno));
+  return std::make_unique<OutputStream>(fd, true, path);
+}
+
+// Blocked signals made pollable, so one epoll waits for events and signals together.
+Result<UniqueFd> signal_fd() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&set, signal);
+  int fd = ::signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (fd < 0) return failf("signalfd: {}", errno_text(errno));
+  return UniqueFd(fd);
+}
+
+// The summary's tail text: lost events, then the table -s, -S or -c asked for.
+std::string summary_text(const TraceRunOptions& options, const analysis::SyscallSummary* summary,
+                         uint64_t lost) {
+  std::string tail;
+  if (lost > 0) tail += fmt::format("LOST {} events!\n", lost);
+  if (summary == nullptr) return tail;
+  if (options.strace_summary) return tail + output::strace_summary(*summary, options.sort);
+  output::PerfSummaryOptions summary_options;
+  summary_options.errno_summary = options.errno_summary;
+  summary_options.sort = options.sort;
+  return tail + output::perf_trace_summary(*summary, summary_options);
+}
+
+// Replays a recording (-i): the same lines and summaries, the filters applied here.
+Result<int> replay_trace(const TraceRunOptions& options, const events::SyscallSelection& selection,
+                         Diagnostics& diagnostics) {
+  auto output = open_output(options.output_path);
+  if (!output) return tl::unexpected(output.error());
+  OutputStream& out = **output;
+  bool summary = options.summary_only || options.with_summary || options.strace_summary;
+  bool events_wanted = !options.summary_only && !options.strace_summary;
+  analysis::SyscallCatalogue catalogue;
+  output::TraceTextOptions text_options;
+  text_options.absolute_time = options.absolute_time;
+  text_options.show_comm = options.show_comm.value_or(true);
+  text_options.live = false;
+  output::TraceEventText text(catalogue, text_options);
+  std::string lines;
+  uint64_t printed = 0;
+  auto wanted_task = [&](const kernel::SyscallTraceEvent& event) {
+    if (options.pids.empty() && options.tids.empty()) return true;
+    for (pid_t pid : options.pids)
+      if (static_cast<uint32_t>(pid) == event.pid) return true;
+    for (pid_t tid : options.tids)
+      if (static_cast<uint32_t>(tid) == event.tid) return true;
+    return false;
+  };
+  Result<void> written;
+  auto on_event = [&](const kernel::SyscallTraceEvent& event) {
+    if (!events_wanted || !written || !selection.syscalls[static_cast<size_t>(event.nr)] ||
+        !wanted_task(event))
+      return;
+    if (options.max_events && printed >= *options.max_events) return;
+    uint64_t duration = event.enter_ns ? event.exit_ns - event.enter_ns : 0;
+    if (static_cast<double>(duration) < options.min_duration_ms * 1e6) return;
+    if (options.failures_only && !(event.ret < 0 && event.ret >= -4095)) return;
+    text.append(lines, event, offsetof(kernel::SyscallTraceEvent, strings));
+    ++printed;
+    if (lines.size() >= (1u << 20)) {
+      written = out.write(lines.data(), lines.size());
+      lines.clear();
+    }
+  };
+  auto replayed = analysis::replay_recorded_syscalls(options.input_path, on_event, diagnostics);
+  if (!replayed) return tl::unexpected(replayed.error());
+  if (!written) return tl::unexpected(written.error());
+  // The file's summary keeps the selected syscalls of the selected tasks only.
+  for (auto& thread : replayed->summary.threads)
+    std::erase_if(thread.syscalls, [&](const analysis::SyscallRow& row) {
+      kernel::SyscallTraceEvent probe{};
+      probe.pid = probe.tid = static_cast<uint32_t>(thread.tid);
+      return !selection.syscalls[static_cast<size_t>(row.number)] || !wanted_task(probe);
+    });
+  lines += summary_text(options, summary ? &replayed->summary : nullptr, replayed->lost_events);
+  if (auto done = out.write(lines.data(), lines.size()); !done) return tl::unexpected(done.error());
+  if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
+  return 0;
+}
+
+}  // namespace
+
+Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) {
+  events::SyscallSelection selection;
+  if (options.event_lists.empty()) {
+    selection = events::all_syscalls();
+  } else {
+    auto parsed = events::parse_syscall_selection(options.event_lists);
+    if (!parsed) return tl::unexpected(parsed.error());
+    selection = std::move(*parsed);
+    // Naming only other events traces no syscalls, as perf does, unless --syscalls.
+    if (!selection.any_syscall_named) selection.syscalls.reset();
+  }
+  if (!selection.others.empty())
+    return failf(
+        "'{}': tracepoints in sonde trace's -e are not supported yet; trace syscalls here and use "
+        "'sonde record -e {}' for the tracepoint",
+        selection.others.front(), selection.others.front());
+  if (!options.trace_syscalls) selection.syscalls.reset();
+  if (selection.syscalls.none()) return fail("nothing to trace: no system call selected");
+  if (!options.input_path.empty()) return replay_trace(options, selection, diagnostics);
+
+  bool summary = options.summary_only || options.with_summary || options.strace_summary;
+  bool events_wanted = !options.summary_only && !options.strace_summary;
+  analysis::SyscallCatalogue catalogue;
+
+  kernel::SyscallTracerOptions tracer_options;
+  tracer_options.system_wide = options.system_wide || !options.cpus.empty() || options.uid.has_value();
+  tracer_options.follow_children = options.inherit;
+  tracer_options.copy_events = events_wanted;
+  tracer_options.keep_stats = summary;
+  tracer_options.keep_errnos = options.errno_summary;
+  tracer_options.failures_only = options.failures_only;
+  tracer_options.count_child_fork_returns = !options.strace_summary;
+  tracer_options.min_duration_ns = static_cast<uint64_t>(options.min_duration_ms * 1e6);
+  tracer_options.selected = selection.syscalls;
+  tracer_options.cpus = options.cpus;
+  tracer_options.uid = options.uid;
+  tracer_options.excluded_pids = options.filter_pids;
+  if (tracer_options.system_wide) tracer_options.excluded_pids.push_back(::getpid());
+  if (options.ring_pages > 0) tracer_options.ring_bytes = options.ring_pages * 4096;
+  if (events_wanted) {
+    tracer_options.string_masks.assign(SONDE_TRACE_MAX_SYSCALLS, 0);
+    for (size_t nr = 0; nr < SONDE_TRACE_MAX_SYSCALLS; ++nr) {
+      if (!selection.syscalls[nr]) continue;
+      std::string_view name = catalogue.name(static_cast<int>(nr));
+      auto fields = catalogue.fields(static_cast<int>(nr));
+      if (!name.empty() && !fields.empty())
+        tracer_options.string_masks[nr] = static_cast<uint8_t>(output::string_argument_mask(name, fields));
+    }
+  }
+
+  auto output = open_output(options.output_path);
+  if (!output) return tl::unexpected(output.error());
+  OutputStream& out = **output;
+
+  // Block before forking so that a signal between fork and the loop is not lost.
+  capture::BlockedSignals signals;
+  std::optional<capture::Workload> workload;
+  if (!options.command.empty()) {
+    auto prepared = capture::Workload::prepare(options.command);
+    if (!prepared) return tl::unexpected(prepared.error());
+    workload.emplace(std::move(*prepared));
+  }
+
+  auto tracer = kernel::SyscallTracer::open(tracer_options);
+  if (!tracer) return tl::unexpected(tracer.error());
+
+  std::vector<pid_t> targets;  // -p/-t tasks, watched for exiting
+  bool one_thread = false;
+  if (!tracer_options.system_wide) {
+    if (workload) {
+      if (auto followed = tracer->follow(workload->pid(), options.delay_ms == 0); !followed)
+        return tl::unexpected(followed.error());
+    }
+    for (pid_t pid : options.pids) {
+      auto threads = capture::process_threads(pid);
+      if (!threads) return tl::unexpected(threads.error());
+      for (pid_t tid : *threads) {
+        if (auto followed = tracer->follow(tid, false); !followed) return tl::unexpected(followed.error());
+        targets.push_back(tid);
+      }
+    }
+    for (pid_t tid : options.tids) {
+      if (!capture::task_alive(tid))
+        return failf("no thread with id {}; check the tid (ls /proc/*/task)", tid);
+      if (auto followed = tracer->follow(tid, false); !followed) return tl::unexpected(followed.error());
+      targets.push_back(tid);
+    }
+    // perf names the thread on each line unless it traces exactly one existing thread.
+    one_thread = !workload && targets.size() == 1 && options.tids.size() + options.pids.size() == 1;
+  }
+
+  output::TraceTextOptions text_options;
+  text_options.absolute_time = options.absolute_time;
+  text_options.show_thread = !one_thread || options.show_comm.value_or(false);
+  text_options.show_comm = options.show_comm.value_or(true);
+  output::TraceEventText text(catalogue, text_options);
+  std::string lines;
+  uint64_t printed = 0;
+  bool max_reached = false;
+  auto on_event = [&](const kernel::SyscallTraceEvent& event, size_t size) {
+    if (max_reached) return;
+    text.append(lines, event, size);
+    if (options.max_events && ++printed >= *options.max_events) max_reached = true;
+  };
+  auto flush_lines = [&]() -> Result<void> {
+    if (lines.empty()) return {};
+    auto written = out.write(lines.data(), lines.size());
+    lines.clear();
+    if (!written) return written;
+    return out.flush();
+  };
+
+  if (auto started = tracer->start(on_event, options.delay_ms > 0); !started)
+    return tl::unexpected(started.error());
+  if (workload) {
+    if (auto started = workload->start(); !started) return tl::unexpected(started.error());
+  }
+
+  auto signals_fd = signal_fd();
+  if (!signals_fd) return tl::unexpected(signals_fd.error());
+  UniqueFd epoll(::epoll_create1(EPOLL_CLOEXEC));
+  if (epoll.get() < 0) return failf("epoll_create1: {}", errno_text(errno));
+  epoll_event watch{};
+  watch.events = EPOLLIN;
+  watch.data.fd = signals_fd->get();
+  ::epoll_ctl(epoll.get(), EPOLL_CTL_ADD, signals_fd->get(), &watch);
+
+  Clock::time_point started_at = Clock::now();
+  bool tracing = options.delay_ms == 0;
+  auto start_delayed = [&]() -> Result<void> {
+    if (tracing) return {};
+    tracing = true;
+    return tracer->start_tracing();
+  };
+  if (tracer->ring_epoll_fd() >= 0) {
+    watch.data.fd = tracer->ring_epoll_fd();
+    ::epoll_ctl(epoll.get(), EPOLL_CTL_ADD, tracer->ring_epoll_fd(), &watch);
+  }
+
+  bool watch_targets = !workload && !targets.empty();
+  int stop_signal = 0;
+  while (true) {
+    if (workload && workload->reap()) break;
+    if (watch_targets && !capture::any_alive(targets)) break;
+    if (max_reached) break;
+    int timeout = kDrainIntervalMs;
+    if (!tracing) {
+      auto left = options.delay_ms -
+                  std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_at).count();
+      if (left <= 0) {
+        if (auto attached = start_delayed(); !attached) return tl::unexpected(attached.error());
+      } else {
+        timeout = static_cast<int>(std::min<long>(left, kDrainIntervalMs));
+      }
+    }
+    epoll_event ready[2];
+    int count = ::epoll_wait(epoll.get(), ready, 2, timeout);
+    if (count < 0 && errno != EINTR) return failf("epoll_wait: {}", errno_text(errno));
+    // Read what the ring holds whether or not it woke us: small traces never fill the wakeup mark.
+    if (auto drained = tracer->drain(); !drained) return tl::unexpected(drained.error());
+    if (auto flushed = flush_lines(); !flushed) return tl::unexpected(flushed.error());
+    signalfd_siginfo info;
+    while (::read(signals_fd->get(), &info, sizeof info) == sizeof info) {
+      int number = static_cast<int>(info.ssi_signo);
+      if (capture::is_stop_request(number)) {
+        stop_signal = number;
+        if (workload) workload->stop(info.ssi_code == SI_KERNEL);
+      }
+    }
+    if (stop_signal) break;
+  }
+  tracer->stop();
+  if (auto drained = tracer->drain(); !drained) return tl::unexpected(drained.error());
+  if (auto flushed = flush_lines(); !flushed) return tl::unexpected(flushed.error());
+  if (workload && !workload->ended()) {
+    // --max-events reached: end the command as perf does.
+    ::kill(workload->pid(), SIGTERM);
+    workload->wait();
+  }
+
+  std::optional<analysis::SyscallSummary> collected;
+  if (summary) {
+    auto read = read_summary(*tracer, catalogue);
+    if (!read) return tl::unexpected(read.error());
+    collected = std::move(*read);
+    if (uint64_t lost = tracer->lost_stats(); lost > 0)
+      diagnostics.warningf("{} calls could not be counted: the tracer's summary table was full", lost);
+  }
+  std::string tail = summary_text(options, collected ? &*collected : nullptr, tracer->lost_events());
+  if (uint64_t failures = tracer->follow_failures(); failures > 0)
+    diagnostics.warningf("{} new tasks could not be followed (out of memory); their calls are missing",
+                         failures);
+  if (auto written = out.write(tail.data(), tail.size()); !written) return tl::unexpected(written.error());
+  if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
+  return 0;
+}
+
+}  // namespace sonde::pipeline
