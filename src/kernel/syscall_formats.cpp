@@ -1,5 +1,7 @@
 #include "kernel/syscall_formats.hpp"
 
+#include <algorithm>
+
 #include "base/strings.hpp"
 #include "kernel/syscall_table.hpp"
 #include "kernel/tracefs.hpp"
@@ -28,6 +30,19 @@ std::vector<SyscallField> parse_syscall_fields(std::string_view format) {
     if (after_number) fields.push_back({std::string(name), std::string(type)});
   }
   return fields;
+}
+
+uint32_t tracepoint_fixed_size(std::string_view format) {
+  uint32_t end = 0;
+  for (size_t at = format.find("offset:"); at != std::string_view::npos;
+       at = format.find("offset:", at + 1)) {
+    size_t size_at = format.find("size:", at);
+    if (size_at == std::string_view::npos) break;
+    auto offset = parse_uint(format.substr(at + 7, format.find(';', at) - at - 7));
+    auto size = parse_uint(format.substr(size_at + 5, format.find(';', size_at) - size_at - 5));
+    if (offset && size) end = std::max<uint32_t>(end, static_cast<uint32_t>(*offset + *size));
+  }
+  return end;
 }
 
 Result<std::vector<SyscallField>> syscall_argument_fields(int number) {

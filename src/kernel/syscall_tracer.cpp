@@ -24,11 +24,23 @@ int quiet_libbpf(enum libbpf_print_level, const char*, va_list) { return 0; }
 
 int handle_ring_record(void* context, void* data, size_t size) {
   auto* handler = static_cast<SyscallTracer::EventHandler*>(context);
-  // The ring buffer's records are 8-byte aligned and at least the event's fixed part long.
+  uint32_t kind = 0;
+  if (size < sizeof kind) return 0;
+  std::memcpy(&kind, data, sizeof kind);
+  if (kind == SONDE_TRACE_KIND_TRACEPOINT) {
+    if (size < offsetof(TracepointTraceEvent, data) || !handler->on_tracepoint) return 0;
+    TracepointTraceEvent event;
+    std::memcpy(&event, data, std::min(size, sizeof event));
+    event.size =
+        static_cast<uint32_t>(std::min<size_t>(event.size, size - offsetof(TracepointTraceEvent, data)));
+    handler->on_tracepoint(event);
+    return 0;
+  }
+  // A syscall: at least the event's fixed part.
   if (size < offsetof(SyscallTraceEvent, strings)) return 0;
   SyscallTraceEvent event;
   std::memcpy(&event, data, std::min(size, sizeof event));
-  (*handler)(event, size);
+  handler->on_syscall(event, size);
   return 0;
 }
 
@@ -42,6 +54,7 @@ void SyscallTracer::RingDeleter::operator()(ring_buffer* ring) const { ring_buff
 SyscallTracer::SyscallTracer(SyscallTracer&&) noexcept = default;
 SyscallTracer& SyscallTracer::operator=(SyscallTracer&&) noexcept = default;
 SyscallTracer::~SyscallTracer() {
+  stop();
   // The ring buffer goes before the skeleton that owns its map.
   ring_.reset();
   skeleton_.reset();
@@ -85,8 +98,18 @@ Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
   if (bpf_map__set_max_entries(skeleton->maps.events, static_cast<uint32_t>(ring_bytes)) != 0)
     return failf("cannot size the BPF ring buffer: {}", errno_text(errno));
   bpf_program__set_autoload(skeleton->progs.follow_fork, !options.system_wide);
+  bpf_program__set_autoload(skeleton->progs.trace_tracepoint, !options.tracepoints.empty());
+  bpf_program__set_autoload(skeleton->progs.trace_sys_enter, options.selected.any());
+  bpf_program__set_autoload(skeleton->progs.trace_sys_exit, options.selected.any());
   if (int err = syscall_tracer__load(skeleton); err != 0)
     return failf("the kernel refused the BPF syscall tracer: {}", errno_text(-err));
+  for (const auto& tracepoint : options.tracepoints) {
+    uint32_t key = tracepoint.id, size = tracepoint.fixed_size;
+    if (bpf_map__update_elem(skeleton->maps.tracepoint_sizes, &key, sizeof key, &size, sizeof size,
+                             BPF_ANY) != 0)
+      return failf("cannot set up tracepoint {}:{}: {}", tracepoint.system, tracepoint.name,
+                   errno_text(errno));
+  }
   for (pid_t pid : options.excluded_pids) {
     uint32_t key = static_cast<uint32_t>(pid);
     uint8_t one = 1;
@@ -126,6 +149,17 @@ Result<void> SyscallTracer::start(EventHandler on_event, bool followers_only) {
 
 Result<void> SyscallTracer::start_tracing() {
   auto* skeleton = skeleton_.get();
+  for (const auto& tracepoint : options_.tracepoints) {
+    if (tracepoint_links_.size() == options_.tracepoints.size()) break;
+    LIBBPF_OPTS(bpf_tracepoint_opts, attach_options, .bpf_cookie = tracepoint.id);
+    struct bpf_link* link =
+        bpf_program__attach_tracepoint_opts(skeleton->progs.trace_tracepoint, tracepoint.system.c_str(),
+                                            tracepoint.name.c_str(), &attach_options);
+    if (!link)
+      return failf("cannot attach to tracepoint {}:{}: {}", tracepoint.system, tracepoint.name,
+                   errno_text(errno));
+    tracepoint_links_.push_back(link);
+  }
   return attach({skeleton->progs.trace_sys_enter, skeleton->progs.trace_sys_exit},
                 {&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit});
 }
@@ -151,6 +185,8 @@ int SyscallTracer::ring_epoll_fd() const { return ring_ ? ring_buffer__epoll_fd(
 void SyscallTracer::stop() {
   auto* skeleton = skeleton_.get();
   if (!skeleton) return;  // moved from
+  for (struct bpf_link* link : tracepoint_links_) bpf_link__destroy(link);
+  tracepoint_links_.clear();
   for (struct bpf_link** link : {&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit,
                                  &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
     if (*link) {

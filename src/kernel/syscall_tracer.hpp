@@ -25,6 +25,14 @@ struct bpf_link;
 namespace sonde::kernel {
 
 using SyscallTraceEvent = ::syscall_trace_event;
+using TracepointTraceEvent = ::tracepoint_trace_event;
+
+// A tracepoint -e names, attached beside the syscalls.
+struct TracedTracepoint {
+  std::string system, name;
+  uint32_t id = 0;          // its tracefs id (the records' common_type)
+  uint32_t fixed_size = 0;  // bytes of its record before any dynamic data
+};
 
 struct SyscallTracerOptions {
   bool system_wide = false;     // -a: every task (but excluded_pids)
@@ -41,6 +49,7 @@ struct SyscallTracerOptions {
   std::optional<uid_t> uid;                        // -u (system wide only)
   std::vector<pid_t> excluded_pids;                // --filter-pids, and sonde itself
   size_t ring_bytes = 16u << 20;
+  std::vector<TracedTracepoint> tracepoints;
 };
 
 struct SyscallStatsRow {
@@ -58,7 +67,10 @@ struct SyscallErrnoRow {
 
 class SyscallTracer {
  public:
-  using EventHandler = std::function<void(const SyscallTraceEvent& event, size_t size)>;
+  struct EventHandler {
+    std::function<void(const SyscallTraceEvent& event, size_t size)> on_syscall;
+    std::function<void(const TracepointTraceEvent& event)> on_tracepoint;
+  };
 
   static Result<SyscallTracer> open(const SyscallTracerOptions& options);
   SyscallTracer(SyscallTracer&&) noexcept;
@@ -102,6 +114,7 @@ class SyscallTracer {
   std::unique_ptr<syscall_tracer, SkeletonDeleter> skeleton_;
   std::unique_ptr<ring_buffer, RingDeleter> ring_;
   std::unique_ptr<EventHandler> handler_;  // stable address for the ring buffer's callback
+  std::vector<struct bpf_link*> tracepoint_links_;
   SyscallTracerOptions options_;
 };
 

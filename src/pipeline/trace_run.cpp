@@ -18,7 +18,10 @@
 #include "capture/tasks.hpp"
 #include "capture/workload.hpp"
 #include "events/syscall_selection.hpp"
+#include "events/tracepoints.hpp"
+#include "kernel/syscall_formats.hpp"
 #include "kernel/syscall_tracer.hpp"
+#include "kernel/tracefs.hpp"
 #include "output/trace/summary_tables.hpp"
 #include "output/trace/syscall_line.hpp"
 #include "output/trace/trace_event_text.hpp"
@@ -94,6 +97,37 @@ Result<UniqueFd> signal_fd() {
   int fd = ::signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
   if (fd < 0) return failf("signalfd: {}", errno_text(errno));
   return UniqueFd(fd);
+}
+
+struct TracepointToTrace {
+  kernel::TracedTracepoint traced;
+  std::string format;
+};
+
+// The tracepoints -e names beside syscalls ("sched:sched_switch", "sched:*"), with their formats.
+Result<std::vector<TracepointToTrace>> traced_tracepoints(const std::vector<std::string>& names) {
+  std::vector<TracepointToTrace> result;
+  for (const auto& name : names) {
+    size_t colon = name.find(':');
+    auto found = events::find_tracepoints(std::string_view(name).substr(0, colon),
+                                          std::string_view(name).substr(colon + 1));
+    if (!found) return tl::unexpected(found.error());
+    if (found->empty()) return failf("no tracepoint matches '{}'; see 'sonde list tracepoint'", name);
+    for (const auto& tracepoint : *found) {
+      auto id = kernel::tracepoint_id(tracepoint.system, tracepoint.name);
+      if (!id) return tl::unexpected(id.error());
+      auto format = kernel::tracepoint_format(tracepoint.system, tracepoint.name);
+      if (!format) return tl::unexpected(format.error());
+      TracepointToTrace entry;
+      entry.traced.system = tracepoint.system;
+      entry.traced.name = tracepoint.name;
+      entry.traced.id = static_cast<uint32_t>(*id);
+      entry.traced.fixed_size = kernel::tracepoint_fixed_size(*format);
+      entry.format = std::move(*format);
+      result.push_back(std::move(entry));
+    }
+  }
+  return result;
 }
 
 // The summary's tail text: lost events, then the table -s, -S or -c asked for.
@@ -178,14 +212,18 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
     // Naming only other events traces no syscalls, as perf does, unless --syscalls.
     if (!selection.any_syscall_named) selection.syscalls.reset();
   }
-  if (!selection.others.empty())
-    return failf(
-        "'{}': tracepoints in sonde trace's -e are not supported yet; trace syscalls here and use "
-        "'sonde record -e {}' for the tracepoint",
-        selection.others.front(), selection.others.front());
   if (!options.trace_syscalls) selection.syscalls.reset();
-  if (selection.syscalls.none()) return fail("nothing to trace: no system call selected");
-  if (!options.input_path.empty()) return replay_trace(options, selection, diagnostics);
+  if (!options.input_path.empty()) {
+    if (!selection.others.empty())
+      return failf("-i replays the system calls of a recording; '{}' is not one of them",
+                   selection.others.front());
+    if (selection.syscalls.none()) return fail("nothing to replay: no system call selected");
+    return replay_trace(options, selection, diagnostics);
+  }
+  auto tracepoints = traced_tracepoints(selection.others);
+  if (!tracepoints) return tl::unexpected(tracepoints.error());
+  if (selection.syscalls.none() && tracepoints->empty())
+    return fail("nothing to trace: no system call or tracepoint selected");
 
   bool summary = options.summary_only || options.with_summary || options.strace_summary;
   bool events_wanted = !options.summary_only && !options.strace_summary;
@@ -204,6 +242,7 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   tracer_options.cpus = options.cpus;
   tracer_options.uid = options.uid;
   tracer_options.excluded_pids = options.filter_pids;
+  for (const auto& tracepoint : *tracepoints) tracer_options.tracepoints.push_back(tracepoint.traced);
   if (tracer_options.system_wide) tracer_options.excluded_pids.push_back(::getpid());
   if (options.ring_pages > 0) tracer_options.ring_bytes = options.ring_pages * 4096;
   if (events_wanted) {
@@ -262,13 +301,23 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   text_options.absolute_time = options.absolute_time;
   text_options.show_thread = !one_thread || options.show_comm.value_or(false);
   text_options.show_comm = options.show_comm.value_or(true);
+  text_options.syscalls = selection.syscalls.any();
   output::TraceEventText text(catalogue, text_options);
+  for (const auto& tracepoint : *tracepoints)
+    if (auto learnt = text.tracepoints().add_format(tracepoint.traced.system, tracepoint.format); !learnt)
+      return tl::unexpected(learnt.error());
   std::string lines;
   uint64_t printed = 0;
   bool max_reached = false;
-  auto on_event = [&](const kernel::SyscallTraceEvent& event, size_t size) {
+  kernel::SyscallTracer::EventHandler on_event;
+  on_event.on_syscall = [&](const kernel::SyscallTraceEvent& event, size_t size) {
     if (max_reached) return;
     text.append(lines, event, size);
+    if (options.max_events && ++printed >= *options.max_events) max_reached = true;
+  };
+  on_event.on_tracepoint = [&](const kernel::TracepointTraceEvent& event) {
+    if (max_reached) return;
+    text.append(lines, event);
     if (options.max_events && ++printed >= *options.max_events) max_reached = true;
   };
   auto flush_lines = [&]() -> Result<void> {

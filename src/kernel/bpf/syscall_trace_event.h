@@ -17,9 +17,15 @@
 #define SONDE_TRACE_NO_RETURN 4 /* exit or exit_group, copied at entry */
 #define SONDE_TRACE_STRING_MISSING 8 /* a string argument could not be read at entry */
 
+/* What a ring-buffer record holds: its first field. */
+#define SONDE_TRACE_KIND_SYSCALL 0
+#define SONDE_TRACE_KIND_TRACEPOINT 1
+
 /* One completed system call, as the tracer copies it out at its exit. Only the used part of
  * `strings` is copied: slot 0's bytes, or all of slot 0 then slot 1's bytes. */
 struct syscall_trace_event {
+  __u32 kind; /* SONDE_TRACE_KIND_SYSCALL */
+  __u32 reserved;
   __u64 enter_ns; /* bpf_ktime_get_ns (CLOCK_MONOTONIC); 0 when continued */
   __u64 exit_ns;
   __u64 args[6];
@@ -34,6 +40,22 @@ struct syscall_trace_event {
   __u8 mark; /* the task's selection mark, kept beside the call in task storage */
   char comm[16];
   char strings[SONDE_TRACE_STRING_SLOTS * SONDE_TRACE_STRING_SIZE];
+};
+
+#define SONDE_TRACE_TRACEPOINT_MAX 1024 /* bytes of a tracepoint's record copied */
+
+/* A tracepoint hit by a traced task (-e subsys:event): its raw record as perf would sample it
+ * (common fields first), `size` bytes of it copied. */
+struct tracepoint_trace_event {
+  __u32 kind; /* SONDE_TRACE_KIND_TRACEPOINT */
+  __u32 size;
+  __u64 time_ns;
+  __u32 pid;
+  __u32 tid;
+  __u32 cpu;
+  __u32 reserved;
+  char comm[16];
+  __u8 data[SONDE_TRACE_TRACEPOINT_MAX];
 };
 
 struct syscall_stats_key {

@@ -92,6 +92,21 @@ const volatile __u8 selected[SONDE_TRACE_MAX_SYSCALLS] = {};
 const volatile __u8 string_masks[SONDE_TRACE_MAX_SYSCALLS] = {};  // bit i: read argument i
 const volatile __u8 cpus[SONDE_TRACE_MAX_CPUS / 8] = {};
 
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, struct tracepoint_trace_event);
+} tracepoint_scratch SEC(".maps");
+
+// Bytes of each tracepoint's fixed record, by its id (common_type); more is copied when it fits.
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 256);
+  __type(key, __u32);
+  __type(value, __u32);
+} tracepoint_sizes SEC(".maps");
+
 __u64 lost_events = 0;
 __u64 lost_stats = 0;
 __u64 follow_failures = 0;
@@ -319,6 +334,43 @@ int trace_sys_exit(__u64* ctx) {
     }
   }
   state->enter_ns = 0;
+  return 0;
+}
+
+// Any tracepoint -e names (attached once per tracepoint): its raw record, for a traced task.
+SEC("tracepoint")
+int trace_tracepoint(void* ctx) {
+  struct task_struct* task = bpf_get_current_task_btf();
+  struct syscall_trace_event* state = traced_task(task, !filter_tasks);
+  if (!state || (filter_tasks && state->mark != TASK_FOLLOWED)) return 0;
+  __u32 zero = 0;
+  struct tracepoint_trace_event* event = bpf_map_lookup_elem(&tracepoint_scratch, &zero);
+  if (!event) return 0;
+  __u64 pid_tgid = bpf_get_current_pid_tgid();
+  event->kind = SONDE_TRACE_KIND_TRACEPOINT;
+  event->time_ns = bpf_ktime_get_ns();
+  event->pid = pid_tgid >> 32;
+  event->tid = (__u32)pid_tgid;
+  event->cpu = bpf_get_smp_processor_id();
+  bpf_get_current_comm(event->comm, sizeof event->comm);
+  // The kernel has put a pt_regs pointer over the record's common fields by now, so which
+  // tracepoint this is comes from the attach cookie (its id), written back as common_type.
+  __u32 id = (__u32)bpf_get_attach_cookie(ctx);
+  // The whole room first (dynamic strings follow the fixed fields); the fixed size if that faults.
+  __u32 size = SONDE_TRACE_TRACEPOINT_MAX;
+  if (bpf_probe_read_kernel(event->data, SONDE_TRACE_TRACEPOINT_MAX, ctx) != 0) {
+    __u32* fixed = bpf_map_lookup_elem(&tracepoint_sizes, &id);
+    size = fixed ? *fixed : 64;
+    if (size > SONDE_TRACE_TRACEPOINT_MAX) size = SONDE_TRACE_TRACEPOINT_MAX;
+    if (bpf_probe_read_kernel(event->data, size & (SONDE_TRACE_TRACEPOINT_MAX - 1), ctx) != 0) return 0;
+  }
+  __u16 type = (__u16)id;
+  __builtin_memcpy(event->data, &type, sizeof type);
+  event->size = size;
+  __u32 length = sizeof *event - SONDE_TRACE_TRACEPOINT_MAX + size;
+  if (length > sizeof *event) length = sizeof *event;
+  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+  if (bpf_ringbuf_output(&events, event, length, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
   return 0;
 }
 

@@ -49,11 +49,8 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
 
   SyscallLinePrefix prefix;
   uint64_t stamp = continued ? event.exit_ns : event.enter_ns;
-  if (!base_ns_) base_ns_ = stamp;
   prefix.time_known = !continued;
-  prefix.time_ms = options_.absolute_time
-                       ? static_cast<double>(stamp) / 1e6
-                       : (static_cast<double>(stamp) - static_cast<double>(*base_ns_)) / 1e6;
+  prefix.time_ms = relative_ms(stamp);
   if (!continued) prefix.duration_ms = static_cast<double>(event.exit_ns - event.enter_ns) / 1e6;
   prefix.show_tid = options_.show_thread;
   prefix.show_comm = options_.show_comm;
@@ -69,6 +66,23 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
   for (size_t i = 0; i < call.fields.size() && i < 6; ++i)
     if (call.fields[i].name == "filename" || call.fields[i].name == "pathname") path = call.strings[i];
   processes_.apply(pid, name, call.args, path, event.ret);
+}
+
+void TraceEventText::append(std::string& out, const kernel::TracepointTraceEvent& event) {
+  std::string_view comm(event.comm, strnlen(event.comm, sizeof event.comm));
+  processes_.set_comm(static_cast<pid_t>(event.tid), comm);
+  TracepointLinePrefix prefix;
+  prefix.time_ms = relative_ms(event.time_ns);
+  prefix.with_duration_column = options_.syscalls;
+  prefix.show_tid = options_.show_thread;
+  prefix.show_comm = options_.show_comm;
+  tracepoints_.append(out, prefix, event, [this](pid_t pid) { return processes_.comm(pid); });
+}
+
+double TraceEventText::relative_ms(uint64_t stamp) {
+  if (options_.absolute_time) return static_cast<double>(stamp) / 1e6;
+  if (!base_ns_) base_ns_ = stamp;
+  return (static_cast<double>(stamp) - static_cast<double>(*base_ns_)) / 1e6;
 }
 
 }  // namespace sonde::output
