@@ -77,6 +77,10 @@ int cmd_trace(int argc, char** argv) {
   app.add_option("-i,--input", run.input_path,
                  "replay a recording of 'sonde trace record' or 'perf trace record'");
   app.add_option("-m,--mmap-pages", run.ring_pages, "ring buffer size in pages");
+  std::string call_graph;
+  app.add_option("--call-graph", call_graph, "each call's user stack: fp");
+  app.add_flag("--kernel-syscall-graph", run.kernel_callchains, "each call's kernel stack on its exit path");
+  app.add_option("--max-stack", run.max_stack, "callchain entries printed per call (default 127)");
   if (auto exit_code = parse_command_line(app, argc, argv, "trace")) return *exit_code;
   auto command = command_after_options(app, "trace");
   if (!command) return report_error(command.error());
@@ -118,6 +122,11 @@ int cmd_trace(int argc, char** argv) {
     auto known =
         run.strace_summary ? output::check_strace_sort(run.sort) : output::check_perf_summary_sort(run.sort);
     if (!known) return report_usage_error("trace", known.error().message);
+  }
+  if (!call_graph.empty()) {
+    if (call_graph != "fp")
+      return report_usage_error("trace", "--call-graph takes fp (dwarf is not done yet for sonde trace)");
+    run.user_callchains = true;
   }
   run.min_duration_ms = duration_ms;
   run.inherit = !no_inherit;

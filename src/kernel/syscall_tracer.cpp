@@ -74,6 +74,8 @@ Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
   rodata->keep_stats = options.keep_stats ? 1 : 0;
   rodata->keep_errnos = options.keep_errnos ? 1 : 0;
   rodata->failures_only = options.failures_only ? 1 : 0;
+  rodata->user_stacks = options.user_stacks ? 1 : 0;
+  rodata->kernel_stacks = options.kernel_stacks ? 1 : 0;
   rodata->count_child_fork_returns = options.count_child_fork_returns ? 1 : 0;
   rodata->min_duration_ns = options.min_duration_ns;
   for (size_t nr = 0; nr < SONDE_TRACE_MAX_SYSCALLS; ++nr) {

@@ -41,6 +41,8 @@ struct SyscallTracerOptions {
   bool keep_stats = true;
   bool keep_errnos = false;  // --errno-summary
   bool failures_only = false;
+  bool user_stacks = false;              // --call-graph: each call's user stack at its exit
+  bool kernel_stacks = false;            // --kernel-syscall-graph: and the kernel's
   bool count_child_fork_returns = true;  // false: strace -c's counts (a child's fork return is not a call)
   uint64_t min_duration_ns = 0;
   std::bitset<SONDE_TRACE_MAX_SYSCALLS> selected;  // the syscalls traced, by number

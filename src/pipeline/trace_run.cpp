@@ -19,12 +19,14 @@
 #include "capture/workload.hpp"
 #include "events/syscall_selection.hpp"
 #include "events/tracepoints.hpp"
+#include "kernel/cpus.hpp"
 #include "kernel/syscall_formats.hpp"
 #include "kernel/syscall_tracer.hpp"
 #include "kernel/tracefs.hpp"
 #include "output/trace/summary_tables.hpp"
 #include "output/trace/syscall_line.hpp"
 #include "output/trace/trace_event_text.hpp"
+#include "pipeline/trace_symbols.hpp"
 
 namespace sonde::pipeline {
 
@@ -242,6 +244,8 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   tracer_options.cpus = options.cpus;
   tracer_options.uid = options.uid;
   tracer_options.excluded_pids = options.filter_pids;
+  tracer_options.user_stacks = options.user_callchains && events_wanted;
+  tracer_options.kernel_stacks = options.kernel_callchains && events_wanted;
   for (const auto& tracepoint : *tracepoints) tracer_options.tracepoints.push_back(tracepoint.traced);
   if (tracer_options.system_wide) tracer_options.excluded_pids.push_back(::getpid());
   if (options.ring_pages > 0) tracer_options.ring_bytes = options.ring_pages * 4096;
@@ -302,6 +306,7 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   text_options.show_thread = !one_thread || options.show_comm.value_or(false);
   text_options.show_comm = options.show_comm.value_or(true);
   text_options.syscalls = selection.syscalls.any();
+  text_options.max_stack = options.max_stack;
   output::TraceEventText text(catalogue, text_options);
   for (const auto& tracepoint : *tracepoints)
     if (auto learnt = text.tracepoints().add_format(tracepoint.traced.system, tracepoint.format); !learnt)
@@ -328,6 +333,29 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
     return out.flush();
   };
 
+  // Call graphs need the tasks' maps, followed from now on as perf follows them.
+  std::unique_ptr<TraceSymbols> symbols;
+  if (tracer_options.user_stacks || tracer_options.kernel_stacks) {
+    capture::SamplingTarget target;
+    if (tracer_options.system_wide) {
+      target.kind = capture::SamplingTarget::Kind::system;
+    } else if (workload) {
+      target.kind = capture::SamplingTarget::Kind::workload;
+      target.tids = {workload->pid()};
+    } else {
+      target.kind = capture::SamplingTarget::Kind::threads;
+      target.tids = targets;
+    }
+    target.cpus = options.cpus.empty() ? kernel::online_cpus() : options.cpus;
+    auto opened = TraceSymbols::open(target, workload.has_value() && options.delay_ms == 0);
+    if (!opened) return tl::unexpected(opened.error());
+    symbols = std::move(*opened);
+    if (auto enabled = symbols->enable(); !enabled) return tl::unexpected(enabled.error());
+    text.set_frame_namer([&symbols](pid_t pid, pid_t tid, uint64_t address, bool kernel) {
+      symbols->update();
+      return symbols->frame_text(pid, tid, address, kernel);
+    });
+  }
   if (auto started = tracer->start(on_event, options.delay_ms > 0); !started)
     return tl::unexpected(started.error());
   if (workload) {

@@ -36,8 +36,11 @@ struct TraceRunOptions {
   std::optional<uint64_t> max_events;
   int delay_ms = 0;  // -D
   std::string output_path;
-  std::string input_path;  // -i: replay a recording instead of tracing live
-  size_t ring_pages = 0;   // -m; 0: sonde's default
+  std::string input_path;          // -i: replay a recording instead of tracing live
+  size_t ring_pages = 0;           // -m; 0: sonde's default
+  bool user_callchains = false;    // --call-graph fp
+  bool kernel_callchains = false;  // --kernel-syscall-graph
+  unsigned max_stack = 127;        // --max-stack
 };
 
 // Traces until the command ends, the -p/-t targets are gone, --max-events or a stop signal;

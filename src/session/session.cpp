@@ -15,6 +15,7 @@
 #include "perfdata/kernel_records.hpp"
 #include "session/batch_channel.hpp"
 #include "session/ordered_records.hpp"
+#include "session/side_band.hpp"
 
 namespace sonde::session {
 
@@ -121,43 +122,7 @@ struct Session::State {
   }
 
   void apply_side_band(const perfdata::RecordView& record) {
-    switch (record.type()) {
-      case PERF_RECORD_COMM:
-        if (auto comm = perfdata::CommRecord::decode(record)) machine.apply_comm(*comm);
-        break;
-      case PERF_RECORD_FORK:
-        if (auto fork = perfdata::ForkExitRecord::decode(record)) machine.apply_fork(*fork);
-        break;
-      case PERF_RECORD_EXIT:
-        if (auto exit = perfdata::ForkExitRecord::decode(record)) machine.apply_exit(*exit);
-        break;
-      case PERF_RECORD_MMAP:
-        if (auto mmap = perfdata::MmapRecord::decode(record)) {
-          machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr,
-                             mmap->len, mmap->pgoff, mmap->filename, PROT_EXEC_BIT, 0, cpumode_of(record),
-                             {});
-        }
-        break;
-      case PERF_RECORD_MMAP2:
-        if (auto mmap = perfdata::Mmap2Record::decode(record)) {
-          std::string build_id =
-              mmap->has_build_id
-                  ? format::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size))
-                  : std::string();
-          machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr,
-                             mmap->len, mmap->pgoff, mmap->filename, mmap->prot, mmap->flags,
-                             cpumode_of(record), build_id);
-        }
-        break;
-      case PERF_RECORD_LOST:
-        if (auto lost = perfdata::LostRecord::decode(record)) stats.lost_events += lost->lost;
-        break;
-      case PERF_RECORD_LOST_SAMPLES:
-        if (auto lost = perfdata::LostSamplesRecord::decode(record)) stats.lost_samples += lost->lost;
-        break;
-      default:
-        break;
-    }
+    session::apply_side_band(machine, record, stats);
   }
 
   Result<void> deliver(const perfdata::RecordView& record, SessionVisitor& visitor) {
@@ -183,8 +148,6 @@ struct Session::State {
   // Fails with the visitor's error when it stopped the replay.
   Result<uint64_t> read_ahead(SessionVisitor& visitor);
   Result<void> run(const ReadStep& step, SessionVisitor& visitor);
-
-  static constexpr uint32_t PROT_EXEC_BIT = 4;  // PROT_EXEC: MMAP records only announce executable maps
 };
 
 Session::Session(std::unique_ptr<State> state) : state_(std::move(state)) {}

@@ -10,6 +10,8 @@
 #define SONDE_TRACE_STRING_SLOTS 2
 #define SONDE_TRACE_ARGV_MAX 8 /* execve's argv elements read */
 #define SONDE_TRACE_MAX_CPUS 1024
+#define SONDE_TRACE_USER_FRAMES 48 /* --call-graph: user frames kept */
+#define SONDE_TRACE_KERNEL_FRAMES 16 /* --kernel-syscall-graph: kernel frames kept */
 
 /* syscall_trace_event.flags */
 #define SONDE_TRACE_CONTINUED 1 /* the exit of a call whose entry was not seen */
@@ -25,7 +27,8 @@
  * `strings` is copied: slot 0's bytes, or all of slot 0 then slot 1's bytes. */
 struct syscall_trace_event {
   __u32 kind; /* SONDE_TRACE_KIND_SYSCALL */
-  __u32 reserved;
+  __u16 user_frames;   /* frames in user_stack (--call-graph) */
+  __u16 kernel_frames; /* frames in kernel_stack (--kernel-syscall-graph) */
   __u64 enter_ns; /* bpf_ktime_get_ns (CLOCK_MONOTONIC); 0 when continued */
   __u64 exit_ns;
   __u64 args[6];
@@ -40,6 +43,10 @@ struct syscall_trace_event {
   __u8 mark; /* the task's selection mark, kept beside the call in task storage */
   char comm[16];
   char strings[SONDE_TRACE_STRING_SLOTS * SONDE_TRACE_STRING_SIZE];
+  /* With call graphs only, and then copied whole after the strings: leaf first, as
+   * bpf_get_stack gives them at the call's exit. */
+  __u64 user_stack[SONDE_TRACE_USER_FRAMES];
+  __u64 kernel_stack[SONDE_TRACE_KERNEL_FRAMES];
 };
 
 #define SONDE_TRACE_TRACEPOINT_MAX 1024 /* bytes of a tracepoint's record copied */

@@ -81,6 +81,8 @@ const volatile __u8 copy_events = 1;      // 0: summary only
 const volatile __u8 keep_stats = 1;
 const volatile __u8 keep_errnos = 0;
 const volatile __u8 failures_only = 0;
+const volatile __u8 user_stacks = 0;    // --call-graph
+const volatile __u8 kernel_stacks = 0;  // --kernel-syscall-graph
 const volatile __u8 count_child_fork_returns = 1;  // 0 for strace -c's counts
 const volatile __u8 filter_cpus = 0;
 const volatile __u8 filter_uid = 0;
@@ -268,9 +270,13 @@ static __always_inline void add_stats(__u32 tid, long nr, __u64 duration, long r
 }
 
 static __always_inline void copy_event(struct syscall_trace_event* state) {
-  __u32 size = sizeof(struct syscall_trace_event) - sizeof state->strings;
-  if (state->string_length[1]) size += SONDE_TRACE_STRING_SIZE + (state->string_length[1] & (SONDE_TRACE_STRING_SIZE - 1));
-  else if (state->string_length[0]) size += state->string_length[0] & (2 * SONDE_TRACE_STRING_SIZE - 1);
+  __u32 size = offsetof(struct syscall_trace_event, strings);
+  if (user_stacks || kernel_stacks)
+    size = sizeof(struct syscall_trace_event);  // strings and stacks whole
+  else if (state->string_length[1])
+    size += SONDE_TRACE_STRING_SIZE + (state->string_length[1] & (SONDE_TRACE_STRING_SIZE - 1));
+  else if (state->string_length[0])
+    size += state->string_length[0] & (2 * SONDE_TRACE_STRING_SIZE - 1);
   if (size > sizeof(struct syscall_trace_event)) size = sizeof(struct syscall_trace_event);
   // Wake the reader only when a good amount has gathered; it also polls on a timer.
   __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
@@ -323,6 +329,16 @@ int trace_sys_exit(__u64* ctx) {
         state->flags &= ~SONDE_TRACE_STRING_MISSING;
         state->string_length[0] = state->string_length[1] = 0;
         read_strings(state, string_masks[nr & (SONDE_TRACE_MAX_SYSCALLS - 1)]);
+      }
+      if (user_stacks) {
+        long got = bpf_get_stack(ctx, state->user_stack, sizeof state->user_stack, BPF_F_USER_STACK);
+        state->user_frames = got > 0 ? (__u64)got / 8 : 0;
+      }
+      if (kernel_stacks) {
+        // The first three frames are the BPF program and its tracepoint glue: perf's callchain of
+        // the same tracepoint starts at its caller.
+        long got = bpf_get_stack(ctx, state->kernel_stack, sizeof state->kernel_stack, 3 & BPF_F_SKIP_FIELD_MASK);
+        state->kernel_frames = got > 0 ? (__u64)got / 8 : 0;
       }
       state->exit_ns = now;
       state->ret = ret;

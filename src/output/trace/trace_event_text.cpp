@@ -61,6 +61,8 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
   else
     append_syscall_line(out, prefix, call, pid, context);
 
+  if (frame_namer_ && !continued) append_callchain(out, event);
+
   // What the call did to the process's descriptors, after printing what it was given.
   std::optional<std::string_view> path;
   for (size_t i = 0; i < call.fields.size() && i < 6; ++i)
@@ -77,6 +79,23 @@ void TraceEventText::append(std::string& out, const kernel::TracepointTraceEvent
   prefix.show_tid = options_.show_thread;
   prefix.show_comm = options_.show_comm;
   tracepoints_.append(out, prefix, event, [this](pid_t pid) { return processes_.comm(pid); });
+}
+
+void TraceEventText::append_callchain(std::string& out, const kernel::SyscallTraceEvent& event) {
+  // perf's callchain under a trace line: leaf first (the kernel's exit path, then user code),
+  // each entry indented to column 39.
+  constexpr std::string_view kIndent = "                                       ";
+  unsigned printed = 0;
+  auto frame = [&](uint64_t address, bool kernel) {
+    if (printed++ >= options_.max_stack) return;
+    out += kIndent;
+    out += frame_namer_(static_cast<pid_t>(event.pid), static_cast<pid_t>(event.tid), address, kernel);
+    out += '\n';
+  };
+  for (size_t i = 0; i < event.kernel_frames && i < SONDE_TRACE_KERNEL_FRAMES; ++i)
+    frame(event.kernel_stack[i], true);
+  for (size_t i = 0; i < event.user_frames && i < SONDE_TRACE_USER_FRAMES; ++i)
+    frame(event.user_stack[i], false);
 }
 
 double TraceEventText::relative_ms(uint64_t stamp) {

@@ -1,0 +1,100 @@
+#include "pipeline/trace_symbols.hpp"
+
+#include <fmt/format.h>
+#include <linux/perf_event.h>
+
+#include <cstring>
+
+#include "capture/record_sideband.hpp"
+#include "format/record_view.hpp"
+#include "session/side_band.hpp"
+
+namespace sonde::pipeline {
+
+namespace {
+
+perf_event_attr tracking_attr(bool from_exec) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_DUMMY;
+  attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+  attr.sample_id_all = 1;
+  attr.mmap = attr.mmap2 = attr.comm = attr.comm_exec = attr.task = 1;
+  attr.inherit = 1;
+  attr.disabled = 1;
+  attr.enable_on_exec = from_exec ? 1 : 0;
+  return attr;
+}
+
+perfdata::RecordView record_at(const void* data, size_t size) {
+  perfdata::RecordView record;
+  std::memcpy(&record.header, data, sizeof record.header);
+  record.bytes = Bytes(static_cast<const uint8_t*>(data), size);
+  return record;
+}
+
+}  // namespace
+
+TraceSymbols::~TraceSymbols() = default;
+
+Result<std::unique_ptr<TraceSymbols>> TraceSymbols::open(const capture::SamplingTarget& target,
+                                                         bool from_exec) {
+  std::unique_ptr<TraceSymbols> symbols(new TraceSymbols());
+  perf_event_attr attr = tracking_attr(from_exec);
+  auto session = capture::SamplingSession::open({attr}, {""}, target, 64);
+  if (!session) return tl::unexpected(session.error().with_context("following the traced tasks' maps"));
+  symbols->capture_.emplace(std::move(*session));
+  // The kernel's maps and those of tasks that exist already, as a recording starts with them.
+  auto synthesized = capture::synthesize_record_sideband(attr, target, false);
+  if (!synthesized) return tl::unexpected(synthesized.error());
+  std::string_view records = *synthesized;
+  while (records.size() >= sizeof(perf_event_header)) {
+    perf_event_header header;
+    std::memcpy(&header, records.data(), sizeof header);
+    if (header.size < sizeof header || header.size > records.size()) break;
+    session::apply_side_band(symbols->machine_, record_at(records.data(), header.size), symbols->stats_);
+    records.remove_prefix(header.size);
+  }
+  symbols->symbolizer_ = std::make_unique<symbols::Symbolizer>(symbols::SymbolizerOptions{});
+  return symbols;
+}
+
+Result<void> TraceSymbols::enable() { return capture_->enable(); }
+
+void TraceSymbols::update() {
+  capture_->drain([this](const void* data, size_t size) {
+    if (size >= sizeof(perf_event_header)) session::apply_side_band(machine_, record_at(data, size), stats_);
+  });
+}
+
+AddressPlace TraceSymbols::place(pid_t pid, pid_t tid, uint64_t address, bool kernel) {
+  AddressPlace place;
+  place.kernel = kernel;
+  session::Thread& thread = machine_.thread(pid, tid);
+  session::Location location =
+      machine_.locate(thread, kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, address);
+  if (location.dso == nullptr) return place;
+  place.dso = location.dso;
+  place.dso_address = location.dso_address;
+  if (location.map != nullptr) {
+    place.map_offset = address - location.map->start;
+    place.executable = (location.map->prot & 4) != 0;
+  }
+  place.symbol = symbolizer_->find(*location.dso, location.dso_address);
+  if (place.symbol != nullptr) place.symbol_offset = location.dso_address - place.symbol->start;
+  return place;
+}
+
+std::string TraceSymbols::frame_text(pid_t pid, pid_t tid, uint64_t address, bool kernel) {
+  AddressPlace where = place(pid, tid, address, kernel);
+  // perf: the address within the DSO in brackets when no symbol covers it, and 0 outside every
+  // map (what a frame-pointer walk finds past its end).
+  std::string text = where.symbol != nullptr ? where.symbol->name : fmt::format("[{:x}]", where.dso_address);
+  text += " (";
+  text += where.dso != nullptr ? where.dso->long_name : "[unknown]";
+  text += ")";
+  return text;
+}
+
+}  // namespace sonde::pipeline
