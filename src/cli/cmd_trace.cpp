@@ -78,6 +78,9 @@ int cmd_trace(int argc, char** argv) {
                  "replay a recording of 'sonde trace record' or 'perf trace record'");
   app.add_option("-m,--mmap-pages", run.ring_pages, "ring buffer size in pages");
   std::string call_graph;
+  app.add_option("-F,--pf", run.page_faults, "page faults too: all, maj (the default) or min")
+      ->expected(0, 1)
+      ->check(CLI::IsMember({"all", "maj", "min", ""}));
   app.add_option("--call-graph", call_graph, "each call's user stack: fp");
   app.add_flag("--kernel-syscall-graph", run.kernel_callchains, "each call's kernel stack on its exit path");
   app.add_option("--max-stack", run.max_stack, "callchain entries printed per call (default 127)");
@@ -123,6 +126,7 @@ int cmd_trace(int argc, char** argv) {
         run.strace_summary ? output::check_strace_sort(run.sort) : output::check_perf_summary_sort(run.sort);
     if (!known) return report_usage_error("trace", known.error().message);
   }
+  if (app.count("--pf") > 0 && run.page_faults.empty()) run.page_faults = "maj";
   if (!call_graph.empty()) {
     if (call_graph != "fp")
       return report_usage_error("trace", "--call-graph takes fp (dwarf is not done yet for sonde trace)");

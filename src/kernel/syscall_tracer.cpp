@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,6 +28,13 @@ int handle_ring_record(void* context, void* data, size_t size) {
   uint32_t kind = 0;
   if (size < sizeof kind) return 0;
   std::memcpy(&kind, data, sizeof kind);
+  if (kind == SONDE_TRACE_KIND_FAULT) {
+    if (size < sizeof(FaultTraceEvent) || !handler->on_fault) return 0;
+    FaultTraceEvent event;
+    std::memcpy(&event, data, sizeof event);
+    handler->on_fault(event);
+    return 0;
+  }
   if (kind == SONDE_TRACE_KIND_TRACEPOINT) {
     if (size < offsetof(TracepointTraceEvent, data) || !handler->on_tracepoint) return 0;
     TracepointTraceEvent event;
@@ -101,6 +109,7 @@ Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
     return failf("cannot size the BPF ring buffer: {}", errno_text(errno));
   bpf_program__set_autoload(skeleton->progs.follow_fork, !options.system_wide);
   bpf_program__set_autoload(skeleton->progs.trace_tracepoint, !options.tracepoints.empty());
+  bpf_program__set_autoload(skeleton->progs.trace_fault, options.major_faults || options.minor_faults);
   bpf_program__set_autoload(skeleton->progs.trace_sys_enter, options.selected.any());
   bpf_program__set_autoload(skeleton->progs.trace_sys_exit, options.selected.any());
   if (int err = syscall_tracer__load(skeleton); err != 0)
@@ -162,6 +171,28 @@ Result<void> SyscallTracer::start_tracing() {
                    errno_text(errno));
     tracepoint_links_.push_back(link);
   }
+  // Page faults: the software event on every CPU, the program filtering the traced tasks.
+  for (bool major : {true, false}) {
+    if (!(major ? options_.major_faults : options_.minor_faults)) continue;
+    for (int cpu : options_.online_cpus) {
+      perf_event_attr attr{};
+      attr.size = sizeof attr;
+      attr.type = PERF_TYPE_SOFTWARE;
+      attr.config = major ? PERF_COUNT_SW_PAGE_FAULTS_MAJ : PERF_COUNT_SW_PAGE_FAULTS_MIN;
+      attr.sample_period = 1;
+      int fd = static_cast<int>(::syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+      if (fd < 0) return failf("cannot open the page-fault event on CPU {}: {}", cpu, errno_text(errno));
+      LIBBPF_OPTS(bpf_perf_event_opts, attach_options, .bpf_cookie = major ? 1u : 2u);
+      struct bpf_link* link =
+          bpf_program__attach_perf_event_opts(skeleton->progs.trace_fault, fd, &attach_options);
+      if (!link) {
+        int err = errno;
+        ::close(fd);
+        return failf("cannot attach to the page-fault event on CPU {}: {}", cpu, errno_text(err));
+      }
+      fault_links_.push_back(link);  // the link closes the event
+    }
+  }
   return attach({skeleton->progs.trace_sys_enter, skeleton->progs.trace_sys_exit},
                 {&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit});
 }
@@ -189,6 +220,8 @@ void SyscallTracer::stop() {
   if (!skeleton) return;  // moved from
   for (struct bpf_link* link : tracepoint_links_) bpf_link__destroy(link);
   tracepoint_links_.clear();
+  for (struct bpf_link* link : fault_links_) bpf_link__destroy(link);
+  fault_links_.clear();
   for (struct bpf_link** link : {&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit,
                                  &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
     if (*link) {
@@ -257,6 +290,14 @@ Result<std::vector<SyscallErrnoRow>> SyscallTracer::read_errnos() const {
       bpf_map__fd(skeleton_->maps.errnos), "errno counts",
       [](const syscall_errno_key& key, const uint64_t& count) {
         return SyscallErrnoRow{static_cast<pid_t>(key.tid), key.nr, key.err, count};
+      });
+}
+
+Result<std::vector<SyscallTracer::FaultCounts>> SyscallTracer::read_faults() const {
+  return read_hash_map<uint32_t, fault_counts, FaultCounts>(
+      bpf_map__fd(skeleton_->maps.faults), "page-fault counts",
+      [](const uint32_t& tid, const fault_counts& counts) {
+        return FaultCounts{static_cast<pid_t>(tid), counts.major, counts.minor};
       });
 }
 

@@ -26,6 +26,7 @@ namespace sonde::kernel {
 
 using SyscallTraceEvent = ::syscall_trace_event;
 using TracepointTraceEvent = ::tracepoint_trace_event;
+using FaultTraceEvent = ::fault_trace_event;
 
 // A tracepoint -e names, attached beside the syscalls.
 struct TracedTracepoint {
@@ -43,6 +44,9 @@ struct SyscallTracerOptions {
   bool failures_only = false;
   bool user_stacks = false;              // --call-graph: each call's user stack at its exit
   bool kernel_stacks = false;            // --kernel-syscall-graph: and the kernel's
+  bool major_faults = false;             // --pf maj/all
+  bool minor_faults = false;             // --pf min/all
+  std::vector<int> online_cpus;          // where the fault events open (every online CPU)
   bool count_child_fork_returns = true;  // false: strace -c's counts (a child's fork return is not a call)
   uint64_t min_duration_ns = 0;
   std::bitset<SONDE_TRACE_MAX_SYSCALLS> selected;  // the syscalls traced, by number
@@ -72,6 +76,7 @@ class SyscallTracer {
   struct EventHandler {
     std::function<void(const SyscallTraceEvent& event, size_t size)> on_syscall;
     std::function<void(const TracepointTraceEvent& event)> on_tracepoint;
+    std::function<void(const FaultTraceEvent& event)> on_fault;
   };
 
   static Result<SyscallTracer> open(const SyscallTracerOptions& options);
@@ -100,6 +105,11 @@ class SyscallTracer {
   uint64_t follow_failures() const;
   Result<std::vector<SyscallStatsRow>> read_stats() const;
   Result<std::vector<SyscallErrnoRow>> read_errnos() const;
+  struct FaultCounts {
+    pid_t tid = 0;
+    uint64_t major = 0, minor = 0;
+  };
+  Result<std::vector<FaultCounts>> read_faults() const;
   // The comm of each traced thread as its last exec (or first traced call) left it.
   Result<std::vector<std::pair<pid_t, std::string>>> read_comms() const;
 
@@ -117,6 +127,7 @@ class SyscallTracer {
   std::unique_ptr<ring_buffer, RingDeleter> ring_;
   std::unique_ptr<EventHandler> handler_;  // stable address for the ring buffer's callback
   std::vector<struct bpf_link*> tracepoint_links_;
+  std::vector<struct bpf_link*> fault_links_;
   SyscallTracerOptions options_;
 };
 

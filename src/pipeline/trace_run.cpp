@@ -77,6 +77,17 @@ Result<analysis::SyscallSummary> read_summary(const kernel::SyscallTracer& trace
     summary.total_events += 2 * row.stats.calls;
     thread.syscalls.push_back(std::move(row));
   }
+  auto faults = tracer.read_faults();
+  if (!faults) return tl::unexpected(faults.error());
+  for (const auto& counts : *faults) {
+    auto& thread = threads[counts.tid];
+    thread.tid = counts.tid;
+    thread.majfaults = counts.major;
+    thread.minfaults = counts.minor;
+    // perf counts each fault as an event of the thread
+    thread.events += counts.major + counts.minor;
+    summary.total_events += counts.major + counts.minor;
+  }
   for (const auto& [tid, comm] : *comms)
     if (auto found = threads.find(tid); found != threads.end()) found->second.comm = comm;
   for (auto& [tid, thread] : threads) summary.threads.push_back(std::move(thread));
@@ -224,8 +235,8 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   }
   auto tracepoints = traced_tracepoints(selection.others);
   if (!tracepoints) return tl::unexpected(tracepoints.error());
-  if (selection.syscalls.none() && tracepoints->empty())
-    return fail("nothing to trace: no system call or tracepoint selected");
+  if (selection.syscalls.none() && tracepoints->empty() && options.page_faults.empty())
+    return fail("nothing to trace: no system call, tracepoint or page fault selected");
 
   bool summary = options.summary_only || options.with_summary || options.strace_summary;
   bool events_wanted = !options.summary_only && !options.strace_summary;
@@ -244,6 +255,9 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   tracer_options.cpus = options.cpus;
   tracer_options.uid = options.uid;
   tracer_options.excluded_pids = options.filter_pids;
+  tracer_options.major_faults = options.page_faults == "maj" || options.page_faults == "all";
+  tracer_options.minor_faults = options.page_faults == "min" || options.page_faults == "all";
+  tracer_options.online_cpus = options.cpus.empty() ? kernel::online_cpus() : options.cpus;
   tracer_options.user_stacks = options.user_callchains && events_wanted;
   tracer_options.kernel_stacks = options.kernel_callchains && events_wanted;
   for (const auto& tracepoint : *tracepoints) tracer_options.tracepoints.push_back(tracepoint.traced);
@@ -320,6 +334,11 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
     text.append(lines, event, size);
     if (options.max_events && ++printed >= *options.max_events) max_reached = true;
   };
+  on_event.on_fault = [&](const kernel::FaultTraceEvent& event) {
+    if (max_reached) return;
+    text.append(lines, event);
+    if (options.max_events && ++printed >= *options.max_events) max_reached = true;
+  };
   on_event.on_tracepoint = [&](const kernel::TracepointTraceEvent& event) {
     if (max_reached) return;
     text.append(lines, event);
@@ -335,7 +354,8 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
 
   // Call graphs need the tasks' maps, followed from now on as perf follows them.
   std::unique_ptr<TraceSymbols> symbols;
-  if (tracer_options.user_stacks || tracer_options.kernel_stacks) {
+  if (tracer_options.user_stacks || tracer_options.kernel_stacks ||
+      (events_wanted && (tracer_options.major_faults || tracer_options.minor_faults))) {
     capture::SamplingTarget target;
     if (tracer_options.system_wide) {
       target.kind = capture::SamplingTarget::Kind::system;
@@ -347,13 +367,20 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
       target.tids = targets;
     }
     target.cpus = options.cpus.empty() ? kernel::online_cpus() : options.cpus;
-    auto opened = TraceSymbols::open(target, workload.has_value() && options.delay_ms == 0);
+    auto opened = TraceSymbols::open(target, workload.has_value() && options.delay_ms == 0,
+                                     tracer_options.major_faults || tracer_options.minor_faults);
     if (!opened) return tl::unexpected(opened.error());
     symbols = std::move(*opened);
     if (auto enabled = symbols->enable(); !enabled) return tl::unexpected(enabled.error());
-    text.set_frame_namer([&symbols](pid_t pid, pid_t tid, uint64_t address, bool kernel) {
+    text.set_place_finder([&symbols](pid_t pid, pid_t tid, uint64_t address, bool kernel) {
       symbols->update();
-      return symbols->frame_text(pid, tid, address, kernel);
+      AddressPlace place = symbols->place(pid, tid, address, kernel);
+      output::TraceEventText::Place found;
+      if (place.dso != nullptr) found.dso = place.dso->long_name;
+      if (place.symbol != nullptr) found.symbol = place.symbol->name;
+      found.dso_address = place.dso_address;
+      found.symbol_offset = place.symbol_offset;
+      return found;
     });
   }
   if (auto started = tracer->start(on_event, options.delay_ms > 0); !started)

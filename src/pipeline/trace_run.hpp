@@ -41,6 +41,7 @@ struct TraceRunOptions {
   bool user_callchains = false;    // --call-graph fp
   bool kernel_callchains = false;  // --kernel-syscall-graph
   unsigned max_stack = 127;        // --max-stack
+  std::string page_faults;         // --pf: "maj", "min", "all" or "" for none
 };
 
 // Traces until the command ends, the -p/-t targets are gone, --max-events or a stop signal;

@@ -13,7 +13,7 @@ namespace sonde::pipeline {
 
 namespace {
 
-perf_event_attr tracking_attr(bool from_exec) {
+perf_event_attr tracking_attr(bool from_exec, bool data_maps) {
   perf_event_attr attr{};
   attr.size = sizeof attr;
   attr.type = PERF_TYPE_SOFTWARE;
@@ -21,6 +21,7 @@ perf_event_attr tracking_attr(bool from_exec) {
   attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
   attr.sample_id_all = 1;
   attr.mmap = attr.mmap2 = attr.comm = attr.comm_exec = attr.task = 1;
+  attr.mmap_data = data_maps ? 1 : 0;
   attr.inherit = 1;
   attr.disabled = 1;
   attr.enable_on_exec = from_exec ? 1 : 0;
@@ -39,14 +40,14 @@ perfdata::RecordView record_at(const void* data, size_t size) {
 TraceSymbols::~TraceSymbols() = default;
 
 Result<std::unique_ptr<TraceSymbols>> TraceSymbols::open(const capture::SamplingTarget& target,
-                                                         bool from_exec) {
+                                                         bool from_exec, bool data_maps) {
   std::unique_ptr<TraceSymbols> symbols(new TraceSymbols());
-  perf_event_attr attr = tracking_attr(from_exec);
+  perf_event_attr attr = tracking_attr(from_exec, data_maps);
   auto session = capture::SamplingSession::open({attr}, {""}, target, 64);
   if (!session) return tl::unexpected(session.error().with_context("following the traced tasks' maps"));
   symbols->capture_.emplace(std::move(*session));
   // The kernel's maps and those of tasks that exist already, as a recording starts with them.
-  auto synthesized = capture::synthesize_record_sideband(attr, target, false);
+  auto synthesized = capture::synthesize_record_sideband(attr, target, data_maps);
   if (!synthesized) return tl::unexpected(synthesized.error());
   std::string_view records = *synthesized;
   while (records.size() >= sizeof(perf_event_header)) {
@@ -84,17 +85,6 @@ AddressPlace TraceSymbols::place(pid_t pid, pid_t tid, uint64_t address, bool ke
   place.symbol = symbolizer_->find(*location.dso, location.dso_address);
   if (place.symbol != nullptr) place.symbol_offset = location.dso_address - place.symbol->start;
   return place;
-}
-
-std::string TraceSymbols::frame_text(pid_t pid, pid_t tid, uint64_t address, bool kernel) {
-  AddressPlace where = place(pid, tid, address, kernel);
-  // perf: the address within the DSO in brackets when no symbol covers it, and 0 outside every
-  // map (what a frame-pointer walk finds past its end).
-  std::string text = where.symbol != nullptr ? where.symbol->name : fmt::format("[{:x}]", where.dso_address);
-  text += " (";
-  text += where.dso != nullptr ? where.dso->long_name : "[unknown]";
-  text += ")";
-  return text;
 }
 
 }  // namespace sonde::pipeline

@@ -31,16 +31,16 @@ struct AddressPlace {
 
 class TraceSymbols {
  public:
-  // `target` as the tracer follows it; the workload's events start at its exec.
-  static Result<std::unique_ptr<TraceSymbols>> open(const capture::SamplingTarget& target, bool from_exec);
+  // `target` as the tracer follows it; the workload's events start at its exec. `data_maps`
+  // follows data mappings too (for fault addresses), as perf trace --pf does.
+  static Result<std::unique_ptr<TraceSymbols>> open(const capture::SamplingTarget& target, bool from_exec,
+                                                    bool data_maps);
   ~TraceSymbols();
 
   Result<void> enable();
   // Applies the side-band gathered since the last call.
   void update();
   AddressPlace place(pid_t pid, pid_t tid, uint64_t address, bool kernel);
-  // perf's callchain entry text: "symbol (dso)", "[7f12ab] (dso)" or "[0] ([unknown])".
-  std::string frame_text(pid_t pid, pid_t tid, uint64_t address, bool kernel);
 
  private:
   TraceSymbols() = default;

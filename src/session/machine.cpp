@@ -114,7 +114,7 @@ void Machine::apply_exit(const perfdata::ForkExitRecord& exit) {
   if (it != threads_.end()) it->second->exited = true;
 }
 
-Dso& Machine::dso_for(std::string_view filename, int32_t pid, bool kernel_map) {
+Dso& Machine::dso_for(std::string_view filename, int32_t pid, bool kernel_map, bool executable) {
   if (kernel_map) {
     if (filename.starts_with("[kernel.kallsyms]")) return dsos_.intern("[kernel.kallsyms]", DsoKind::kernel);
     bool fresh = dsos_.find(filename) == nullptr;
@@ -123,7 +123,10 @@ Dso& Machine::dso_for(std::string_view filename, int32_t pid, bool kernel_map) {
     return module;
   }
   if (filename == "[vdso]") return dsos_.intern(filename, DsoKind::vdso);
-  if (is_anon_memory(filename)) return dsos_.intern(fmt::format("/tmp/perf-{}.map", pid), DsoKind::jit_map);
+  // perf names only executable anonymous memory after the JIT's map; data stays "//anon".
+  if (is_anon_memory(filename) && executable)
+    return dsos_.intern(fmt::format("/tmp/perf-{}.map", pid), DsoKind::jit_map);
+  if (is_anon_memory(filename)) return dsos_.intern(filename, DsoKind::anon);
   if (is_no_file_memory(filename)) return dsos_.intern(filename, DsoKind::anon);
   return dsos_.intern(filename, DsoKind::user);
 }
@@ -132,7 +135,8 @@ void Machine::apply_mmap(int32_t pid, int32_t tid, uint64_t start, uint64_t len,
                          std::string_view filename, uint32_t prot, uint32_t flags, uint8_t cpumode,
                          std::string_view build_id_hex) {
   bool kernel_map = cpumode == PERF_RECORD_MISC_KERNEL || pid == -1;
-  Dso& dso = dso_for(filename, pid, kernel_map);
+  constexpr uint32_t kProtExec = 4;
+  Dso& dso = dso_for(filename, pid, kernel_map, (prot & kProtExec) != 0);
   if (!build_id_hex.empty()) {
     dso.build_id = std::string(build_id_hex);
   } else if (dso.build_id.empty()) {

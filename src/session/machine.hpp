@@ -64,7 +64,7 @@ class Machine {
   Location locate(const Thread& thread, uint8_t cpumode, uint64_t ip) const;
 
  private:
-  Dso& dso_for(std::string_view filename, int32_t pid, bool kernel_map);
+  Dso& dso_for(std::string_view filename, int32_t pid, bool kernel_map, bool executable);
 
   DsoTable dsos_;
   std::unordered_map<std::string, std::string> build_ids_;        // filename -> hex

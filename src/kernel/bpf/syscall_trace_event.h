@@ -22,6 +22,7 @@
 /* What a ring-buffer record holds: its first field. */
 #define SONDE_TRACE_KIND_SYSCALL 0
 #define SONDE_TRACE_KIND_TRACEPOINT 1
+#define SONDE_TRACE_KIND_FAULT 2
 
 /* One completed system call, as the tracer copies it out at its exit. Only the used part of
  * `strings` is copied: slot 0's bytes, or all of slot 0 then slot 1's bytes. */
@@ -63,6 +64,28 @@ struct tracepoint_trace_event {
   __u32 reserved;
   char comm[16];
   __u8 data[SONDE_TRACE_TRACEPOINT_MAX];
+};
+
+/* A page fault of a traced task (--pf), from the major-faults or minor-faults software event. */
+struct fault_trace_event {
+  __u32 kind; /* SONDE_TRACE_KIND_FAULT */
+  __u8 major;
+  __u8 user_mode; /* the faulting instruction was user code */
+  __u16 reserved;
+  __u64 time_ns;
+  __u32 pid;
+  __u32 tid;
+  __u32 cpu;
+  __u32 reserved2;
+  __u64 ip;   /* the faulting instruction */
+  __u64 addr; /* the address it touched */
+  char comm[16];
+};
+
+/* Faults per thread, for the summary's "N majfaults, M minfaults". */
+struct fault_counts {
+  __u64 major;
+  __u64 minor;
 };
 
 struct syscall_stats_key {

@@ -7,6 +7,7 @@
 // workload, from its exec on, or on -p/-t tasks) that follows forks. The mark and the call in
 // flight share one task-storage value, so a traced syscall costs one storage lookup per side.
 #include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
 #include <linux/types.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -108,6 +109,13 @@ struct {
   __type(key, __u32);
   __type(value, __u32);
 } tracepoint_sizes SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 65536);
+  __type(key, __u32);
+  __type(value, struct fault_counts);
+} faults SEC(".maps");
 
 __u64 lost_events = 0;
 __u64 lost_stats = 0;
@@ -387,6 +395,45 @@ int trace_tracepoint(void* ctx) {
   if (length > sizeof *event) length = sizeof *event;
   __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
   if (bpf_ringbuf_output(&events, event, length, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+  return 0;
+}
+
+// A page fault (--pf): attached to the major-faults and minor-faults software events of every
+// CPU, with cookie 1 for major ones. Counted per thread for the summary; copied when printing.
+SEC("perf_event")
+int trace_fault(struct bpf_perf_event_data* ctx) {
+  struct task_struct* task = bpf_get_current_task_btf();
+  struct syscall_trace_event* state = traced_task(task, !filter_tasks);
+  if (!state || (filter_tasks && state->mark != TASK_FOLLOWED)) return 0;
+  __u8 major = bpf_get_attach_cookie(ctx) == 1;
+  __u64 pid_tgid = bpf_get_current_pid_tgid();
+  __u32 tid = (__u32)pid_tgid;
+  if (keep_stats) {
+    struct fault_counts* counts = bpf_map_lookup_elem(&faults, &tid);
+    if (!counts) {
+      struct fault_counts fresh = {};
+      bpf_map_update_elem(&faults, &tid, &fresh, BPF_NOEXIST);
+      counts = bpf_map_lookup_elem(&faults, &tid);
+    }
+    if (counts) {
+      if (major) counts->major++;
+      else counts->minor++;
+    }
+  }
+  if (!copy_events) return 0;
+  struct fault_trace_event event = {};
+  event.kind = SONDE_TRACE_KIND_FAULT;
+  event.major = major;
+  event.user_mode = (ctx->regs.cs & 3) == 3;
+  event.time_ns = bpf_ktime_get_ns();
+  event.pid = pid_tgid >> 32;
+  event.tid = tid;
+  event.cpu = bpf_get_smp_processor_id();
+  event.ip = ctx->regs.rip;
+  event.addr = ctx->addr;
+  bpf_get_current_comm(event.comm, sizeof event.comm);
+  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+  if (bpf_ringbuf_output(&events, &event, sizeof event, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
   return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "output/trace/trace_event_text.hpp"
 
+#include <fmt/format.h>
+
 #include <cstring>
 
 #include "output/trace/syscall_line.hpp"
@@ -61,7 +63,7 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
   else
     append_syscall_line(out, prefix, call, pid, context);
 
-  if (frame_namer_ && !continued) append_callchain(out, event);
+  if (place_finder_ && !continued) append_callchain(out, event);
 
   // What the call did to the process's descriptors, after printing what it was given.
   std::optional<std::string_view> path;
@@ -88,14 +90,53 @@ void TraceEventText::append_callchain(std::string& out, const kernel::SyscallTra
   unsigned printed = 0;
   auto frame = [&](uint64_t address, bool kernel) {
     if (printed++ >= options_.max_stack) return;
+    Place place =
+        place_finder_(static_cast<pid_t>(event.pid), static_cast<pid_t>(event.tid), address, kernel);
     out += kIndent;
-    out += frame_namer_(static_cast<pid_t>(event.pid), static_cast<pid_t>(event.tid), address, kernel);
-    out += '\n';
+    // perf: the address within the DSO in brackets when no symbol covers it, 0 outside every map
+    // (what a frame-pointer walk finds past its end).
+    if (!place.symbol.empty())
+      out += place.symbol;
+    else
+      fmt::format_to(std::back_inserter(out), "[{:x}]", place.dso.empty() ? 0 : place.dso_address);
+    out += " (";
+    out += place.dso.empty() ? std::string_view("[unknown]") : place.dso;
+    out += ")\n";
   };
   for (size_t i = 0; i < event.kernel_frames && i < SONDE_TRACE_KERNEL_FRAMES; ++i)
     frame(event.kernel_stack[i], true);
   for (size_t i = 0; i < event.user_frames && i < SONDE_TRACE_USER_FRAMES; ++i)
     frame(event.user_stack[i], false);
+}
+
+void TraceEventText::append(std::string& out, const kernel::FaultTraceEvent& event) {
+  std::string_view comm(event.comm, strnlen(event.comm, sizeof event.comm));
+  auto tid = static_cast<pid_t>(event.tid);
+  processes_.set_comm(tid, comm);
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{:10.3f} ({:6.3f} ms): ", relative_ms(event.time_ns), 0.0);
+  if (options_.show_thread) {
+    if (options_.show_comm) fmt::format_to(it, "{}/", comm.substr(0, 14));
+    fmt::format_to(it, "{} ", tid);
+  }
+  // perf's print_location for the instruction (its symbol) and for the address (its map).
+  bool kernel = !event.user_mode;
+  auto pid = static_cast<pid_t>(event.pid);
+  Place site = place_finder_ ? place_finder_(pid, tid, event.ip, kernel) : Place{};
+  Place target = place_finder_ ? place_finder_(pid, tid, event.addr, kernel) : Place{};
+  fmt::format_to(it, "{}fault [", event.major ? "maj" : "min");
+  if (!site.symbol.empty())
+    fmt::format_to(it, "{}+{:#x}", site.symbol, site.symbol_offset);
+  else if (!site.dso.empty())
+    fmt::format_to(it, "{:#x}", site.dso_address);
+  else
+    fmt::format_to(it, "{:#x}", event.addr);  // perf prints the fault's address here too
+  out += "] => ";
+  if (!target.dso.empty())
+    fmt::format_to(it, "{}@{:#x}", target.dso, target.dso_address);
+  else
+    fmt::format_to(it, "{:#x}", event.addr);
+  fmt::format_to(it, " ({}{})\n", target.dso.empty() ? '?' : 'd', kernel ? 'k' : '.');
 }
 
 double TraceEventText::relative_ms(uint64_t stamp) {

@@ -32,9 +32,19 @@ class TraceEventText {
   // Appends a tracepoint's line (its format learnt with tracepoints().add_format first).
   void append(std::string& out, const kernel::TracepointTraceEvent& event);
   TracepointText& tracepoints() { return tracepoints_; }
-  // Names callchain entries ("symbol (dso)"); calls print their stacks once this is set.
-  using FrameNamer = std::function<std::string(pid_t pid, pid_t tid, uint64_t address, bool kernel)>;
-  void set_frame_namer(FrameNamer namer) { frame_namer_ = std::move(namer); }
+  // Appends a page fault's line (--pf).
+  void append(std::string& out, const kernel::FaultTraceEvent& event);
+
+  // What an address of a traced task is, for callchain entries and fault sites.
+  struct Place {
+    std::string_view dso;      // "" outside every known map
+    std::string_view symbol;   // "" where no symbol covers it
+    uint64_t dso_address = 0;  // in the DSO's symbol space (perf's al->addr)
+    uint64_t symbol_offset = 0;
+  };
+  using PlaceFinder = std::function<Place(pid_t pid, pid_t tid, uint64_t address, bool kernel)>;
+  // Calls print their stacks, and faults their sites, named through this.
+  void set_place_finder(PlaceFinder finder) { place_finder_ = std::move(finder); }
   analysis::TracedProcesses& processes() { return processes_; }
 
  private:
@@ -42,7 +52,7 @@ class TraceEventText {
   TraceTextOptions options_;
   analysis::TracedProcesses processes_;
   TracepointText tracepoints_;
-  FrameNamer frame_namer_;
+  PlaceFinder place_finder_;
   std::optional<uint64_t> base_ns_;
 
   double relative_ms(uint64_t stamp);
