@@ -249,6 +249,9 @@ Result<int> SyscallTracer::drain() {
 uint64_t SyscallTracer::lost_events() const {
   return skeleton_ && skeleton_->bss ? skeleton_->bss->lost_events : 0;
 }
+uint64_t SyscallTracer::first_event_ns() const {
+  return skeleton_ && skeleton_->bss ? __atomic_load_n(&skeleton_->bss->first_ns, __ATOMIC_RELAXED) : 0;
+}
 uint64_t SyscallTracer::lost_stats() const {
   return skeleton_ && skeleton_->bss ? skeleton_->bss->lost_stats : 0;
 }

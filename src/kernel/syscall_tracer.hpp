@@ -101,6 +101,8 @@ class SyscallTracer {
   Result<int> drain();
 
   uint64_t lost_events() const;
+  // When the first traced call entered (CLOCK_MONOTONIC ns), 0 before any.
+  uint64_t first_event_ns() const;
   uint64_t lost_stats() const;
   uint64_t follow_failures() const;
   Result<std::vector<SyscallStatsRow>> read_stats() const;

@@ -181,10 +181,16 @@ Result<int> replay_trace(const TraceRunOptions& options, const events::SyscallSe
     return false;
   };
   Result<void> written;
-  auto on_event = [&](const kernel::SyscallTraceEvent& event) {
-    if (!events_wanted || !written || !selection.syscalls[static_cast<size_t>(event.nr)] ||
-        !wanted_task(event))
+  // perf splits a call's line around another thread's entry only when it prints every call.
+  bool whole_lines = options.min_duration_ms > 0 || options.failures_only;
+  auto on_event = [&](const kernel::SyscallTraceEvent& original) {
+    if (!events_wanted || !written || !selection.syscalls[static_cast<size_t>(original.nr)] ||
+        !wanted_task(original))
       return;
+    kernel::SyscallTraceEvent event = original;
+    constexpr int kRtSigreturn = 15;  // printed at its entry whatever the filters
+    if (whole_lines && (event.flags & SONDE_TRACE_UNFINISHED) && event.nr != kRtSigreturn) return;
+    if (whole_lines) event.flags &= ~SONDE_TRACE_RESUMED;
     if (options.max_events && printed >= *options.max_events) return;
     uint64_t duration = event.enter_ns ? event.exit_ns - event.enter_ns : 0;
     if (static_cast<double>(duration) < options.min_duration_ms * 1e6) return;
@@ -196,7 +202,8 @@ Result<int> replay_trace(const TraceRunOptions& options, const events::SyscallSe
       lines.clear();
     }
   };
-  auto replayed = analysis::replay_recorded_syscalls(options.input_path, on_event, diagnostics);
+  auto replayed = analysis::replay_recorded_syscalls(
+      options.input_path, on_event, [&](uint64_t first) { text.start_clock(first); }, diagnostics);
   if (!replayed) return tl::unexpected(replayed.error());
   if (!written) return tl::unexpected(written.error());
   // The file's summary keeps the selected syscalls of the selected tasks only.
@@ -331,6 +338,7 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   kernel::SyscallTracer::EventHandler on_event;
   on_event.on_syscall = [&](const kernel::SyscallTraceEvent& event, size_t size) {
     if (max_reached) return;
+    if (uint64_t first = tracer->first_event_ns(); first != 0) text.start_clock(first);
     text.append(lines, event, size);
     if (options.max_events && ++printed >= *options.max_events) max_reached = true;
   };

@@ -18,10 +18,11 @@ struct RecordedSyscallsResult {
 };
 
 // Replays `path`; each completed call (or exit whose entry the file lacks, flagged continued)
-// goes to `on_event` in the file's time order of exits. Fails when the file has no
+// goes to `on_event` in the file's time order of exits; `on_first_sample` gets the time of the
+// first syscall sample, which perf counts times from. Fails when the file has no
 // raw_syscalls:sys_enter/sys_exit events with their payloads.
 Result<RecordedSyscallsResult> replay_recorded_syscalls(
     const std::string& path, const std::function<void(const kernel::SyscallTraceEvent& event)>& on_event,
-    Diagnostics& diagnostics);
+    const std::function<void(uint64_t time)>& on_first_sample, Diagnostics& diagnostics);
 
 }  // namespace sonde::analysis

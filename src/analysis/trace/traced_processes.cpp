@@ -38,6 +38,10 @@ void TracedProcesses::set_comm(pid_t tid, std::string_view comm) {
   if (slot != comm) slot.assign(comm);
 }
 
+void TracedProcesses::inherit_comm(pid_t child, std::string_view parent_comm) {
+  comms_.try_emplace(child, parent_comm);
+}
+
 void TracedProcesses::apply(pid_t pid, std::string_view syscall, const std::array<uint64_t, 6>& args,
                             std::optional<std::string_view> path_argument, int64_t ret) {
   if (ret < 0) return;

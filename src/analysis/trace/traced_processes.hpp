@@ -22,6 +22,9 @@ class TracedProcesses {
   // The thread's comm, or "" when neither the trace nor /proc knows it.
   std::string_view comm(pid_t tid);
   void set_comm(pid_t tid, std::string_view comm);
+  // A new task starts with its parent's comm, as perf's fork record gives it; kept unless the
+  // task has been named already.
+  void inherit_comm(pid_t child, std::string_view parent_comm);
 
   // Learns from one completed call: opens (the path read at entry), dups, closes, execs.
   void apply(pid_t pid, std::string_view syscall, const std::array<uint64_t, 6>& args,

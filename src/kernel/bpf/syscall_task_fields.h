@@ -18,6 +18,20 @@ struct task_struct___sonde {
   struct thread_info___sonde thread_info;
 } __attribute__((preserve_access_index));
 
+/* What execve has copied by sched_process_exec: the file name in kernel memory, the arguments
+ * on the new image's stack. */
+struct linux_binprm___sonde {
+  const char* filename;
+} __attribute__((preserve_access_index));
+
+struct mm_struct___sonde {
+  unsigned long arg_start, arg_end;
+} __attribute__((preserve_access_index));
+
+struct task_struct___sonde_mm {
+  struct mm_struct___sonde* mm;
+} __attribute__((preserve_access_index));
+
 #define TS_COMPAT 0x0002 /* the task is in a 32-bit (ia32) system call */
 
 /* The task-storage marks of the tasks a program follows. */

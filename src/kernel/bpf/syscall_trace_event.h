@@ -18,6 +18,9 @@
 #define SONDE_TRACE_STRING_CUT 2
 #define SONDE_TRACE_NO_RETURN 4 /* exit or exit_group, copied at entry */
 #define SONDE_TRACE_STRING_MISSING 8 /* a string argument could not be read at entry */
+#define SONDE_TRACE_UNFINISHED 16 /* an entry printed before its exit: rt_sigreturn, or (replays) a
+                                     call another thread's event interrupted */
+#define SONDE_TRACE_RESUMED 32    /* (replays) the exit of a call printed as UNFINISHED before */
 
 /* What a ring-buffer record holds: its first field. */
 #define SONDE_TRACE_KIND_SYSCALL 0

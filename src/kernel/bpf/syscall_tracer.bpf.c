@@ -18,6 +18,7 @@
 
 #define TASK_SYSTEM_WIDE 3 /* storage made for a task of a system-wide trace */
 
+#define NR_RT_SIGRETURN 15
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
 #define NR_EXECVE 59
@@ -118,6 +119,9 @@ struct {
 } faults SEC(".maps");
 
 __u64 lost_events = 0;
+// When the first selected call entered (or, with no entry seen, ended): times count from it, as
+// perf's count from its first event whatever --failure and --duration then print.
+__u64 first_ns = 0;
 __u64 lost_stats = 0;
 __u64 follow_failures = 0;
 
@@ -218,12 +222,15 @@ int trace_sys_enter(__u64* ctx) {
     if (mask) read_strings(state, mask);
   }
   state->enter_ns = bpf_ktime_get_ns();
-  if (copy_events && (nr == NR_EXIT || nr == NR_EXIT_GROUP) && !failures_only && min_duration_ns == 0) {
-    // These never return: the call is shown at its entry, as perf shows it.
+  if (!first_ns) __sync_val_compare_and_swap(&first_ns, 0, state->enter_ns);
+  if (copy_events && (nr == NR_EXIT || nr == NR_EXIT_GROUP || nr == NR_RT_SIGRETURN) && !failures_only &&
+      min_duration_ns == 0) {
+    // These never return (rt_sigreturn's exit carries no syscall number): the call is shown at
+    // its entry, as perf shows it.
     __u64 pid_tgid = bpf_get_current_pid_tgid();
     state->exit_ns = state->enter_ns;
     state->ret = 0;
-    state->flags |= SONDE_TRACE_NO_RETURN;
+    state->flags |= nr == NR_RT_SIGRETURN ? SONDE_TRACE_UNFINISHED : SONDE_TRACE_NO_RETURN;
     state->pid = pid_tgid >> 32;
     state->tid = (__u32)pid_tgid;
     state->cpu = bpf_get_smp_processor_id();
@@ -308,6 +315,7 @@ int trace_sys_exit(__u64* ctx) {
   __u64 now = bpf_ktime_get_ns();
   __u64 pid_tgid = bpf_get_current_pid_tgid();
   int continued = state->enter_ns == 0 || state->nr != nr;
+  if (continued && !first_ns) __sync_val_compare_and_swap(&first_ns, 0, now);
   __u64 duration = continued ? 0 : now - state->enter_ns;
   // A new child's return from fork is an exit without an entry: perf counts it, strace does not.
   int child_fork_return = continued && ret == 0 && (nr == NR_CLONE || nr == NR_FORK || nr == NR_VFORK || nr == NR_CLONE3);
@@ -455,12 +463,36 @@ int follow_fork(__u64* ctx) {
   return 0;
 }
 
-// sched_process_exec, run by the task that has just exec'd.
+// execve's path and arguments from what the kernel copied, for a call whose strings could not be
+// read at entry (literals in pages a fresh fork child had not touched yet): the file name is in
+// the binprm, the arguments on the new image's stack, resident now.
+static __always_inline void read_exec_strings(struct syscall_trace_event* state, __u64* ctx) {
+  struct linux_binprm___sonde* bprm = (struct linux_binprm___sonde*)ctx[2];
+  const char* filename = BPF_CORE_READ(bprm, filename);
+  long n = bpf_probe_read_kernel_str(state->strings, SONDE_TRACE_STRING_SIZE, filename);
+  state->string_length[0] = n > 0 ? (__u16)n : 0;
+  state->string_arg[0] = state->nr == NR_EXECVEAT ? 1 : 0;
+  struct task_struct___sonde_mm* task = (struct task_struct___sonde_mm*)bpf_get_current_task_btf();
+  unsigned long start = BPF_CORE_READ(task, mm, arg_start);
+  unsigned long end = BPF_CORE_READ(task, mm, arg_end);
+  __u64 length = end - start;
+  if (length > SONDE_TRACE_STRING_SIZE) length = SONDE_TRACE_STRING_SIZE;
+  if (length > 0 && bpf_probe_read_user(state->strings + SONDE_TRACE_STRING_SIZE, length & (SONDE_TRACE_STRING_SIZE - 1) ? length & (SONDE_TRACE_STRING_SIZE - 1) : SONDE_TRACE_STRING_SIZE, (const void*)start) == 0) {
+    state->string_length[1] = (__u16)length;
+    state->string_arg[1] = state->nr == NR_EXECVEAT ? 2 : 1;
+  }
+  state->flags &= ~SONDE_TRACE_STRING_MISSING;
+}
+
+// sched_process_exec(struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm), run by
+// the task that has just exec'd.
 SEC("tp_btf/sched_process_exec")
 int follow_exec(__u64* ctx) {
-  (void)ctx;
   struct syscall_trace_event* state = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
   if (!state) return 0;
+  if (copy_events && state->enter_ns && (state->flags & SONDE_TRACE_STRING_MISSING) &&
+      (state->nr == NR_EXECVE || state->nr == NR_EXECVEAT))
+    read_exec_strings(state, ctx);
   if (state->mark == TASK_PENDING_EXEC) state->mark = TASK_FOLLOWED;
   if (state->mark == TASK_FOLLOWED || state->mark == TASK_SYSTEM_WIDE) {
     // The thread's comm as the summary names it: the one after its last exec.

@@ -44,26 +44,35 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
   pid_t tid = static_cast<pid_t>(event.tid);
   std::string_view comm(event.comm, strnlen(event.comm, sizeof event.comm));
   processes_.set_comm(tid, comm);
+  bool forked = name == "clone" || name == "clone3" || name == "fork" || name == "vfork";
+  if (forked && event.ret > 0) processes_.inherit_comm(static_cast<pid_t>(event.ret), comm);
 
   SyscallContext context;
   context.fd_path = [this](pid_t owner, int fd) { return processes_.fd_path(owner, fd); };
   context.comm_of = [this](pid_t thread) { return processes_.comm(thread); };
 
   SyscallLinePrefix prefix;
+  bool unfinished = (event.flags & SONDE_TRACE_UNFINISHED) != 0;
+  bool resumed = (event.flags & SONDE_TRACE_RESUMED) != 0;
   uint64_t stamp = continued ? event.exit_ns : event.enter_ns;
   prefix.time_known = !continued;
   prefix.time_ms = relative_ms(stamp);
-  if (!continued) prefix.duration_ms = static_cast<double>(event.exit_ns - event.enter_ns) / 1e6;
+  if (!continued && !unfinished)
+    prefix.duration_ms = static_cast<double>(event.exit_ns - event.enter_ns) / 1e6;
   prefix.show_tid = options_.show_thread;
   prefix.show_comm = options_.show_comm;
   prefix.comm = comm;
   prefix.tid = tid;
-  if (continued)
+  if (continued || resumed)
     append_syscall_continued_line(out, prefix, call, pid, context);
+  else if (unfinished)
+    append_syscall_interrupted_line(out, prefix, call, pid, context);
   else
     append_syscall_line(out, prefix, call, pid, context);
 
-  if (place_finder_ && !continued) append_callchain(out, event);
+  if (place_finder_ && !continued && !unfinished) append_callchain(out, event);
+  // An entry printed alone comes back at its exit: what the call did is learnt then.
+  if (unfinished) return;
 
   // What the call did to the process's descriptors, after printing what it was given.
   std::optional<std::string_view> path;

@@ -32,6 +32,10 @@ class TraceEventText {
   // Appends a tracepoint's line (its format learnt with tracepoints().add_format first).
   void append(std::string& out, const kernel::TracepointTraceEvent& event);
   TracepointText& tracepoints() { return tracepoints_; }
+  // Times count from this stamp (perf's first event), if it comes before the first line.
+  void start_clock(uint64_t stamp) {
+    if (!base_ns_) base_ns_ = stamp;
+  }
   // Appends a page fault's line (--pf).
   void append(std::string& out, const kernel::FaultTraceEvent& event);
 
