@@ -81,7 +81,7 @@ int cmd_trace(int argc, char** argv) {
   app.add_option("-F,--pf", run.page_faults, "page faults too: all, maj (the default) or min")
       ->expected(0, 1)
       ->check(CLI::IsMember({"all", "maj", "min", ""}));
-  app.add_option("--call-graph", call_graph, "each call's user stack: fp");
+  app.add_option("--call-graph", call_graph, "each call's user stack: fp or dwarf");
   app.add_flag("--kernel-syscall-graph", run.kernel_callchains, "each call's kernel stack on its exit path");
   app.add_option("--max-stack", run.max_stack, "callchain entries printed per call (default 127)");
   if (auto exit_code = parse_command_line(app, argc, argv, "trace")) return *exit_code;
@@ -128,9 +128,10 @@ int cmd_trace(int argc, char** argv) {
   }
   if (app.count("--pf") > 0 && run.page_faults.empty()) run.page_faults = "maj";
   if (!call_graph.empty()) {
-    if (call_graph != "fp")
-      return report_usage_error("trace", "--call-graph takes fp (dwarf is not done yet for sonde trace)");
+    if (call_graph != "fp" && call_graph != "dwarf" && !call_graph.starts_with("dwarf,"))
+      return report_usage_error("trace", "--call-graph takes fp or dwarf");
     run.user_callchains = true;
+    run.dwarf_callchains = call_graph.starts_with("dwarf");
   }
   run.min_duration_ms = duration_ms;
   run.inherit = !no_inherit;

@@ -28,6 +28,12 @@ int handle_ring_record(void* context, void* data, size_t size) {
   uint32_t kind = 0;
   if (size < sizeof kind) return 0;
   std::memcpy(&kind, data, sizeof kind);
+  if (kind == SONDE_TRACE_KIND_SYSCALL_DWARF) {
+    if (size < offsetof(SyscallTraceEventDwarf, stack) || !handler->on_syscall_dwarf) return 0;
+    // Big: handed over in place (the ring buffer's records are 8-byte aligned).
+    handler->on_syscall_dwarf(*static_cast<const SyscallTraceEventDwarf*>(data), size);
+    return 0;
+  }
   if (kind == SONDE_TRACE_KIND_FAULT) {
     if (size < sizeof(FaultTraceEvent) || !handler->on_fault) return 0;
     FaultTraceEvent event;
@@ -83,6 +89,7 @@ Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
   rodata->keep_errnos = options.keep_errnos ? 1 : 0;
   rodata->failures_only = options.failures_only ? 1 : 0;
   rodata->user_stacks = options.user_stacks ? 1 : 0;
+  rodata->dwarf_stacks = options.dwarf_stacks ? 1 : 0;
   rodata->kernel_stacks = options.kernel_stacks ? 1 : 0;
   rodata->count_child_fork_returns = options.count_child_fork_returns ? 1 : 0;
   rodata->min_duration_ns = options.min_duration_ns;

@@ -27,6 +27,7 @@ namespace sonde::kernel {
 using SyscallTraceEvent = ::syscall_trace_event;
 using TracepointTraceEvent = ::tracepoint_trace_event;
 using FaultTraceEvent = ::fault_trace_event;
+using SyscallTraceEventDwarf = ::syscall_trace_event_dwarf;
 
 // A tracepoint -e names, attached beside the syscalls.
 struct TracedTracepoint {
@@ -43,6 +44,7 @@ struct SyscallTracerOptions {
   bool keep_errnos = false;  // --errno-summary
   bool failures_only = false;
   bool user_stacks = false;              // --call-graph: each call's user stack at its exit
+  bool dwarf_stacks = false;             // --call-graph dwarf: registers and a stack copy at each exit
   bool kernel_stacks = false;            // --kernel-syscall-graph: and the kernel's
   bool major_faults = false;             // --pf maj/all
   bool minor_faults = false;             // --pf min/all
@@ -77,6 +79,7 @@ class SyscallTracer {
     std::function<void(const SyscallTraceEvent& event, size_t size)> on_syscall;
     std::function<void(const TracepointTraceEvent& event)> on_tracepoint;
     std::function<void(const FaultTraceEvent& event)> on_fault;
+    std::function<void(const SyscallTraceEventDwarf& event, size_t size)> on_syscall_dwarf;
   };
 
   static Result<SyscallTracer> open(const SyscallTracerOptions& options);

@@ -265,7 +265,8 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   tracer_options.major_faults = options.page_faults == "maj" || options.page_faults == "all";
   tracer_options.minor_faults = options.page_faults == "min" || options.page_faults == "all";
   tracer_options.online_cpus = options.cpus.empty() ? kernel::online_cpus() : options.cpus;
-  tracer_options.user_stacks = options.user_callchains && events_wanted;
+  tracer_options.user_stacks = options.user_callchains && !options.dwarf_callchains && events_wanted;
+  tracer_options.dwarf_stacks = options.dwarf_callchains && events_wanted;
   tracer_options.kernel_stacks = options.kernel_callchains && events_wanted;
   for (const auto& tracepoint : *tracepoints) tracer_options.tracepoints.push_back(tracepoint.traced);
   if (tracer_options.system_wide) tracer_options.excluded_pids.push_back(::getpid());
@@ -342,6 +343,12 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
     text.append(lines, event, size);
     if (options.max_events && ++printed >= *options.max_events) max_reached = true;
   };
+  on_event.on_syscall_dwarf = [&](const kernel::SyscallTraceEventDwarf& event, size_t size) {
+    if (max_reached) return;
+    if (uint64_t first = tracer->first_event_ns(); first != 0) text.start_clock(first);
+    text.append(lines, event, size);
+    if (options.max_events && ++printed >= *options.max_events) max_reached = true;
+  };
   on_event.on_fault = [&](const kernel::FaultTraceEvent& event) {
     if (max_reached) return;
     text.append(lines, event);
@@ -362,7 +369,7 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
 
   // Call graphs need the tasks' maps, followed from now on as perf follows them.
   std::unique_ptr<TraceSymbols> symbols;
-  if (tracer_options.user_stacks || tracer_options.kernel_stacks ||
+  if (tracer_options.user_stacks || tracer_options.dwarf_stacks || tracer_options.kernel_stacks ||
       (events_wanted && (tracer_options.major_faults || tracer_options.minor_faults))) {
     capture::SamplingTarget target;
     if (tracer_options.system_wide) {
@@ -389,6 +396,26 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
       found.dso_address = place.dso_address;
       found.symbol_offset = place.symbol_offset;
       return found;
+    });
+    text.set_dwarf_unwinder([&symbols](const kernel::SyscallTraceEventDwarf& event) {
+      symbols->update();
+      size_t valid = std::min<size_t>(event.stack_size, SONDE_TRACE_DWARF_STACK);
+      auto frames = symbols->unwind(
+          static_cast<pid_t>(event.call.pid), static_cast<pid_t>(event.call.tid),
+          std::span<const uint64_t>(reinterpret_cast<const uint64_t*>(event.regs), SONDE_TRACE_DWARF_REGS),
+          std::span<const uint8_t>(event.stack, valid));
+      std::vector<output::TraceEventText::Place> places;
+      for (const auto& frame : frames) {
+        output::TraceEventText::Place found;
+        if (frame.place.dso != nullptr) found.dso = frame.place.dso->long_name;
+        found.symbol = !frame.function.empty()         ? frame.function
+                       : frame.place.symbol != nullptr ? frame.place.symbol->name
+                                                       : std::string();
+        found.dso_address = frame.place.dso_address;
+        found.inlined = frame.inlined;
+        places.push_back(found);
+      }
+      return places;
     });
   }
   if (auto started = tracer->start(on_event, options.delay_ms > 0); !started)

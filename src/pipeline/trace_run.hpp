@@ -39,6 +39,7 @@ struct TraceRunOptions {
   std::string input_path;          // -i: replay a recording instead of tracing live
   size_t ring_pages = 0;           // -m; 0: sonde's default
   bool user_callchains = false;    // --call-graph fp
+  bool dwarf_callchains = false;   // --call-graph dwarf (with user_callchains)
   bool kernel_callchains = false;  // --kernel-syscall-graph
   unsigned max_stack = 127;        // --max-stack
   std::string page_faults;         // --pf: "maj", "min", "all" or "" for none

@@ -7,7 +7,9 @@
 
 #include "capture/record_sideband.hpp"
 #include "format/record_view.hpp"
+#include "kernel/bpf/syscall_trace_event.h"
 #include "session/side_band.hpp"
+#include "symbols/unwound_frames.hpp"
 
 namespace sonde::pipeline {
 
@@ -85,6 +87,41 @@ AddressPlace TraceSymbols::place(pid_t pid, pid_t tid, uint64_t address, bool ke
   place.symbol = symbolizer_->find(*location.dso, location.dso_address);
   if (place.symbol != nullptr) place.symbol_offset = location.dso_address - place.symbol->start;
   return place;
+}
+
+std::vector<TraceSymbols::Frame> TraceSymbols::unwind(pid_t pid, pid_t tid, std::span<const uint64_t> regs,
+                                                      std::span<const uint8_t> stack) {
+  std::vector<Frame> frames;
+  if (regs.size() < SONDE_TRACE_DWARF_REGS) return frames;
+  if (!unwinder_)
+    unwinder_ = std::make_unique<unwind::DwarfUnwinder>(
+        [this](const session::Dso& dso) { return symbolizer_->elf_path(dso); });
+  // The registers as perf_event dumps them: bits ax..ip (0-8) and r8..r15 (16-23), in bit order.
+  perfdata::Sample sample;
+  sample.pid = static_cast<uint32_t>(pid);
+  sample.tid = static_cast<uint32_t>(tid);
+  sample.regs_user.abi = PERF_SAMPLE_REGS_ABI_64;
+  sample.regs_user.mask = 0x1ffull | (0xffull << 16);
+  sample.regs_user.values.bytes =
+      Bytes(reinterpret_cast<const uint8_t*>(regs.data()), SONDE_TRACE_DWARF_REGS * 8);
+  sample.stack_user = stack;
+  sample.stack_user_dyn_size = stack.size();
+  sample.ip = regs[8];
+  session::Thread& thread = machine_.thread(pid, tid);
+  std::vector<session::Location> locations;
+  unwinder_->unwind(machine_, thread, sample, locations);
+  for (const session::Location& location : locations) {
+    AddressPlace where = place(pid, tid, location.ip, false);
+    auto names = location.dso != nullptr
+                     ? symbols::unwound_frames(*symbolizer_, *location.dso, location.dso_address)
+                     : std::vector<symbols::UnwoundFrame>{};
+    if (names.empty()) {
+      frames.push_back({where, "", false});
+      continue;
+    }
+    for (auto& name : names) frames.push_back({where, std::move(name.function), name.inlined});
+  }
+  return frames;
 }
 
 }  // namespace sonde::pipeline

@@ -8,13 +8,16 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "base/error.hpp"
 #include "capture/sampling_session.hpp"
 #include "session/machine.hpp"
 #include "session/session.hpp"
 #include "symbols/symbolizer.hpp"
+#include "unwind/dwarf_unwinder.hpp"
 
 namespace sonde::pipeline {
 
@@ -41,6 +44,16 @@ class TraceSymbols {
   // Applies the side-band gathered since the last call.
   void update();
   AddressPlace place(pid_t pid, pid_t tid, uint64_t address, bool kernel);
+  // --call-graph dwarf: a call's user stack unwound with the DSOs' CFI (perf's registers: ax, bx,
+  // cx, dx, si, di, bp, sp, ip, r8..r15), each frame with the functions inlined at it, as perf
+  // trace names them.
+  struct Frame {
+    AddressPlace place;
+    std::string function;  // set for inline frames and DWARF-named holders
+    bool inlined = false;
+  };
+  std::vector<Frame> unwind(pid_t pid, pid_t tid, std::span<const uint64_t> regs,
+                            std::span<const uint8_t> stack);
 
  private:
   TraceSymbols() = default;
@@ -48,6 +61,7 @@ class TraceSymbols {
   session::Machine machine_;
   session::SessionStats stats_;
   std::unique_ptr<symbols::Symbolizer> symbolizer_;
+  std::unique_ptr<unwind::DwarfUnwinder> unwinder_;
 };
 
 }  // namespace sonde::pipeline

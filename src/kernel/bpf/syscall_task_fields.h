@@ -5,9 +5,10 @@
 
 #include <linux/types.h>
 
-/* The saved user registers: the six syscall arguments, and the number sys_exit does not pass. */
+/* The saved user registers: the six syscall arguments, the number sys_exit does not pass, and
+ * the rest for --call-graph dwarf. */
 struct pt_regs___sonde {
-  unsigned long di, si, dx, r10, r8, r9, orig_ax;
+  unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, sp;
 } __attribute__((preserve_access_index));
 
 struct thread_info___sonde {

@@ -26,6 +26,7 @@
 #define SONDE_TRACE_KIND_SYSCALL 0
 #define SONDE_TRACE_KIND_TRACEPOINT 1
 #define SONDE_TRACE_KIND_FAULT 2
+#define SONDE_TRACE_KIND_SYSCALL_DWARF 3 /* a syscall_trace_event_dwarf */
 
 /* One completed system call, as the tracer copies it out at its exit. Only the used part of
  * `strings` is copied: slot 0's bytes, or all of slot 0 then slot 1's bytes. */
@@ -89,6 +90,19 @@ struct fault_trace_event {
 struct fault_counts {
   __u64 major;
   __u64 minor;
+};
+
+#define SONDE_TRACE_DWARF_STACK 8192 /* --call-graph dwarf: bytes of user stack copied */
+#define SONDE_TRACE_DWARF_REGS 17    /* x86-64's general registers and ip, as perf dumps them */
+
+/* --call-graph dwarf: a call with the user registers at its entry (as perf_event's regs, in
+ * order ax, bx, cx, dx, si, di, bp, sp, ip, r8..r15) and a copy of the stack from sp, for
+ * unwinding with the DSOs' CFI in user space, as perf does. */
+struct syscall_trace_event_dwarf {
+  struct syscall_trace_event call; /* call.kind is SONDE_TRACE_KIND_SYSCALL_DWARF */
+  __u64 regs[SONDE_TRACE_DWARF_REGS];
+  __u64 stack_size; /* bytes of stack valid */
+  __u8 stack[SONDE_TRACE_DWARF_STACK];
 };
 
 struct syscall_stats_key {

@@ -83,7 +83,8 @@ const volatile __u8 copy_events = 1;      // 0: summary only
 const volatile __u8 keep_stats = 1;
 const volatile __u8 keep_errnos = 0;
 const volatile __u8 failures_only = 0;
-const volatile __u8 user_stacks = 0;    // --call-graph
+const volatile __u8 user_stacks = 0;    // --call-graph fp
+const volatile __u8 dwarf_stacks = 0;   // --call-graph dwarf
 const volatile __u8 kernel_stacks = 0;  // --kernel-syscall-graph
 const volatile __u8 count_child_fork_returns = 1;  // 0 for strace -c's counts
 const volatile __u8 filter_cpus = 0;
@@ -117,6 +118,14 @@ struct {
   __type(key, __u32);
   __type(value, struct fault_counts);
 } faults SEC(".maps");
+
+// --call-graph dwarf's events are built here: too big for task storage.
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, struct syscall_trace_event_dwarf);
+} dwarf_scratch SEC(".maps");
 
 __u64 lost_events = 0;
 // When the first selected call entered (or, with no entry seen, ended): times count from it, as
@@ -298,6 +307,48 @@ static __always_inline void copy_event(struct syscall_trace_event* state) {
   if (bpf_ringbuf_output(&events, state, size, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
 }
 
+// The call with the user registers and stack for --call-graph dwarf, as perf's
+// PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER would give them.
+static __always_inline void copy_dwarf_event(struct syscall_trace_event* state, struct pt_regs___sonde* regs) {
+  __u32 zero = 0;
+  struct syscall_trace_event_dwarf* event = bpf_map_lookup_elem(&dwarf_scratch, &zero);
+  if (!event) return;
+  if (bpf_probe_read_kernel(&event->call, sizeof event->call, state) != 0) return;
+  event->call.kind = SONDE_TRACE_KIND_SYSCALL_DWARF;
+  event->regs[0] = regs->ax;
+  event->regs[1] = regs->bx;
+  event->regs[2] = regs->cx;
+  event->regs[3] = regs->dx;
+  event->regs[4] = regs->si;
+  event->regs[5] = regs->di;
+  event->regs[6] = regs->bp;
+  event->regs[7] = regs->sp;
+  event->regs[8] = regs->ip;
+  event->regs[9] = regs->r8;
+  event->regs[10] = regs->r9;
+  event->regs[11] = regs->r10;
+  event->regs[12] = regs->r11;
+  event->regs[13] = regs->r12;
+  event->regs[14] = regs->r13;
+  event->regs[15] = regs->r14;
+  event->regs[16] = regs->r15;
+  // The whole copy first; near the top of the stack the pages above may not exist, so less.
+  __u64 size = SONDE_TRACE_DWARF_STACK;
+  const void* sp = (const void*)regs->sp;
+  if (bpf_probe_read_user(event->stack, SONDE_TRACE_DWARF_STACK, sp) != 0) {
+    size = SONDE_TRACE_DWARF_STACK / 2;
+    if (bpf_probe_read_user(event->stack, SONDE_TRACE_DWARF_STACK / 2, sp) != 0) {
+      size = SONDE_TRACE_DWARF_STACK / 8;
+      if (bpf_probe_read_user(event->stack, SONDE_TRACE_DWARF_STACK / 8, sp) != 0) size = 0;
+    }
+  }
+  event->stack_size = size;
+  __u64 length = sizeof *event - SONDE_TRACE_DWARF_STACK + size;
+  if (length > sizeof *event) length = sizeof *event;
+  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+  if (bpf_ringbuf_output(&events, event, length, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+}
+
 // sys_exit(struct pt_regs *regs, long ret): the number is in orig_ax, as syscall_get_nr reads it.
 SEC("tp_btf/sys_exit")
 int trace_sys_exit(__u64* ctx) {
@@ -362,7 +413,8 @@ int trace_sys_exit(__u64* ctx) {
       state->tid = (__u32)pid_tgid;
       state->cpu = bpf_get_smp_processor_id();
       bpf_get_current_comm(state->comm, sizeof state->comm);
-      copy_event(state);
+      if (dwarf_stacks) copy_dwarf_event(state, regs);
+      else copy_event(state);
     }
   }
   state->enter_ns = 0;

@@ -70,7 +70,7 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
   else
     append_syscall_line(out, prefix, call, pid, context);
 
-  if (place_finder_ && !continued && !unfinished) append_callchain(out, event);
+  if ((place_finder_ || user_chain_) && !continued && !unfinished) append_callchain(out, event);
   // An entry printed alone comes back at its exit: what the call did is learnt then.
   if (unfinished) return;
 
@@ -79,6 +79,14 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
   for (size_t i = 0; i < call.fields.size() && i < 6; ++i)
     if (call.fields[i].name == "filename" || call.fields[i].name == "pathname") path = call.strings[i];
   processes_.apply(pid, name, call.args, path, event.ret);
+}
+
+void TraceEventText::append(std::string& out, const kernel::SyscallTraceEventDwarf& event, size_t size) {
+  std::vector<Place> chain;
+  if (dwarf_unwinder_) chain = dwarf_unwinder_(event);
+  user_chain_ = &chain;
+  append(out, event.call, std::min(size, sizeof event.call));
+  user_chain_ = nullptr;
 }
 
 void TraceEventText::append(std::string& out, const kernel::TracepointTraceEvent& event) {
@@ -97,11 +105,14 @@ void TraceEventText::append_callchain(std::string& out, const kernel::SyscallTra
   // each entry indented to column 39.
   constexpr std::string_view kIndent = "                                       ";
   unsigned printed = 0;
-  auto frame = [&](uint64_t address, bool kernel) {
+  auto entry = [&](const Place& place) {
     if (printed++ >= options_.max_stack) return;
-    Place place =
-        place_finder_(static_cast<pid_t>(event.pid), static_cast<pid_t>(event.tid), address, kernel);
     out += kIndent;
+    if (place.inlined) {
+      out += place.symbol;
+      out += " (inlined)\n";
+      return;
+    }
     // perf: the address within the DSO in brackets when no symbol covers it, 0 outside every map
     // (what a frame-pointer walk finds past its end).
     if (!place.symbol.empty())
@@ -112,8 +123,16 @@ void TraceEventText::append_callchain(std::string& out, const kernel::SyscallTra
     out += place.dso.empty() ? std::string_view("[unknown]") : place.dso;
     out += ")\n";
   };
+  auto frame = [&](uint64_t address, bool kernel) {
+    if (place_finder_)
+      entry(place_finder_(static_cast<pid_t>(event.pid), static_cast<pid_t>(event.tid), address, kernel));
+  };
   for (size_t i = 0; i < event.kernel_frames && i < SONDE_TRACE_KERNEL_FRAMES; ++i)
     frame(event.kernel_stack[i], true);
+  if (user_chain_ != nullptr) {
+    for (const Place& place : *user_chain_) entry(place);
+    return;
+  }
   for (size_t i = 0; i < event.user_frames && i < SONDE_TRACE_USER_FRAMES; ++i)
     frame(event.user_stack[i], false);
 }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/trace/syscall_catalogue.hpp"
 #include "analysis/trace/traced_processes.hpp"
@@ -36,19 +37,26 @@ class TraceEventText {
   void start_clock(uint64_t stamp) {
     if (!base_ns_) base_ns_ = stamp;
   }
+  // A call with its user registers and stack (--call-graph dwarf): the stack unwound through the
+  // unwinder set below.
+  void append(std::string& out, const kernel::SyscallTraceEventDwarf& event, size_t size);
   // Appends a page fault's line (--pf).
   void append(std::string& out, const kernel::FaultTraceEvent& event);
 
   // What an address of a traced task is, for callchain entries and fault sites.
   struct Place {
     std::string_view dso;      // "" outside every known map
-    std::string_view symbol;   // "" where no symbol covers it
+    std::string symbol;        // "" where no symbol covers it
     uint64_t dso_address = 0;  // in the DSO's symbol space (perf's al->addr)
     uint64_t symbol_offset = 0;
+    bool inlined = false;  // a function inlined at the frame's address: "name (inlined)"
   };
   using PlaceFinder = std::function<Place(pid_t pid, pid_t tid, uint64_t address, bool kernel)>;
   // Calls print their stacks, and faults their sites, named through this.
   void set_place_finder(PlaceFinder finder) { place_finder_ = std::move(finder); }
+  // The user frames of a --call-graph dwarf call, leaf first, inline frames expanded.
+  using DwarfUnwinder = std::function<std::vector<Place>(const kernel::SyscallTraceEventDwarf& event)>;
+  void set_dwarf_unwinder(DwarfUnwinder unwinder) { dwarf_unwinder_ = std::move(unwinder); }
   analysis::TracedProcesses& processes() { return processes_; }
 
  private:
@@ -57,6 +65,8 @@ class TraceEventText {
   analysis::TracedProcesses processes_;
   TracepointText tracepoints_;
   PlaceFinder place_finder_;
+  DwarfUnwinder dwarf_unwinder_;
+  const std::vector<Place>* user_chain_ = nullptr;  // the dwarf frames of the call being printed
   std::optional<uint64_t> base_ns_;
 
   double relative_ms(uint64_t stamp);
