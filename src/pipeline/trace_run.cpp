@@ -3,15 +3,18 @@
 #include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <thread>
 
 #include "analysis/trace/recorded_syscalls.hpp"
 #include "analysis/trace/syscall_catalogue.hpp"
 #include "analysis/trace/syscall_stats.hpp"
+#include "base/file.hpp"
 #include "base/output_stream.hpp"
 #include "base/unique_fd.hpp"
 #include "capture/signals.hpp"
@@ -26,7 +29,9 @@
 #include "output/trace/summary_tables.hpp"
 #include "output/trace/syscall_line.hpp"
 #include "output/trace/trace_event_text.hpp"
+#include "pipeline/trace_output.hpp"
 #include "pipeline/trace_symbols.hpp"
+#include "symbols/kallsyms_cache.hpp"
 
 namespace sonde::pipeline {
 
@@ -94,14 +99,6 @@ Result<analysis::SyscallSummary> read_summary(const kernel::SyscallTracer& trace
   return summary;
 }
 
-// Where the trace's text goes: stderr as perf trace prints, or the -o file.
-Result<std::unique_ptr<OutputStream>> open_output(const std::string& path) {
-  if (path.empty()) return std::make_unique<OutputStream>(STDERR_FILENO, false, "stderr");
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return failf("cannot write '{}': {}", path, errno_text(errno));
-  return std::make_unique<OutputStream>(fd, true, path);
-}
-
 // Blocked signals made pollable, so one epoll waits for events and signals together.
 Result<UniqueFd> signal_fd() {
   sigset_t set;
@@ -110,6 +107,33 @@ Result<UniqueFd> signal_fd() {
   int fd = ::signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
   if (fd < 0) return failf("signalfd: {}", errno_text(errno));
   return UniqueFd(fd);
+}
+
+// Which arguments of each syscall the tracer reads as strings: output/trace's rule over every
+// syscall's tracefs format. Reading ~360 formats costs ~11 ms, a fifth of a short trace, and
+// they change only with the kernel, so the masks are kept in sonde's cache, keyed by its build.
+std::vector<uint8_t> string_argument_masks(analysis::SyscallCatalogue& catalogue) {
+  utsname names{};
+  ::uname(&names);
+  std::string key = fmt::format("sonde trace string masks 1 {} {}\n", names.release, names.version);
+  std::string path = symbols::sonde_cache_dir() + "/trace-string-masks";
+  if (auto cached = read_file(path);
+      cached && cached->size() == key.size() + SONDE_TRACE_MAX_SYSCALLS && cached->starts_with(key))
+    return std::vector<uint8_t>(cached->begin() + static_cast<std::ptrdiff_t>(key.size()), cached->end());
+  std::vector<uint8_t> masks(SONDE_TRACE_MAX_SYSCALLS, 0);
+  for (int nr = 0; nr < SONDE_TRACE_MAX_SYSCALLS; ++nr) {
+    std::string_view name = catalogue.name(nr);
+    if (name.empty()) continue;
+    auto fields = catalogue.fields(nr);
+    if (!fields.empty())
+      masks[static_cast<size_t>(nr)] = static_cast<uint8_t>(output::string_argument_mask(name, fields));
+  }
+  std::string content = key;
+  content.append(masks.begin(), masks.end());
+  std::error_code ignored;
+  std::filesystem::create_directories(symbols::sonde_cache_dir(), ignored);
+  (void)replace_file(path, content);  // a cache: failing to write it costs only time
+  return masks;
 }
 
 struct TracepointToTrace {
@@ -143,82 +167,6 @@ Result<std::vector<TracepointToTrace>> traced_tracepoints(const std::vector<std:
   return result;
 }
 
-// The summary's tail text: lost events, then the table -s, -S or -c asked for.
-std::string summary_text(const TraceRunOptions& options, const analysis::SyscallSummary* summary,
-                         uint64_t lost) {
-  std::string tail;
-  if (lost > 0) tail += fmt::format("LOST {} events!\n", lost);
-  if (summary == nullptr) return tail;
-  if (options.strace_summary) return tail + output::strace_summary(*summary, options.sort);
-  output::PerfSummaryOptions summary_options;
-  summary_options.errno_summary = options.errno_summary;
-  summary_options.sort = options.sort;
-  return tail + output::perf_trace_summary(*summary, summary_options);
-}
-
-// Replays a recording (-i): the same lines and summaries, the filters applied here.
-Result<int> replay_trace(const TraceRunOptions& options, const events::SyscallSelection& selection,
-                         Diagnostics& diagnostics) {
-  auto output = open_output(options.output_path);
-  if (!output) return tl::unexpected(output.error());
-  OutputStream& out = **output;
-  bool summary = options.summary_only || options.with_summary || options.strace_summary;
-  bool events_wanted = !options.summary_only && !options.strace_summary;
-  analysis::SyscallCatalogue catalogue;
-  output::TraceTextOptions text_options;
-  text_options.absolute_time = options.absolute_time;
-  text_options.show_comm = options.show_comm.value_or(true);
-  text_options.live = false;
-  output::TraceEventText text(catalogue, text_options);
-  std::string lines;
-  uint64_t printed = 0;
-  auto wanted_task = [&](const kernel::SyscallTraceEvent& event) {
-    if (options.pids.empty() && options.tids.empty()) return true;
-    for (pid_t pid : options.pids)
-      if (static_cast<uint32_t>(pid) == event.pid) return true;
-    for (pid_t tid : options.tids)
-      if (static_cast<uint32_t>(tid) == event.tid) return true;
-    return false;
-  };
-  Result<void> written;
-  // perf splits a call's line around another thread's entry only when it prints every call.
-  bool whole_lines = options.min_duration_ms > 0 || options.failures_only;
-  auto on_event = [&](const kernel::SyscallTraceEvent& original) {
-    if (!events_wanted || !written || !selection.syscalls[static_cast<size_t>(original.nr)] ||
-        !wanted_task(original))
-      return;
-    kernel::SyscallTraceEvent event = original;
-    constexpr int kRtSigreturn = 15;  // printed at its entry whatever the filters
-    if (whole_lines && (event.flags & SONDE_TRACE_UNFINISHED) && event.nr != kRtSigreturn) return;
-    if (whole_lines) event.flags &= ~SONDE_TRACE_RESUMED;
-    if (options.max_events && printed >= *options.max_events) return;
-    uint64_t duration = event.enter_ns ? event.exit_ns - event.enter_ns : 0;
-    if (static_cast<double>(duration) < options.min_duration_ms * 1e6) return;
-    if (options.failures_only && !(event.ret < 0 && event.ret >= -4095)) return;
-    text.append(lines, event, offsetof(kernel::SyscallTraceEvent, strings));
-    ++printed;
-    if (lines.size() >= (1u << 20)) {
-      written = out.write(lines.data(), lines.size());
-      lines.clear();
-    }
-  };
-  auto replayed = analysis::replay_recorded_syscalls(
-      options.input_path, on_event, [&](uint64_t first) { text.start_clock(first); }, diagnostics);
-  if (!replayed) return tl::unexpected(replayed.error());
-  if (!written) return tl::unexpected(written.error());
-  // The file's summary keeps the selected syscalls of the selected tasks only.
-  for (auto& thread : replayed->summary.threads)
-    std::erase_if(thread.syscalls, [&](const analysis::SyscallRow& row) {
-      kernel::SyscallTraceEvent probe{};
-      probe.pid = probe.tid = static_cast<uint32_t>(thread.tid);
-      return !selection.syscalls[static_cast<size_t>(row.number)] || !wanted_task(probe);
-    });
-  lines += summary_text(options, summary ? &replayed->summary : nullptr, replayed->lost_events);
-  if (auto done = out.write(lines.data(), lines.size()); !done) return tl::unexpected(done.error());
-  if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
-  return 0;
-}
-
 }  // namespace
 
 Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) {
@@ -238,7 +186,7 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
       return failf("-i replays the system calls of a recording; '{}' is not one of them",
                    selection.others.front());
     if (selection.syscalls.none()) return fail("nothing to replay: no system call selected");
-    return replay_trace(options, selection, diagnostics);
+    return replay_trace(options, selection, diagnostics);  // trace_replay.cpp
   }
   auto tracepoints = traced_tracepoints(selection.others);
   if (!tracepoints) return tl::unexpected(tracepoints.error());
@@ -271,16 +219,7 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   for (const auto& tracepoint : *tracepoints) tracer_options.tracepoints.push_back(tracepoint.traced);
   if (tracer_options.system_wide) tracer_options.excluded_pids.push_back(::getpid());
   if (options.ring_pages > 0) tracer_options.ring_bytes = options.ring_pages * 4096;
-  if (events_wanted) {
-    tracer_options.string_masks.assign(SONDE_TRACE_MAX_SYSCALLS, 0);
-    for (size_t nr = 0; nr < SONDE_TRACE_MAX_SYSCALLS; ++nr) {
-      if (!selection.syscalls[nr]) continue;
-      std::string_view name = catalogue.name(static_cast<int>(nr));
-      auto fields = catalogue.fields(static_cast<int>(nr));
-      if (!name.empty() && !fields.empty())
-        tracer_options.string_masks[nr] = static_cast<uint8_t>(output::string_argument_mask(name, fields));
-    }
-  }
+  if (events_wanted) tracer_options.string_masks = string_argument_masks(catalogue);
 
   auto output = open_output(options.output_path);
   if (!output) return tl::unexpected(output.error());
