@@ -271,13 +271,14 @@ TEST(SyscallLine, CloneAndPidReturns) {
             "0xdef0)         = "
             "-1 EINVAL (Invalid argument)\n");
   // The child's 0 has no thread in perf: "         ? (         ): probe2/5552  ... [continued]: clone()) = "
+  // (sonde keeps the number).
   SyscallLinePrefix child = prefix(0, std::nullopt, "probe2", 5552);
   child.time_known = false;
   std::string out;
   append_syscall_continued_line(out, child, make_call("clone", kClone, {}, 0), 5552, machine.context());
   EXPECT_EQ(out,
             "         ? (         ): probe2/5552  ... [continued]: clone())                                  "
-            "          = \n");
+            "          = 0\n");
   // perf: "     1.145 ( 0.015 ms): probe2/5551 set_tid_address(tidptr: 0x7f5bf3ad8a10) = 5551 (probe2)"
   machine.comms[5551] = "probe2";
   EXPECT_EQ(line(prefix(1.145, 0.015, "probe2", 5551),
@@ -517,4 +518,80 @@ TEST(SyscallLine, StringArgumentMaskNamesPathsAndArgv) {
   const std::vector<SyscallArgField> symlinkat = {
       {"oldname", "const char *"}, {"newdfd", "int"}, {"newname", "const char *"}};
   EXPECT_EQ(string_argument_mask("symlinkat", symlinkat), 0b100u);
+}
+
+TEST(SyscallLine, TimesRoundAsPrintfDoes) {
+  // printf's "%10.3f" and "%6.3f": the double's exact value rounded to the nearest thousandth,
+  // exact halves to even; negative values keep their sign down to -0.000; wide values widen.
+  const auto call = make_call("close", kClose, {3}, 0);
+  const auto times = [&](double time_ms, double duration_ms) {
+    SyscallLinePrefix times_only = prefix(time_ms, duration_ms, "", 0);
+    times_only.show_tid = false;
+    const std::string text = line(times_only, call);
+    return text.substr(0, text.find(": close("));
+  };
+  EXPECT_EQ(times(0.0625, 0.1875), "     0.062 ( 0.188 ms)");  // halves
+  EXPECT_EQ(times(2.0625, -0.0625), "     2.062 (-0.062 ms)");
+  EXPECT_EQ(times(0.0005, 0.0015), "     0.001 ( 0.002 ms)");  // just above a half
+  EXPECT_EQ(times(1.0005, 2.5e-7), "     1.000 ( 0.000 ms)");  // just below
+  EXPECT_EQ(times(-0.0004, -0.0), "    -0.000 (-0.000 ms)");
+  EXPECT_EQ(times(-12.3456, 1e-320), "   -12.346 ( 0.000 ms)");
+  EXPECT_EQ(times(4503599627370.4965, 999.9995), "4503599627370.496 (1000.000 ms)");
+  EXPECT_EQ(times(123456789.0005, 62.5), "123456789.000 (62.500 ms)");
+  EXPECT_EQ(times(1e20, 1e17), "100000000000000000000.000 (100000000000000000.000 ms)");
+  // From the tracer's nanoseconds, as trace_event_text makes them.
+  EXPECT_EQ(times(static_cast<double>(1234567891) / 1e6, static_cast<double>(62500) / 1e6),
+            "  1234.568 ( 0.062 ms)");
+}
+
+TEST(SyscallLine, FormatWorkedOutOnceGivesTheSameLines) {
+  Machine machine;
+  machine.paths[3] = "/etc/passwd";
+  machine.paths[10] = "/dev/null";
+  machine.comms[5552] = "probe2";
+  auto openat = make_call("openat", kOpenat, {kAtFdcwd, 0x7f4a781330b1, 0x80000, 0}, 3);
+  openat.strings[1] = "/etc/ld.so.cache";
+  auto execve = make_call("execve", kExecve, {0x55bd91af4069, 0x7ffd25bd7e30, 0x7ffd25bd7e40}, 0);
+  execve.strings[0] = "/bin/ls";
+  execve.strings[1] = std::string_view("ls\0-l\0", 6);
+  const std::vector<SyscallCall> calls = {
+      openat,
+      execve,
+      make_call("read", kRead, {3, 0x5568ced684a0, 4096}, 4096),
+      make_call("mmap", kMmap, {0, 8192, 3, 0x22, 0xffffffff, 0}, 0x7f16a6749000),
+      make_call("fcntl", kFcntl, {3, 0, 10}, 11),
+      make_call("fcntl", kFcntl, {3, 3, 0}, 0x8000),
+      make_call("clone", kClone, {0x1200011, 0, 0, 0x7f5bf3ad8a10, 0}, 5552),
+      make_call("madvise", kMadvise, {0x7f0000000000, 4096, 0x55}, -22),
+      make_call("exit_group", kExitGroup, {3}, 0),
+      make_call("poll", kPoll, {0x7ffcfdf7b4b8, 1, 0}, 0),
+      make_call("syscall_451", {}, {1, 2, 3}, 0),
+  };
+  const SyscallContext context = machine.context();
+  for (const SyscallCall& call : calls) {
+    const SyscallLineFormat format(call.syscall, call.fields);
+    const SyscallLinePrefix line_prefix = prefix(1.5, 0.25, "probe2", 5551);
+    std::string plain = "earlier text\n", prepared = plain;
+    append_syscall_line(plain, line_prefix, call, 5551, context);
+    append_syscall_line(prepared, line_prefix, call, format, 5551, context);
+    EXPECT_EQ(prepared, plain);
+    append_syscall_continued_line(plain, line_prefix, call, 5551, context);
+    append_syscall_continued_line(prepared, line_prefix, call, format, 5551, context);
+    EXPECT_EQ(prepared, plain);
+    append_syscall_interrupted_line(plain, line_prefix, call, 5551, context);
+    append_syscall_interrupted_line(prepared, line_prefix, call, format, 5551, context);
+    EXPECT_EQ(prepared, plain);
+  }
+  const SyscallLineFormat format("openat", kOpenat);
+  EXPECT_EQ(format.arguments(), 4u);
+  EXPECT_EQ(format.argument(0), ArgFormat::FdAt);
+  EXPECT_EQ(format.argument(1), ArgFormat::Filename);
+  EXPECT_EQ(format.argument(3), ArgFormat::Mode);
+  EXPECT_FALSE(format.prints_zero(0));
+  EXPECT_TRUE(SyscallLineFormat("fcntl", kFcntl).prints_zero(1));
+  EXPECT_TRUE(SyscallLineFormat("execve", kExecve).string_list(1));
+  EXPECT_TRUE(SyscallLineFormat("exit_group", kExitGroup).no_return());
+  EXPECT_TRUE(SyscallLineFormat("clone", kClone).returns_pid());
+  EXPECT_TRUE(SyscallLineFormat("mmap", kMmap).returns_hex());
+  EXPECT_TRUE(SyscallLineFormat("poll", kPoll).returns_timeout());
 }

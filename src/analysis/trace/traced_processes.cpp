@@ -26,6 +26,8 @@ std::string_view TracedProcesses::fd_path(pid_t pid, int fd) {
 std::string_view TracedProcesses::comm(pid_t tid) {
   auto found = comms_.find(tid);
   if (found != comms_.end()) return found->second;
+  // A recording's pid 0 is the idle task, as perf names it reading a file.
+  if (tid == 0) return live_ ? std::string_view() : std::string_view("swapper");
   // A task the trace has not seen (a parent outside it): /proc while it lives, asked once.
   auto& comm = comms_[tid];
   if (!live_) return comm;

@@ -16,15 +16,20 @@ class PerfText {
  public:
   explicit PerfText(std::string& text) : text_(text), cursor_(text.size()) {}
   void put(std::string_view piece) {
-    text_.resize(cursor_);
-    text_ += piece;
+    at_cursor() += piece;
     cursor_ = text_.size();
   }
   void put_rejected(std::string_view written) {
-    text_.resize(cursor_);
-    text_ += written;
+    at_cursor() += written;
     --cursor_;
   }
+  // The text cut back to the cursor, for appending a piece to it in place of put(); advance()
+  // moves the cursor past what was appended.
+  std::string& at_cursor() {
+    if (text_.size() != cursor_) text_.resize(cursor_);
+    return text_;
+  }
+  void advance() { cursor_ = text_.size(); }
   size_t cursor() const { return cursor_; }
 
  private:
@@ -109,12 +114,18 @@ void put_value(PerfText& text, ArgFormat format, const std::array<uint64_t, 6>& 
                uint32_t& skipped);
 
 // Parts of fcntl's beautifiers: open flags (F_SETFL, F_GETFL's return), the command's name,
-// a lease type.
+// a lease type; each also as an append to `out`.
 std::string open_flags_text(uint32_t flags);
 std::string fcntl_cmd_name(int32_t cmd);
 std::string lease_name(int32_t lease);
+void append_open_flags(std::string& out, uint32_t flags);
+void append_fcntl_cmd_name(std::string& out, int32_t cmd);
+void append_lease_name(std::string& out, int32_t lease);
 
 // printf's "%#lx": "0" for zero, "0x..." otherwise.
 std::string c_hex(uint64_t value);
+void append_c_hex(std::string& out, uint64_t value);
+// printf's "%ld".
+void append_decimal(std::string& out, int64_t value);
 
 }  // namespace sonde::output

@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <iterator>
 
 #include "output/trace/syscall_arg_beautifiers.hpp"
 
 namespace sonde::output {
 namespace {
+
+using namespace std::string_view_literals;
 
 using F = ArgFormat;
 constexpr F kByType = F::ByType;
@@ -151,43 +155,50 @@ bool is_exit(std::string_view syscall) { return syscall == "exit_group" || sysca
 // A C string literal: quotes, backslashes and control characters escaped, other bytes as they are.
 void append_quoted(std::string& out, std::string_view text) {
   out += '"';
-  for (const char c : text) {
+  size_t plain = 0;  // where the bytes not yet appended, all printed as they are, start
+  for (size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f && c != '"' && c != '\\') continue;
+    out.append(text.data() + plain, at - plain);
+    plain = at + 1;
     switch (c) {
       case '"':
-        out += "\\\"";
+        out += "\\\""sv;
         break;
       case '\\':
-        out += "\\\\";
+        out += "\\\\"sv;
         break;
       case '\a':
-        out += "\\a";
+        out += "\\a"sv;
         break;
       case '\b':
-        out += "\\b";
+        out += "\\b"sv;
         break;
       case '\f':
-        out += "\\f";
+        out += "\\f"sv;
         break;
       case '\n':
-        out += "\\n";
+        out += "\\n"sv;
         break;
       case '\r':
-        out += "\\r";
+        out += "\\r"sv;
         break;
       case '\t':
-        out += "\\t";
+        out += "\\t"sv;
         break;
       case '\v':
-        out += "\\v";
+        out += "\\v"sv;
         break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          fmt::format_to(std::back_inserter(out), "\\{:03o}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
+      default: {  // "\ooo"
+        const char octal[] = {'\\', static_cast<char>('0' + (byte >> 6)),
+                              static_cast<char>('0' + ((byte >> 3) & 7)),
+                              static_cast<char>('0' + (byte & 7))};
+        out.append(octal, sizeof octal);
+      }
     }
   }
+  out.append(text.data() + plain, text.size() - plain);
   out += '"';
 }
 
@@ -197,7 +208,7 @@ void append_string_list(std::string& out, std::string_view elements) {
   bool first = true;
   while (!elements.empty()) {
     const size_t end = std::min(elements.find('\0'), elements.size());
-    if (!first) out += ", ";
+    if (!first) out += ", "sv;
     append_quoted(out, elements.substr(0, end));
     first = false;
     elements.remove_prefix(std::min(end + 1, elements.size()));
@@ -210,21 +221,33 @@ enum class ReturnFormat : uint8_t { Plain, OpenFlags, FdFlags, Fd, Pid, Lease };
 
 int32_t low_int(uint64_t value) { return static_cast<int32_t>(static_cast<uint32_t>(value)); }
 
-std::string fd_text(int32_t fd, pid_t pid, const SyscallContext& context) {
+void append_fd(std::string& out, int32_t fd, pid_t pid, const SyscallContext& context) {
   const std::string_view path = fd >= 0 && context.fd_path ? context.fd_path(pid, fd) : "";
-  return path.empty() ? fmt::format("{}", fd) : fmt::format("{}<{}>", fd, path);
+  append_decimal(out, fd);
+  if (path.empty()) return;
+  out += '<';
+  out += path;
+  out += '>';
 }
 
-std::string pid_text(int32_t pid, const SyscallContext& context) {
-  const std::string_view comm = pid > 0 && context.comm_of ? context.comm_of(pid) : "";
-  return comm.empty() ? fmt::format("{}", pid) : fmt::format("{} ({})", pid, comm);
+// A number with its thread's comm: "1279 (ls)", or the number alone.
+void append_with_comm(std::string& out, int64_t number, std::string_view comm) {
+  append_decimal(out, number);
+  if (comm.empty()) return;
+  out += " ("sv;
+  out += comm;
+  out += ')';
+}
+
+void append_pid(std::string& out, int32_t pid, const SyscallContext& context) {
+  append_with_comm(out, pid, pid > 0 && context.comm_of ? context.comm_of(pid) : "");
 }
 
 // F_SETFD's argument and F_GETFD's return: perf 6.1 has the test backwards.
-std::string fd_flags(uint64_t value) { return value != 0 ? "0" : "CLOEXEC"; }
+std::string_view fd_flags(uint64_t value) { return value != 0 ? "0" : "CLOEXEC"; }
 
 // fcntl's cmd: what the return is, and whether the third argument is used.
-std::string fcntl_cmd(uint64_t cmd, uint32_t& skipped, ReturnFormat& return_format) {
+void fcntl_effect(uint64_t cmd, uint32_t& skipped, ReturnFormat& return_format) {
   struct Effect {
     uint64_t cmd;
     ReturnFormat returns;
@@ -243,28 +266,27 @@ std::string fcntl_cmd(uint64_t cmd, uint32_t& skipped, ReturnFormat& return_form
     return_format = effect.returns;
     if (effect.arg_unused) skipped |= 1u << 2;
   }
-  return fcntl_cmd_name(low_int(cmd));
 }
 
-std::string fcntl_arg(const SyscallCall& call, pid_t pid, const SyscallContext& context) {
+void append_fcntl_arg(std::string& out, const SyscallCall& call, pid_t pid, const SyscallContext& context) {
   const uint64_t value = call.args[2];
   const int32_t cmd = low_int(call.args[1]);
-  if (cmd == 0) return fd_text(low_int(value), pid, context);          // F_DUPFD
-  if (cmd == 2) return fd_flags(value);                                // F_SETFD
-  if (cmd == 4) return open_flags_text(static_cast<uint32_t>(value));  // F_SETFL
-  if (cmd == 8) return pid_text(low_int(value), context);              // F_SETOWN
-  if (cmd == 1024) return lease_name(low_int(value));                  // F_SETLEASE
+  if (cmd == 0) return append_fd(out, low_int(value), pid, context);          // F_DUPFD
+  if (cmd == 2) return void(out += fd_flags(value));                          // F_SETFD
+  if (cmd == 4) return append_open_flags(out, static_cast<uint32_t>(value));  // F_SETFL
+  if (cmd == 8) return append_pid(out, low_int(value), context);              // F_SETOWN
+  if (cmd == 1024) return append_lease_name(out, low_int(value));             // F_SETLEASE
   // Locks, owners and hints point at structures perf does not read.
   constexpr int32_t pointer_cmds[] = {5, 6, 7, 36, 37, 38, 15, 16, 1035, 1036, 1037, 1038};
-  if (std::ranges::find(pointer_cmds, cmd) != std::end(pointer_cmds)) return c_hex(value);
-  return fmt::format("{}", static_cast<int64_t>(value));
+  if (std::ranges::find(pointer_cmds, cmd) != std::end(pointer_cmds)) return append_c_hex(out, value);
+  append_decimal(out, static_cast<int64_t>(value));
 }
 
 // kcmp's idx1 and idx2: fds of pid1 and pid2 when the type is KCMP_FILE.
-std::string kcmp_idx(const SyscallCall& call, size_t index, const SyscallContext& context) {
+void append_kcmp_idx(std::string& out, const SyscallCall& call, size_t index, const SyscallContext& context) {
   const uint64_t value = call.args[index];
-  if (low_int(call.args[2]) != 0) return fmt::format("{}", static_cast<int64_t>(value));
-  return fd_text(low_int(value), low_int(call.args[index == 3 ? 0 : 1]), context);
+  if (low_int(call.args[2]) != 0) return append_decimal(out, static_cast<int64_t>(value));
+  append_fd(out, low_int(value), low_int(call.args[index == 3 ? 0 : 1]), context);
 }
 
 // One argument's value: the formats that look at the traced machine are here, the others are
@@ -274,50 +296,63 @@ void put_argument(PerfText& text, ArgFormat format, const SyscallCall& call, siz
   const int32_t number = low_int(call.args[index]);
   switch (format) {
     case ArgFormat::Fd:
-      return text.put(fd_text(number, pid, context));
+      append_fd(text.at_cursor(), number, pid, context);
+      break;
     case ArgFormat::FdAt:
-      return text.put(number == -100 ? "CWD" : fd_text(number, pid, context));
+      if (number == -100) {
+        text.at_cursor() += "CWD"sv;
+      } else {
+        append_fd(text.at_cursor(), number, pid, context);
+      }
+      break;
     case ArgFormat::Pid:
-      return text.put(pid_text(number, context));
+      append_pid(text.at_cursor(), number, context);
+      break;
     case ArgFormat::FcntlCmd:
-      return text.put(fcntl_cmd(call.args[index], skipped, return_format));
+      fcntl_effect(call.args[index], skipped, return_format);
+      append_fcntl_cmd_name(text.at_cursor(), number);
+      break;
     case ArgFormat::FcntlArg:
-      return text.put(fcntl_arg(call, pid, context));
+      append_fcntl_arg(text.at_cursor(), call, pid, context);
+      break;
     case ArgFormat::KcmpIdx:
-      return text.put(kcmp_idx(call, index, context));
+      append_kcmp_idx(text.at_cursor(), call, index, context);
+      break;
     default:
       return put_value(text, format, call.args, index, skipped);
   }
+  text.advance();
 }
 
 // The arguments as perf's syscall__scnprintf_args prints them; returns what fcntl's cmd chose
 // for the return value.
-ReturnFormat append_arguments(std::string& out, const SyscallCall& call, pid_t pid,
-                              const SyscallContext& context) {
-  const SyscallFormat* format = find_format(call.syscall);
+ReturnFormat append_arguments(std::string& out, const SyscallCall& call, const SyscallLineFormat& format,
+                              pid_t pid, const SyscallContext& context) {
   uint32_t skipped = 0;  // perf's arg->mask: arguments a beautifier said not to print
   ReturnFormat return_format = ReturnFormat::Plain;
   PerfText text(out);
   const size_t start = text.cursor();
-  const size_t count = std::min<size_t>(call.fields.size(), 6);
+  const size_t count = std::min(format.arguments(), call.fields.size());
   for (size_t index = 0; index < count; ++index) {
     if ((skipped & (1u << index)) != 0) continue;
-    const SyscallArgField& field = call.fields[index];
-    const ArgFormat arg_format = argument_format(format, index, field);
+    const ArgFormat arg_format = format.argument(index);
     uint64_t value = call.args[index];
     if (arg_format == F::MountFlags) value = mount_flags_without_magic(value);
-    if (value == 0 && !prints_zero(arg_format)) continue;
-    text.put(text.cursor() != start ? ", " : "");
-    text.put(fmt::format("{}: ", field.name));
+    if (value == 0 && !format.prints_zero(index)) continue;
+    const bool first = text.cursor() == start;
+    std::string& line = text.at_cursor();
+    if (!first) line += ", "sv;
+    line += call.fields[index].name;
+    line += ": "sv;
     if (call.strings[index]) {  // read by the tracer: a string where perf 6.1 prints the pointer
-      std::string quoted;
-      if (is_argv(field)) {
-        append_string_list(quoted, *call.strings[index]);
+      if (format.string_list(index)) {
+        append_string_list(line, *call.strings[index]);
       } else {
-        append_quoted(quoted, *call.strings[index]);
+        append_quoted(line, *call.strings[index]);
       }
-      text.put(quoted);
+      text.advance();
     } else {
+      text.advance();
       put_argument(text, arg_format, call, index, pid, context, skipped, return_format);
     }
   }
@@ -325,94 +360,199 @@ ReturnFormat append_arguments(std::string& out, const SyscallCall& call, pid_t p
 }
 
 // An error return's "NAME (description)" for -ret, as perf 6.1 prints it.
-std::string errno_text(int error) {
+void append_errno(std::string& out, int error) {
   const char* name = strerrorname_np(error);
   const char* description = strerrordesc_np(error);
-  // perf's str_error_r reports glibc's EINVAL from strerror_r for numbers it has no text for.
-  return fmt::format("{} ({})", name != nullptr ? name : "(unknown)",
-                     description != nullptr
-                         ? std::string(description)
-                         : fmt::format("INTERNAL ERROR: strerror_r({}, [buf], 128)=22", error));
+  out += name != nullptr ? name : "(unknown)";
+  out += " ("sv;
+  if (description != nullptr) {
+    out += description;
+  } else {  // perf's str_error_r reports glibc's EINVAL from strerror_r for numbers it has no text for
+    out += "INTERNAL ERROR: strerror_r("sv;
+    append_decimal(out, error);
+    out += ", [buf], 128)=22"sv;
+  }
+  out += ')';
 }
 
-std::string return_value(const SyscallCall& call, pid_t pid, const SyscallContext& context,
-                         ReturnFormat return_format) {
-  if (is_exit(call.syscall)) return "?";
-  const SyscallFormat* format = find_format(call.syscall);
+void append_return_value(std::string& out, const SyscallCall& call, const SyscallLineFormat& format,
+                         pid_t pid, const SyscallContext& context, ReturnFormat return_format) {
+  if (format.no_return()) return void(out += '?');
   const int64_t ret = call.ret;
-  if (ret < 0) return "-1 " + errno_text(static_cast<int>(0 - static_cast<uint64_t>(ret)));
-  const uint8_t flags = format != nullptr ? format->flags : 0;
-  if (ret == 0 && (flags & kTimeout) != 0) return "0 (Timeout)";
+  if (ret < 0) {
+    out += "-1 "sv;
+    return append_errno(out, static_cast<int>(0 - static_cast<uint64_t>(ret)));
+  }
+  if (ret == 0 && format.returns_timeout()) return void(out += "0 (Timeout)"sv);
   switch (return_format) {
     case ReturnFormat::OpenFlags:
-      return open_flags_text(static_cast<uint32_t>(ret));
+      return append_open_flags(out, static_cast<uint32_t>(ret));
     case ReturnFormat::FdFlags:
-      return fd_flags(static_cast<uint64_t>(ret));
+      return void(out += fd_flags(static_cast<uint64_t>(ret)));
     case ReturnFormat::Fd:
-      return fd_text(low_int(static_cast<uint64_t>(ret)), pid, context);
+      return append_fd(out, low_int(static_cast<uint64_t>(ret)), pid, context);
     case ReturnFormat::Pid:
-      return pid_text(low_int(static_cast<uint64_t>(ret)), context);
+      return append_pid(out, low_int(static_cast<uint64_t>(ret)), context);
     case ReturnFormat::Lease:
-      return lease_name(low_int(static_cast<uint64_t>(ret)));
+      return append_lease_name(out, low_int(static_cast<uint64_t>(ret)));
     case ReturnFormat::Plain:
       break;
   }
-  if ((flags & kHexret) != 0) return c_hex(static_cast<uint64_t>(ret));
-  if ((flags & kErrpid) != 0) {
+  if (format.returns_hex()) return append_c_hex(out, static_cast<uint64_t>(ret));
+  if (format.returns_pid()) {
     // perf 6.1 prints nothing at all for a pid it has no thread for (the 0 a child gets from
-    // clone, a parent outside the trace); the number is worth keeping, so sonde prints it bare.
-    const std::string_view comm = ret > 0 && context.comm_of ? context.comm_of(static_cast<pid_t>(ret)) : "";
-    return comm.empty() ? fmt::format("{}", ret) : fmt::format("{} ({})", ret, comm);
+    // clone live, a parent outside the trace); the number is worth keeping, so sonde prints it
+    // bare. Reading a file perf knows pid 0 as "swapper": comm_of says so there.
+    return append_with_comm(out, ret,
+                            ret >= 0 && context.comm_of ? context.comm_of(static_cast<pid_t>(ret)) : "");
   }
-  return fmt::format("{}", ret);
+  append_decimal(out, ret);
 }
 
+// fmt's "{:W.3f}" of `value` written at `at`, with the digits worked out here from the double's
+// exact value rounded to the nearest thousandth; the end of what was written, or nullptr for a
+// value exactly halfway, one of 2^52 or more and the non-finite ones, which are left to fmt.
+char* put_fixed3(char* at, double value, size_t width) {
+  const auto bits = std::bit_cast<uint64_t>(value);
+  const auto exponent = static_cast<int>((bits >> 52) & 0x7ff);
+  const int shift = 1075 - exponent;  // |value| = (mantissa | 2^52) / 2^shift
+  uint64_t thousandths = 0;           // |value| * 1000, rounded; 0 for zeros and subnormals
+  if (exponent != 0) {
+    if (shift <= 0) return nullptr;
+    if (shift < 64) {
+      const uint64_t scaled = ((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52)) * 1000;  // < 2^63
+      const uint64_t rest = scaled & ((uint64_t{1} << shift) - 1), half = uint64_t{1} << (shift - 1);
+      if (rest == half) return nullptr;
+      thousandths = (scaled >> shift) + (rest > half ? 1 : 0);
+    }  // else below 2^-11: under half a thousandth
+  }
+  // Right to left into `text`, two digits at a time.
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  char text[24];
+  char* const end = std::end(text);
+  char* start = end - 4;
+  const auto fraction = static_cast<unsigned>(thousandths % 1000);
+  start[0] = '.';
+  start[1] = static_cast<char>('0' + fraction / 100);
+  std::memcpy(start + 2, kPairs + 2 * (fraction % 100), 2);
+  uint64_t whole = thousandths / 1000;
+  while (whole >= 100) {
+    start -= 2;
+    std::memcpy(start, kPairs + 2 * (whole % 100), 2);
+    whole /= 100;
+  }
+  if (whole >= 10) {
+    start -= 2;
+    std::memcpy(start, kPairs + 2 * whole, 2);
+  } else {
+    *--start = static_cast<char>('0' + whole);
+  }
+  if ((bits >> 63) != 0) *--start = '-';
+  const auto length = static_cast<size_t>(end - start);
+  if (length < width) {
+    std::memset(at, ' ', width - length);
+    at += width - length;
+  }
+  std::memcpy(at, start, length);
+  return at + length;
+}
+
+// "TIME (DURATION ms): COMM/TID ", with fmt's "{:10.3f}" and "{:6.3f}" of the times.
 void append_prefix(std::string& out, const SyscallLinePrefix& prefix, bool force_no_duration = false) {
-  auto it = std::back_inserter(out);
+  const bool duration = prefix.duration_ms && !force_no_duration;
+  // At most 22 bytes of time, 28 of duration, 15 of comm and 12 of tid; fmt writes the times
+  // put_fixed3 leaves straight to `out`.
+  char text[96];
+  char* at = text;
+  const auto put = [&at](std::string_view piece) {
+    std::memcpy(at, piece.data(), piece.size());
+    at += piece.size();
+  };
   if (prefix.show_time) {
-    if (prefix.time_known) {
-      fmt::format_to(it, "{:10.3f} ", prefix.time_ms);
+    if (!prefix.time_known) {
+      put("         ? "sv);
+    } else if (char* end = put_fixed3(at, prefix.time_ms, 10); end != nullptr) {
+      at = end;
+      *at++ = ' ';
     } else {
-      out += "         ? ";
+      out.append(text, at);
+      fmt::format_to(std::back_inserter(out), "{:10.3f} ", prefix.time_ms);
+      at = text;
     }
   }
-  if (prefix.duration_ms && !force_no_duration) {
-    fmt::format_to(it, "({:6.3f} ms): ", *prefix.duration_ms);
+  if (!duration) {
+    put("(         ): "sv);
   } else {
-    out += "(         ): ";
+    *at++ = '(';
+    if (char* end = put_fixed3(at, *prefix.duration_ms, 6); end != nullptr) {
+      at = end;
+    } else {
+      out.append(text, at);
+      fmt::format_to(std::back_inserter(out), "{:6.3f}", *prefix.duration_ms);
+      at = text;
+    }
+    put(" ms): "sv);
   }
-  if (!prefix.show_tid) return;
-  if (prefix.show_comm) fmt::format_to(it, "{}/", prefix.comm.substr(0, 14));
-  fmt::format_to(it, "{} ", prefix.tid);
+  if (prefix.show_tid) {
+    if (prefix.show_comm) {
+      put(prefix.comm.substr(0, 14));
+      *at++ = '/';
+    }
+    const fmt::format_int tid(prefix.tid);
+    put({tid.data(), tid.size()});
+    *at++ = ' ';
+  }
+  out.append(text, at);
 }
 
 // perf pads the call to its 70-column argument alignment, with at least one space, then "= ".
-void append_return(std::string& out, size_t call_length, std::string_view value) {
-  out.append(call_length < 70 ? 70 - call_length : 1, ' ');
-  out += "= ";
-  out += value;
-  out += '\n';
+void append_return_padding(std::string& out, size_t call_length) {
+  constexpr std::string_view kPadding =
+      "                                                                      = ";  // 70 spaces
+  out += kPadding.substr(call_length < 70 ? call_length : 69);
+}
+
+// "name(arg: value, ...)"; returns what fcntl's cmd chose for the return value.
+ReturnFormat append_call(std::string& out, const SyscallCall& call, const SyscallLineFormat& format,
+                         pid_t pid, const SyscallContext& context) {
+  out += call.syscall;
+  out += '(';
+  const ReturnFormat return_format = append_arguments(out, call, format, pid, context);
+  out += ')';
+  return return_format;
 }
 
 }  // namespace
 
-uint32_t string_argument_mask(std::string_view syscall, std::span<const SyscallArgField> fields) {
+SyscallLineFormat::SyscallLineFormat(std::string_view syscall, std::span<const SyscallArgField> fields)
+    : arguments_(static_cast<uint8_t>(std::min<size_t>(fields.size(), 6))), no_return_(is_exit(syscall)) {
   const SyscallFormat* format = find_format(syscall);
+  const uint8_t flags = format != nullptr ? format->flags : 0;
+  returns_pid_ = (flags & kErrpid) != 0;
+  returns_timeout_ = (flags & kTimeout) != 0;
+  returns_hex_ = (flags & kHexret) != 0;
+  for (size_t index = 0; index < arguments_; ++index) {
+    formats_[index] = argument_format(format, index, fields[index]);
+    if (output::prints_zero(formats_[index])) zero_mask_ |= static_cast<uint8_t>(1u << index);
+    if (is_argv(fields[index])) list_mask_ |= static_cast<uint8_t>(1u << index);
+  }
+}
+
+uint32_t string_argument_mask(std::string_view syscall, std::span<const SyscallArgField> fields) {
+  const SyscallLineFormat format(syscall, fields);
   uint32_t mask = 0;
-  for (size_t index = 0; index < std::min<size_t>(fields.size(), 6); ++index) {
-    if (argument_format(format, index, fields[index]) == F::Filename || is_argv(fields[index])) {
-      mask |= 1u << index;
-    }
+  for (size_t index = 0; index < format.arguments(); ++index) {
+    if (format.argument(index) == F::Filename || format.string_list(index)) mask |= 1u << index;
   }
   return mask;
 }
 
 void append_syscall_call(std::string& out, const SyscallCall& call, pid_t pid,
                          const SyscallContext& context) {
-  out += call.syscall;
-  out += '(';
-  append_arguments(out, call, pid, context);
-  out += ')';
+  append_call(out, call, SyscallLineFormat(call.syscall, call.fields), pid, context);
 }
 
 void append_syscall_return(std::string& out, const SyscallCall& call, const SyscallContext& context) {
@@ -424,39 +564,58 @@ void append_syscall_return(std::string& out, const SyscallCall& call, pid_t pid,
   // Only fcntl's cmd changes how a return prints; its other arguments need not be printed here.
   uint32_t skipped = 0;
   ReturnFormat return_format = ReturnFormat::Plain;
-  if (call.syscall == "fcntl" && call.fields.size() > 1) fcntl_cmd(call.args[1], skipped, return_format);
-  out += return_value(call, pid, context, return_format);
+  if (call.syscall == "fcntl" && call.fields.size() > 1) fcntl_effect(call.args[1], skipped, return_format);
+  append_return_value(out, call, SyscallLineFormat(call.syscall, {}), pid, context, return_format);
 }
 
 void append_syscall_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
                          pid_t pid, const SyscallContext& context) {
-  append_prefix(out, prefix, is_exit(call.syscall));
+  append_syscall_line(out, prefix, call, SyscallLineFormat(call.syscall, call.fields), pid, context);
+}
+
+void append_syscall_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
+                         const SyscallLineFormat& format, pid_t pid, const SyscallContext& context) {
+  append_prefix(out, prefix, format.no_return());
   const size_t call_start = out.size();
-  out += call.syscall;
-  out += '(';
-  const ReturnFormat return_format = append_arguments(out, call, pid, context);
-  out += ')';
-  const size_t call_length = out.size() - call_start;
-  append_return(out, call_length, return_value(call, pid, context, return_format));
+  const ReturnFormat return_format = append_call(out, call, format, pid, context);
+  append_return_padding(out, out.size() - call_start);
+  append_return_value(out, call, format, pid, context, return_format);
+  out += '\n';
 }
 
 void append_syscall_continued_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
                                    pid_t pid, const SyscallContext& context) {
+  append_syscall_continued_line(out, prefix, call, SyscallLineFormat(call.syscall, {}), pid, context);
+}
+
+void append_syscall_continued_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
+                                   const SyscallLineFormat& format, pid_t pid,
+                                   const SyscallContext& context) {
   append_prefix(out, prefix);
   const size_t call_start = out.size();
-  fmt::format_to(std::back_inserter(out), " ... [continued]: {}())", call.syscall);
-  const size_t call_length = out.size() - call_start;
-  append_return(out, call_length, return_value(call, pid, context, ReturnFormat::Plain));
+  out += " ... [continued]: "sv;
+  out += call.syscall;
+  out += "())"sv;
+  append_return_padding(out, out.size() - call_start);
+  append_return_value(out, call, format, pid, context, ReturnFormat::Plain);
+  out += '\n';
 }
 
 void append_syscall_interrupted_line(std::string& out, const SyscallLinePrefix& prefix,
                                      const SyscallCall& call, pid_t pid, const SyscallContext& context) {
+  append_syscall_interrupted_line(out, prefix, call, SyscallLineFormat(call.syscall, call.fields), pid,
+                                  context);
+}
+
+void append_syscall_interrupted_line(std::string& out, const SyscallLinePrefix& prefix,
+                                     const SyscallCall& call, const SyscallLineFormat& format, pid_t pid,
+                                     const SyscallContext& context) {
   append_prefix(out, prefix, true);
   const size_t call_start = out.size();
-  append_syscall_call(out, call, pid, context);
+  append_call(out, call, format, pid, context);
   const size_t call_length = out.size() - call_start;
   if (call_length < 66) out.append(66 - call_length, ' ');
-  out += " ...\n";
+  out += " ...\n"sv;
 }
 
 }  // namespace sonde::output

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "kernel/syscall_formats.hpp"
+#include "output/trace/syscall_arg_beautifiers.hpp"
 
 namespace sonde::output {
 
@@ -45,6 +46,40 @@ struct SyscallContext {
   std::function<std::string_view(pid_t tid)> comm_of;
 };
 
+// What the lines of one syscall take from its name and argument fields, worked out once: perf's
+// table entry for it, each argument's format. A tracer keeps one per syscall and passes it with
+// each call of that syscall (the call's `syscall` and `fields` must be the ones it was made from);
+// the functions without it work it out for every call.
+class SyscallLineFormat {
+ public:
+  SyscallLineFormat(std::string_view syscall, std::span<const SyscallArgField> fields);
+
+  // The arguments printed: the fields, at most 6.
+  size_t arguments() const { return arguments_; }
+  // How argument `index` prints, when the tracer read no string for it.
+  ArgFormat argument(size_t index) const { return formats_[index]; }
+  // Whether argument `index` prints when it is zero.
+  bool prints_zero(size_t index) const { return (zero_mask_ & (1u << index)) != 0; }
+  // Whether argument `index` is execve's argv, read as a list of strings.
+  bool string_list(size_t index) const { return (list_mask_ & (1u << index)) != 0; }
+  // exit and exit_group: printed at entry, "= ?".
+  bool no_return() const { return no_return_; }
+  // perf's return flags: a pid (with its comm), 0 as "0 (Timeout)", an address in hex.
+  bool returns_pid() const { return returns_pid_; }
+  bool returns_timeout() const { return returns_timeout_; }
+  bool returns_hex() const { return returns_hex_; }
+
+ private:
+  std::array<ArgFormat, 6> formats_{};
+  uint8_t arguments_ = 0;
+  uint8_t zero_mask_ = 0;
+  uint8_t list_mask_ = 0;
+  bool no_return_ = false;
+  bool returns_pid_ = false;
+  bool returns_timeout_ = false;
+  bool returns_hex_ = false;
+};
+
 // Appends "name(arg: value, ...)" (perf skips most zero-valued arguments).
 void append_syscall_call(std::string& out, const SyscallCall& call, pid_t pid, const SyscallContext& context);
 // Appends the return value, what perf prints after "= ": "3", "0x7fbf73e26000", "1279 (ls)",
@@ -71,16 +106,26 @@ struct SyscallLinePrefix {
 // exit_group print at entry, as perf does: no duration, "= ?".
 void append_syscall_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
                          pid_t pid, const SyscallContext& context);
+// The same with the syscall's format worked out beforehand.
+void append_syscall_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
+                         const SyscallLineFormat& format, pid_t pid, const SyscallContext& context);
 
 // perf's line for a return whose entry it did not see (the workload's first execve):
 // "         ? (         ): ls/2127  ... [continued]: execve())    = 0". Only call.syscall and
 // call.ret are used.
 void append_syscall_continued_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
                                    pid_t pid, const SyscallContext& context);
+// The same with the syscall's format worked out beforehand (only its name's part is used).
+void append_syscall_continued_line(std::string& out, const SyscallLinePrefix& prefix, const SyscallCall& call,
+                                   const SyscallLineFormat& format, pid_t pid, const SyscallContext& context);
 
 // perf's line for an entry whose return another line comes before: the call, padded, then " ...";
 // the return follows later as a continued line. Never with a duration.
 void append_syscall_interrupted_line(std::string& out, const SyscallLinePrefix& prefix,
                                      const SyscallCall& call, pid_t pid, const SyscallContext& context);
+// The same with the syscall's format worked out beforehand.
+void append_syscall_interrupted_line(std::string& out, const SyscallLinePrefix& prefix,
+                                     const SyscallCall& call, const SyscallLineFormat& format, pid_t pid,
+                                     const SyscallContext& context);
 
 }  // namespace sonde::output

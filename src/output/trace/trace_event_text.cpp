@@ -63,12 +63,16 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
   prefix.show_comm = options_.show_comm;
   prefix.comm = comm;
   prefix.tid = tid;
-  if (continued || resumed)
+  if (continued || resumed) {
     append_syscall_continued_line(out, prefix, call, pid, context);
-  else if (unfinished)
-    append_syscall_interrupted_line(out, prefix, call, pid, context);
-  else
-    append_syscall_line(out, prefix, call, pid, context);
+  } else {
+    // perf's table entry and the arguments' formats, worked out the first time a syscall prints.
+    const SyscallLineFormat& format = line_format(event.nr, call);
+    if (unfinished)
+      append_syscall_interrupted_line(out, prefix, call, format, pid, context);
+    else
+      append_syscall_line(out, prefix, call, format, pid, context);
+  }
 
   if ((place_finder_ || user_chain_) && !continued && !unfinished) append_callchain(out, event);
   // An entry printed alone comes back at its exit: what the call did is learnt then.
@@ -165,6 +169,16 @@ void TraceEventText::append(std::string& out, const kernel::FaultTraceEvent& eve
   else
     fmt::format_to(it, "{:#x}", event.addr);
   fmt::format_to(it, " ({}{})\n", target.dso.empty() ? '?' : 'd', kernel ? 'k' : '.');
+}
+
+const SyscallLineFormat& TraceEventText::line_format(int nr, const SyscallCall& call) {
+  if (nr < 0 || static_cast<size_t>(nr) >= line_formats_.size()) {
+    other_format_.emplace(call.syscall, call.fields);
+    return *other_format_;
+  }
+  auto& format = line_formats_[static_cast<size_t>(nr)];
+  if (!format) format.emplace(call.syscall, call.fields);
+  return *format;
 }
 
 double TraceEventText::relative_ms(uint64_t stamp) {

@@ -10,6 +10,7 @@
 #include "analysis/trace/syscall_catalogue.hpp"
 #include "analysis/trace/traced_processes.hpp"
 #include "kernel/syscall_tracer.hpp"
+#include "output/trace/syscall_line.hpp"
 #include "output/trace/tracepoint_text.hpp"
 
 namespace sonde::output {
@@ -68,8 +69,13 @@ class TraceEventText {
   DwarfUnwinder dwarf_unwinder_;
   const std::vector<Place>* user_chain_ = nullptr;  // the dwarf frames of the call being printed
   std::optional<uint64_t> base_ns_;
+  // Each syscall's line format by number, made the first time it prints a whole call.
+  std::vector<std::optional<SyscallLineFormat>> line_formats_ =
+      std::vector<std::optional<SyscallLineFormat>>(SONDE_TRACE_MAX_SYSCALLS);
+  std::optional<SyscallLineFormat> other_format_;  // a number past the table's
 
   double relative_ms(uint64_t stamp);
+  const SyscallLineFormat& line_format(int nr, const SyscallCall& call);
   void append_callchain(std::string& out, const kernel::SyscallTraceEvent& event);
 };
 
