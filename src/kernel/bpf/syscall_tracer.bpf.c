@@ -218,15 +218,15 @@ int trace_sys_enter(__u64* ctx) {
   state->nr = nr;
   state->flags = 0;
   state->string_length[0] = state->string_length[1] = 0;
-  struct pt_regs___sonde* regs = (struct pt_regs___sonde*)ctx[0];
-  // x86-64 syscall arguments: di, si, dx, r10, r8, r9
-  state->args[0] = regs->di;
-  state->args[1] = regs->si;
-  state->args[2] = regs->dx;
-  state->args[3] = regs->r10;
-  state->args[4] = regs->r8;
-  state->args[5] = regs->r9;
   if (copy_events) {
+    // x86-64 syscall arguments: di, si, dx, r10, r8, r9 (a summary needs none of them)
+    struct pt_regs___sonde* regs = (struct pt_regs___sonde*)ctx[0];
+    state->args[0] = regs->di;
+    state->args[1] = regs->si;
+    state->args[2] = regs->dx;
+    state->args[3] = regs->r10;
+    state->args[4] = regs->r8;
+    state->args[5] = regs->r9;
     __u8 mask = string_masks[nr & (SONDE_TRACE_MAX_SYSCALLS - 1)];
     if (mask) read_strings(state, mask);
   }
