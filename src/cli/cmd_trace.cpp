@@ -3,6 +3,7 @@
 #include <pwd.h>
 
 #include <CLI/CLI.hpp>
+#include <tuple>
 
 #include "capture/tasks.hpp"
 #include "cli/command.hpp"
@@ -89,20 +90,14 @@ int cmd_trace(int argc, char** argv) {
   if (!command) return report_error(command.error());
   run.command = *command;
 
-  if (!pids.empty()) {
-    auto ids = capture::parse_task_ids(pids, "process id");
-    if (!ids) return report_error("trace", ids.error());
-    run.pids = *ids;
-  }
-  if (!tids.empty()) {
-    auto ids = capture::parse_task_ids(tids, "thread id");
-    if (!ids) return report_error("trace", ids.error());
-    run.tids = *ids;
-  }
-  if (!filter_pids.empty()) {
-    auto ids = capture::parse_task_ids(filter_pids, "process id");
-    if (!ids) return report_error("trace", ids.error());
-    run.filter_pids = *ids;
+  // -p, -t and --filter-pids: comma lists of ids.
+  for (auto [text, ids, what] :
+       {std::tuple{&pids, &run.pids, "process id"}, std::tuple{&tids, &run.tids, "thread id"},
+        std::tuple{&filter_pids, &run.filter_pids, "process id"}}) {
+    if (text->empty()) continue;
+    auto parsed = capture::parse_task_ids(*text, what);
+    if (!parsed) return report_error("trace", parsed.error());
+    *ids = *parsed;
   }
   if (!cpus.empty()) {
     auto list = kernel::parse_cpu_list(cpus);

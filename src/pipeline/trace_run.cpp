@@ -276,28 +276,23 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
   uint64_t printed = 0;
   bool max_reached = false;
   kernel::SyscallTracer::EventHandler on_event;
-  on_event.on_syscall = [&](const kernel::SyscallTraceEvent& event, size_t size) {
+  // Each record becomes a line until --max-events is reached.
+  auto print = [&](auto&&... record) {
     if (max_reached) return;
-    if (uint64_t first = tracer->first_event_ns(); first != 0) text.start_clock(first);
-    text.append(lines, event, size);
+    text.append(lines, record...);
     if (options.max_events && ++printed >= *options.max_events) max_reached = true;
   };
+  // A call's times count from the first traced call, printed or not.
+  auto print_call = [&](const auto& event, size_t size) {
+    if (uint64_t first = tracer->first_event_ns(); first != 0 && !max_reached) text.start_clock(first);
+    print(event, size);
+  };
+  on_event.on_syscall = [&](const kernel::SyscallTraceEvent& event, size_t size) { print_call(event, size); };
   on_event.on_syscall_dwarf = [&](const kernel::SyscallTraceEventDwarf& event, size_t size) {
-    if (max_reached) return;
-    if (uint64_t first = tracer->first_event_ns(); first != 0) text.start_clock(first);
-    text.append(lines, event, size);
-    if (options.max_events && ++printed >= *options.max_events) max_reached = true;
+    print_call(event, size);
   };
-  on_event.on_fault = [&](const kernel::FaultTraceEvent& event) {
-    if (max_reached) return;
-    text.append(lines, event);
-    if (options.max_events && ++printed >= *options.max_events) max_reached = true;
-  };
-  on_event.on_tracepoint = [&](const kernel::TracepointTraceEvent& event) {
-    if (max_reached) return;
-    text.append(lines, event);
-    if (options.max_events && ++printed >= *options.max_events) max_reached = true;
-  };
+  on_event.on_fault = [&](const kernel::FaultTraceEvent& event) { print(event); };
+  on_event.on_tracepoint = [&](const kernel::TracepointTraceEvent& event) { print(event); };
   auto flush_lines = [&]() -> Result<void> {
     if (lines.empty()) return {};
     auto written = out.write(lines.data(), lines.size());
@@ -320,7 +315,7 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
       target.kind = capture::SamplingTarget::Kind::threads;
       target.tids = targets;
     }
-    target.cpus = options.cpus.empty() ? kernel::online_cpus() : options.cpus;
+    target.cpus = tracer_options.online_cpus;
     auto opened = TraceSymbols::open(target, workload.has_value() && options.delay_ms == 0,
                                      tracer_options.major_faults || tracer_options.minor_faults);
     if (!opened) return tl::unexpected(opened.error());

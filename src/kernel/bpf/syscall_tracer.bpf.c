@@ -159,6 +159,13 @@ static __always_inline struct syscall_trace_event* traced_task(struct task_struc
   return bpf_task_storage_get(&tasks, task, 0, 0);
 }
 
+// Copies a record to the ring buffer, waking the reader only when a good amount has gathered
+// (it also drains on a timer); a full ring counts the record as lost.
+static __always_inline void emit(void* record, __u64 size) {
+  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+  if (bpf_ringbuf_output(&events, record, size, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+}
+
 static __always_inline void copy_event(struct syscall_trace_event* state);
 
 static __always_inline void read_strings(struct syscall_trace_event* state, __u8 mask) {
@@ -302,9 +309,7 @@ static __always_inline void copy_event(struct syscall_trace_event* state) {
   else if (state->string_length[0])
     size += state->string_length[0] & (2 * SONDE_TRACE_STRING_SIZE - 1);
   if (size > sizeof(struct syscall_trace_event)) size = sizeof(struct syscall_trace_event);
-  // Wake the reader only when a good amount has gathered; it also polls on a timer.
-  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-  if (bpf_ringbuf_output(&events, state, size, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+  emit(state, size);
 }
 
 // The call with the user registers and stack for --call-graph dwarf, as perf's
@@ -345,8 +350,7 @@ static __always_inline void copy_dwarf_event(struct syscall_trace_event* state, 
   event->stack_size = size;
   __u64 length = sizeof *event - SONDE_TRACE_DWARF_STACK + size;
   if (length > sizeof *event) length = sizeof *event;
-  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-  if (bpf_ringbuf_output(&events, event, length, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+  emit(event, length);
 }
 
 // sys_exit(struct pt_regs *regs, long ret): the number is in orig_ax, as syscall_get_nr reads it.
@@ -453,8 +457,7 @@ int trace_tracepoint(void* ctx) {
   event->size = size;
   __u32 length = sizeof *event - SONDE_TRACE_TRACEPOINT_MAX + size;
   if (length > sizeof *event) length = sizeof *event;
-  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-  if (bpf_ringbuf_output(&events, event, length, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+  emit(event, length);
   return 0;
 }
 
@@ -492,8 +495,7 @@ int trace_fault(struct bpf_perf_event_data* ctx) {
   event.ip = ctx->regs.rip;
   event.addr = ctx->addr;
   bpf_get_current_comm(event.comm, sizeof event.comm);
-  __u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-  if (bpf_ringbuf_output(&events, &event, sizeof event, flags) != 0) __sync_fetch_and_add(&lost_events, 1);
+  emit(&event, sizeof event);
   return 0;
 }
 

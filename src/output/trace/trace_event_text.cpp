@@ -8,6 +8,13 @@
 
 namespace sonde::output {
 
+namespace {
+
+// A record's comm: up to 16 bytes, NUL-terminated when shorter.
+std::string_view comm_text(const char (&comm)[16]) { return {comm, strnlen(comm, sizeof comm)}; }
+
+}  // namespace
+
 void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& event, size_t size) {
   std::string_view name = catalogue_.name(event.nr);
   std::string unknown_name;
@@ -42,14 +49,12 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEvent& e
 
   pid_t pid = static_cast<pid_t>(event.pid);
   pid_t tid = static_cast<pid_t>(event.tid);
-  std::string_view comm(event.comm, strnlen(event.comm, sizeof event.comm));
+  std::string_view comm = comm_text(event.comm);
   processes_.set_comm(tid, comm);
   bool forked = name == "clone" || name == "clone3" || name == "fork" || name == "vfork";
   if (forked && event.ret > 0) processes_.inherit_comm(static_cast<pid_t>(event.ret), comm);
 
-  SyscallContext context;
-  context.fd_path = [this](pid_t owner, int fd) { return processes_.fd_path(owner, fd); };
-  context.comm_of = [this](pid_t thread) { return processes_.comm(thread); };
+  const SyscallContext& context = context_;
 
   SyscallLinePrefix prefix;
   bool unfinished = (event.flags & SONDE_TRACE_UNFINISHED) != 0;
@@ -94,7 +99,7 @@ void TraceEventText::append(std::string& out, const kernel::SyscallTraceEventDwa
 }
 
 void TraceEventText::append(std::string& out, const kernel::TracepointTraceEvent& event) {
-  std::string_view comm(event.comm, strnlen(event.comm, sizeof event.comm));
+  std::string_view comm = comm_text(event.comm);
   processes_.set_comm(static_cast<pid_t>(event.tid), comm);
   TracepointLinePrefix prefix;
   prefix.time_ms = relative_ms(event.time_ns);
@@ -142,7 +147,7 @@ void TraceEventText::append_callchain(std::string& out, const kernel::SyscallTra
 }
 
 void TraceEventText::append(std::string& out, const kernel::FaultTraceEvent& event) {
-  std::string_view comm(event.comm, strnlen(event.comm, sizeof event.comm));
+  std::string_view comm = comm_text(event.comm);
   auto tid = static_cast<pid_t>(event.tid);
   processes_.set_comm(tid, comm);
   auto it = std::back_inserter(out);

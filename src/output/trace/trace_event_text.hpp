@@ -27,7 +27,12 @@ struct TraceTextOptions {
 class TraceEventText {
  public:
   TraceEventText(analysis::SyscallCatalogue& catalogue, TraceTextOptions options)
-      : catalogue_(catalogue), options_(options), processes_(options.live) {}
+      : catalogue_(catalogue), options_(options), processes_(options.live) {
+    context_.fd_path = [this](pid_t owner, int fd) { return processes_.fd_path(owner, fd); };
+    context_.comm_of = [this](pid_t thread) { return processes_.comm(thread); };
+  }
+  TraceEventText(const TraceEventText&) = delete;  // context_ points into this object
+  TraceEventText& operator=(const TraceEventText&) = delete;
 
   // Appends the event's line.
   void append(std::string& out, const kernel::SyscallTraceEvent& event, size_t size);
@@ -65,6 +70,7 @@ class TraceEventText {
   TraceTextOptions options_;
   analysis::TracedProcesses processes_;
   TracepointText tracepoints_;
+  SyscallContext context_;  // what the line printer asks of processes_, made once
   PlaceFinder place_finder_;
   DwarfUnwinder dwarf_unwinder_;
   const std::vector<Place>* user_chain_ = nullptr;  // the dwarf frames of the call being printed
