@@ -93,6 +93,10 @@ Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
   rodata->kernel_stacks = options.kernel_stacks ? 1 : 0;
   rodata->count_child_fork_returns = options.count_child_fork_returns ? 1 : 0;
   rodata->min_duration_ns = options.min_duration_ns;
+  // perf splits a call's line around an interrupting entry only when it prints every call, and
+  // around a tracepoint unless it prints failures only.
+  rodata->split_on_enter = options.copy_events && options.min_duration_ns == 0 && !options.failures_only;
+  rodata->split_on_tracepoint = options.copy_events && !options.failures_only;
   for (size_t nr = 0; nr < SONDE_TRACE_MAX_SYSCALLS; ++nr) {
     rodata->selected[nr] = options.selected[nr] ? 1 : 0;
     rodata->string_masks[nr] = nr < options.string_masks.size() ? options.string_masks[nr] : 0;

@@ -6,12 +6,16 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include "analysis/trace/recorded_syscalls.hpp"
+#include "analysis/trace/split_call_lines.hpp"
 #include "analysis/trace/syscall_catalogue.hpp"
 #include "analysis/trace/syscall_stats.hpp"
 #include "base/file.hpp"
@@ -287,9 +291,24 @@ Result<int> run_trace(const TraceRunOptions& options, Diagnostics& diagnostics) 
     if (uint64_t first = tracer->first_event_ns(); first != 0 && !max_reached) text.start_clock(first);
     print(event, size);
   };
-  on_event.on_syscall = [&](const kernel::SyscallTraceEvent& event, size_t size) { print_call(event, size); };
+  analysis::SplitCallLines split_lines;
+  on_event.on_syscall = [&](const kernel::SyscallTraceEvent& event, size_t size) {
+    auto line = split_lines.admit(event);
+    if (!line.print) return;
+    if (line.flags == event.flags) return print_call(event, size);
+    kernel::SyscallTraceEvent corrected;  // rare: a split line's two records raced
+    std::memcpy(&corrected, &event, std::min(size, sizeof corrected));
+    corrected.flags = line.flags;
+    print_call(corrected, size);
+  };
   on_event.on_syscall_dwarf = [&](const kernel::SyscallTraceEventDwarf& event, size_t size) {
-    print_call(event, size);
+    auto line = split_lines.admit(event.call);
+    if (!line.print) return;
+    if (line.flags == event.call.flags) return print_call(event, size);
+    auto corrected = std::make_unique<kernel::SyscallTraceEventDwarf>();
+    std::memcpy(corrected.get(), &event, std::min(size, sizeof *corrected));
+    corrected->call.flags = line.flags;
+    print_call(*corrected, size);
   };
   on_event.on_fault = [&](const kernel::FaultTraceEvent& event) { print(event); };
   on_event.on_tracepoint = [&](const kernel::TracepointTraceEvent& event) { print(event); };

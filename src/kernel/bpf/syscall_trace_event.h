@@ -18,9 +18,14 @@
 #define SONDE_TRACE_STRING_CUT 2
 #define SONDE_TRACE_NO_RETURN 4 /* exit or exit_group, copied at entry */
 #define SONDE_TRACE_STRING_MISSING 8 /* a string argument could not be read at entry */
-#define SONDE_TRACE_UNFINISHED 16 /* an entry printed before its exit: rt_sigreturn, or (replays) a
-                                     call another thread's event interrupted */
-#define SONDE_TRACE_RESUMED 32    /* (replays) the exit of a call printed as UNFINISHED before */
+#define SONDE_TRACE_UNFINISHED 16 /* an entry printed before its exit: rt_sigreturn, or a call
+                                     another thread's entry (or a tracepoint) interrupted */
+#define SONDE_TRACE_RESUMED 32    /* the exit of a call printed as UNFINISHED before */
+
+/* syscall_trace_event.entry_state */
+#define SONDE_ENTRY_NONE 0
+#define SONDE_ENTRY_PENDING 1 /* in flight, its entry not printed */
+#define SONDE_ENTRY_PRINTED 2 /* in flight, its entry printed as interrupted */
 
 /* What a ring-buffer record holds: its first field. */
 #define SONDE_TRACE_KIND_SYSCALL 0
@@ -42,6 +47,9 @@ struct syscall_trace_event {
   __u32 tid;
   __s32 nr;
   __u32 cpu;
+  /* In task storage only: whether the call in flight has had its entry printed because another
+   * event came first (SONDE_ENTRY_*); the interrupting program sets it with a compare-and-swap. */
+  __u64 entry_state; /* 64 bits: BPF's compare-and-swap before -mcpu=v3 */
   __u16 string_length[SONDE_TRACE_STRING_SLOTS]; /* bytes used in each slot, 0: none */
   __u8 string_arg[SONDE_TRACE_STRING_SLOTS];     /* the argument each slot holds */
   __u8 flags;

@@ -92,6 +92,10 @@ const volatile __u8 filter_uid = 0;
 const volatile __u8 exclude_pids = 0;
 const volatile __u32 uid = 0;
 const volatile __u64 min_duration_ns = 0;
+// perf prints a call's entry alone (" ...") when another traced thread enters a call, or a
+// traced tracepoint fires, before the call returns; its exit then prints as "... [continued]".
+const volatile __u8 split_on_enter = 0;       // not with --duration or --failure
+const volatile __u8 split_on_tracepoint = 0;  // not with --failure
 const volatile __u64 wakeup_bytes = 256 << 10;
 const volatile __u8 selected[SONDE_TRACE_MAX_SYSCALLS] = {};
 const volatile __u8 string_masks[SONDE_TRACE_MAX_SYSCALLS] = {};  // bit i: read argument i
@@ -133,6 +137,19 @@ __u64 lost_events = 0;
 __u64 first_ns = 0;
 __u64 lost_stats = 0;
 __u64 follow_failures = 0;
+// The traced thread whose call entered last, perf's "current" thread: its entry is what the next
+// event interrupts. Written only when another thread enters, so one thread's calls share it read-only.
+__u32 current_tid = 0;
+
+// Defined, not only declared, for libbpf to match the kfuncs' prototypes with the kernel's.
+struct task_struct {
+  int pid;
+  int tgid;
+  char comm[16];
+} __attribute__((preserve_access_index));
+
+extern struct task_struct* bpf_task_from_pid(__s32 pid) __ksym;
+extern void bpf_task_release(struct task_struct* task) __ksym;
 
 static __always_inline int compat_call(struct task_struct* task) {
   return ((struct task_struct___sonde*)task)->thread_info.status & TS_COMPAT;
@@ -204,6 +221,54 @@ static __always_inline void read_strings(struct syscall_trace_event* state, __u8
   }
 }
 
+// The bytes of a call's record worth copying: the fixed part and the strings used.
+static __always_inline __u32 call_record_size(struct syscall_trace_event* state) {
+  __u32 size = offsetof(struct syscall_trace_event, strings);
+  if (state->string_length[1])
+    size += SONDE_TRACE_STRING_SIZE + (state->string_length[1] & (SONDE_TRACE_STRING_SIZE - 1));
+  else if (state->string_length[0])
+    size += state->string_length[0] & (2 * SONDE_TRACE_STRING_SIZE - 1);
+  if (size > sizeof(struct syscall_trace_event)) size = sizeof(struct syscall_trace_event);
+  return size;
+}
+
+// Prints the current thread's pending entry, as perf does when another event comes before the
+// call's exit. `self` is the interrupting task, whose own pending call (a tracepoint inside it)
+// needs no lookup; another thread's is reached through its pid.
+static __always_inline void interrupt_current(struct task_struct* self, __u32 self_tid,
+                                              struct syscall_trace_event* self_state) {
+  __u32 tid = current_tid;
+  if (!tid) return;
+  current_tid = 0;
+  struct task_struct* task = self;
+  struct syscall_trace_event* state = self_state;
+  struct task_struct* other = 0;
+  if (tid != self_tid) {
+    other = bpf_task_from_pid(tid);
+    if (!other) return;
+    task = other;
+    state = bpf_task_storage_get(&tasks, other, 0, 0);
+  }
+  __u32 zero = 0;
+  struct syscall_trace_event* event = bpf_map_lookup_elem(&scratch, &zero);
+  if (state && event &&
+      __sync_val_compare_and_swap(&state->entry_state, SONDE_ENTRY_PENDING, SONDE_ENTRY_PRINTED) ==
+          SONDE_ENTRY_PENDING &&
+      bpf_probe_read_kernel(event, offsetof(struct syscall_trace_event, user_stack), state) == 0) {
+    event->kind = SONDE_TRACE_KIND_SYSCALL;
+    event->user_frames = event->kernel_frames = 0;
+    event->flags |= SONDE_TRACE_UNFINISHED;
+    event->exit_ns = event->enter_ns;
+    event->ret = 0;
+    event->pid = BPF_CORE_READ(task, tgid);
+    event->tid = BPF_CORE_READ(task, pid);
+    event->cpu = bpf_get_smp_processor_id();
+    BPF_CORE_READ_STR_INTO(&event->comm, task, comm);
+    emit(event, call_record_size(event));
+  }
+  if (other) bpf_task_release(other);
+}
+
 // sys_enter(struct pt_regs *regs, long id)
 SEC("tp_btf/sys_enter")
 int trace_sys_enter(__u64* ctx) {
@@ -239,8 +304,16 @@ int trace_sys_enter(__u64* ctx) {
   }
   state->enter_ns = bpf_ktime_get_ns();
   if (!first_ns) __sync_val_compare_and_swap(&first_ns, 0, state->enter_ns);
-  if (copy_events && (nr == NR_EXIT || nr == NR_EXIT_GROUP || nr == NR_RT_SIGRETURN) && !failures_only &&
-      min_duration_ns == 0) {
+  int shown_at_entry = nr == NR_EXIT || nr == NR_EXIT_GROUP || nr == NR_RT_SIGRETURN;
+  if (split_on_enter) {
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    if (current_tid != tid) {
+      interrupt_current(task, tid, state);
+      current_tid = tid;
+    }
+    state->entry_state = shown_at_entry ? SONDE_ENTRY_NONE : SONDE_ENTRY_PENDING;
+  }
+  if (copy_events && shown_at_entry && !failures_only && min_duration_ns == 0) {
     // These never return (rt_sigreturn's exit carries no syscall number): the call is shown at
     // its entry, as perf shows it.
     __u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -301,15 +374,8 @@ static __always_inline void add_stats(__u32 tid, long nr, __u64 duration, long r
 }
 
 static __always_inline void copy_event(struct syscall_trace_event* state) {
-  __u32 size = offsetof(struct syscall_trace_event, strings);
-  if (user_stacks || kernel_stacks)
-    size = sizeof(struct syscall_trace_event);  // strings and stacks whole
-  else if (state->string_length[1])
-    size += SONDE_TRACE_STRING_SIZE + (state->string_length[1] & (SONDE_TRACE_STRING_SIZE - 1));
-  else if (state->string_length[0])
-    size += state->string_length[0] & (2 * SONDE_TRACE_STRING_SIZE - 1);
-  if (size > sizeof(struct syscall_trace_event)) size = sizeof(struct syscall_trace_event);
-  emit(state, size);
+  // with call graphs, the strings and stacks whole
+  emit(state, user_stacks || kernel_stacks ? sizeof(struct syscall_trace_event) : call_record_size(state));
 }
 
 // The call with the user registers and stack for --call-graph dwarf, as perf's
@@ -363,13 +429,21 @@ int trace_sys_exit(__u64* ctx) {
   if (nr < 0 || nr >= SONDE_TRACE_MAX_SYSCALLS || !selected[nr & (SONDE_TRACE_MAX_SYSCALLS - 1)]) return 0;
   struct syscall_trace_event* state = traced_task(task, 0);
   if (!state || (state->mark != TASK_FOLLOWED && state->mark != TASK_SYSTEM_WIDE)) {
-    if (state) state->enter_ns = 0;  // a held workload whose exec failed: not traced yet
+    if (state) {  // a held workload whose exec failed: not traced yet
+      state->enter_ns = 0;
+      state->entry_state = SONDE_ENTRY_NONE;
+    }
     return 0;
   }
   long ret = (long)ctx[1];
   __u64 now = bpf_ktime_get_ns();
   __u64 pid_tgid = bpf_get_current_pid_tgid();
   int continued = state->enter_ns == 0 || state->nr != nr;
+  int entry_printed = 0;
+  if (split_on_enter || split_on_tracepoint) {
+    entry_printed = state->entry_state == SONDE_ENTRY_PRINTED;
+    state->entry_state = SONDE_ENTRY_NONE;
+  }
   if (continued && !first_ns) __sync_val_compare_and_swap(&first_ns, 0, now);
   __u64 duration = continued ? 0 : now - state->enter_ns;
   // A new child's return from fork is an exit without an entry: perf counts it, strace does not.
@@ -411,6 +485,7 @@ int trace_sys_exit(__u64* ctx) {
         long got = bpf_get_stack(ctx, state->kernel_stack, sizeof state->kernel_stack, 3 & BPF_F_SKIP_FIELD_MASK);
         state->kernel_frames = got > 0 ? (__u64)got / 8 : 0;
       }
+      if (entry_printed) state->flags |= SONDE_TRACE_RESUMED;
       state->exit_ns = now;
       state->ret = ret;
       state->pid = pid_tgid >> 32;
@@ -431,10 +506,11 @@ int trace_tracepoint(void* ctx) {
   struct task_struct* task = bpf_get_current_task_btf();
   struct syscall_trace_event* state = traced_task(task, !filter_tasks);
   if (!state || (filter_tasks && state->mark != TASK_FOLLOWED)) return 0;
+  __u64 pid_tgid = bpf_get_current_pid_tgid();
+  if (split_on_tracepoint) interrupt_current(task, (__u32)pid_tgid, state);
   __u32 zero = 0;
   struct tracepoint_trace_event* event = bpf_map_lookup_elem(&tracepoint_scratch, &zero);
   if (!event) return 0;
-  __u64 pid_tgid = bpf_get_current_pid_tgid();
   event->kind = SONDE_TRACE_KIND_TRACEPOINT;
   event->time_ns = bpf_ktime_get_ns();
   event->pid = pid_tgid >> 32;

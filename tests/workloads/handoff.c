@@ -1,0 +1,42 @@
+// Two threads handing work over a pipe, for tests of interleaved calls and of wake-ups.
+//   handoff N MS
+// N rounds: the main thread blocks in read() on a pipe; a second thread sleeps MS milliseconds
+// (one clock_nanosleep) in hand_over() and then writes one byte to the pipe, waking it. So each
+// of the main thread's N reads is in flight while the other thread's nanosleep and write enter,
+// and the main thread spends about N * MS ms blocked in wait_for_work().
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static int pipe_fds[2];
+static long rounds;
+static long sleep_ms;
+
+__attribute__((noinline)) static void hand_over(void) {
+  struct timespec pause = {sleep_ms / 1000, (sleep_ms % 1000) * 1000000L};
+  nanosleep(&pause, NULL);
+  if (write(pipe_fds[1], "w", 1) != 1) exit(3);
+}
+
+static void* worker(void* unused) {
+  (void)unused;
+  for (long i = 0; i < rounds; ++i) hand_over();
+  return NULL;
+}
+
+__attribute__((noinline)) static void wait_for_work(void) {
+  char byte;
+  if (read(pipe_fds[0], &byte, 1) != 1) exit(4);
+}
+
+int main(int argc, char** argv) {
+  rounds = argc > 1 ? atol(argv[1]) : 5;
+  sleep_ms = argc > 2 ? atol(argv[2]) : 10;
+  if (pipe(pipe_fds) != 0) return 1;
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, worker, NULL) != 0) return 2;
+  for (long i = 0; i < rounds; ++i) wait_for_work();
+  pthread_join(thread, NULL);
+  return 0;
+}
