@@ -44,7 +44,7 @@ __u64 follow_failures = 0;
 
 static __always_inline int counted(struct task_struct* task) {
   // The syscalls tracepoints ignore ia32 calls (trace_get_syscall_nr gives -1); so do we.
-  if (((struct task_struct___sonde*)task)->thread_info.status & TS_COMPAT) return 0;
+  if (task->thread_info.status & TS_COMPAT) return 0;
   if (!filter_tasks) return 1;
   __u8* mark = bpf_task_storage_get(&task_marks, task, 0, 0);
   return mark && *mark == TASK_FOLLOWED;

@@ -15,9 +15,6 @@ struct thread_info___sonde {
   __u32 status;
 } __attribute__((preserve_access_index));
 
-struct task_struct___sonde {
-  struct thread_info___sonde thread_info;
-} __attribute__((preserve_access_index));
 
 /* What execve has copied by sched_process_exec: the file name in kernel memory, the arguments
  * on the new image's stack. */
@@ -29,7 +26,14 @@ struct mm_struct___sonde {
   unsigned long arg_start, arg_end;
 } __attribute__((preserve_access_index));
 
-struct task_struct___sonde_mm {
+/* One definition with every field read (each type relocated costs libbpf a pass over the
+ * kernel's BTF at load), and a definition rather than a declaration so that libbpf can match
+ * kfuncs taking and returning tasks with the kernel's prototypes. */
+struct task_struct {
+  struct thread_info___sonde thread_info;
+  int pid;
+  int tgid;
+  char comm[16];
   struct mm_struct___sonde* mm;
 } __attribute__((preserve_access_index));
 

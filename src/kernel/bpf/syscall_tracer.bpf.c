@@ -43,6 +43,7 @@ struct {
 
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __uint(max_entries, 65536);
   __type(key, struct syscall_stats_key);
   __type(value, struct syscall_stats_value);
@@ -50,6 +51,7 @@ struct {
 
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __uint(max_entries, 16384);
   __type(key, struct syscall_errno_key);
   __type(value, __u64);
@@ -57,6 +59,7 @@ struct {
 
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __uint(max_entries, 65536);
   __type(key, __u32);
   __type(value, char[16]);
@@ -118,6 +121,7 @@ struct {
 
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __uint(max_entries, 65536);
   __type(key, __u32);
   __type(value, struct fault_counts);
@@ -141,18 +145,11 @@ __u64 follow_failures = 0;
 // event interrupts. Written only when another thread enters, so one thread's calls share it read-only.
 __u32 current_tid = 0;
 
-// Defined, not only declared, for libbpf to match the kfuncs' prototypes with the kernel's.
-struct task_struct {
-  int pid;
-  int tgid;
-  char comm[16];
-} __attribute__((preserve_access_index));
-
 extern struct task_struct* bpf_task_from_pid(__s32 pid) __ksym;
 extern void bpf_task_release(struct task_struct* task) __ksym;
 
 static __always_inline int compat_call(struct task_struct* task) {
-  return ((struct task_struct___sonde*)task)->thread_info.status & TS_COMPAT;
+  return task->thread_info.status & TS_COMPAT;
 }
 
 // The task's storage when its calls are traced now (or, for a held workload, its exec call).
@@ -233,22 +230,21 @@ static __always_inline __u32 call_record_size(struct syscall_trace_event* state)
 }
 
 // Prints the current thread's pending entry, as perf does when another event comes before the
-// call's exit. `self` is the interrupting task, whose own pending call (a tracepoint inside it)
-// needs no lookup; another thread's is reached through its pid.
-static __always_inline void interrupt_current(struct task_struct* self, __u32 self_tid,
-                                              struct syscall_trace_event* self_state) {
+// call's exit: a global function, so that the verifier walks it once rather than once for every
+// path of its callers. The interrupted task's storage is reached through its pid, its own (a
+// tracepoint inside its call) directly.
+__noinline int interrupt_current(__u32 self_tid) {
   __u32 tid = current_tid;
-  if (!tid) return;
+  if (!tid) return 0;
   current_tid = 0;
-  struct task_struct* task = self;
-  struct syscall_trace_event* state = self_state;
   struct task_struct* other = 0;
+  struct task_struct* task = bpf_get_current_task_btf();
   if (tid != self_tid) {
     other = bpf_task_from_pid(tid);
-    if (!other) return;
+    if (!other) return 0;
     task = other;
-    state = bpf_task_storage_get(&tasks, other, 0, 0);
   }
+  struct syscall_trace_event* state = bpf_task_storage_get(&tasks, task, 0, 0);
   __u32 zero = 0;
   struct syscall_trace_event* event = bpf_map_lookup_elem(&scratch, &zero);
   if (state && event &&
@@ -267,6 +263,7 @@ static __always_inline void interrupt_current(struct task_struct* self, __u32 se
     emit(event, call_record_size(event));
   }
   if (other) bpf_task_release(other);
+  return 0;
 }
 
 // sys_enter(struct pt_regs *regs, long id)
@@ -287,6 +284,14 @@ int trace_sys_enter(__u64* ctx) {
     state->enter_ns = 0;
     return 0;
   }
+  if (split_on_enter) {
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    if (current_tid != tid) {
+      interrupt_current(tid);
+      current_tid = tid;
+    }
+  }
+  if (split_on_tracepoint) state->entry_state = SONDE_ENTRY_PENDING;
   state->nr = nr;
   state->flags = 0;
   state->string_length[0] = state->string_length[1] = 0;
@@ -305,14 +310,9 @@ int trace_sys_enter(__u64* ctx) {
   state->enter_ns = bpf_ktime_get_ns();
   if (!first_ns) __sync_val_compare_and_swap(&first_ns, 0, state->enter_ns);
   int shown_at_entry = nr == NR_EXIT || nr == NR_EXIT_GROUP || nr == NR_RT_SIGRETURN;
-  if (split_on_enter) {
-    __u32 tid = (__u32)bpf_get_current_pid_tgid();
-    if (current_tid != tid) {
-      interrupt_current(task, tid, state);
-      current_tid = tid;
-    }
-    state->entry_state = shown_at_entry ? SONDE_ENTRY_NONE : SONDE_ENTRY_PENDING;
-  }
+  // Tested here, late, not where the entry state is set: a test of nr early splits every path
+  // the verifier walks after it.
+  if (shown_at_entry) state->entry_state = SONDE_ENTRY_NONE;
   if (copy_events && shown_at_entry && !failures_only && min_duration_ns == 0) {
     // These never return (rt_sigreturn's exit carries no syscall number): the call is shown at
     // its entry, as perf shows it.
@@ -439,9 +439,10 @@ int trace_sys_exit(__u64* ctx) {
   __u64 now = bpf_ktime_get_ns();
   __u64 pid_tgid = bpf_get_current_pid_tgid();
   int continued = state->enter_ns == 0 || state->nr != nr;
-  int entry_printed = 0;
+  // As a number, not a branch, so that the verifier does not walk the rest twice.
+  __u64 entry_printed = 0;
   if (split_on_enter || split_on_tracepoint) {
-    entry_printed = state->entry_state == SONDE_ENTRY_PRINTED;
+    entry_printed = state->entry_state & SONDE_ENTRY_PRINTED;
     state->entry_state = SONDE_ENTRY_NONE;
   }
   if (continued && !first_ns) __sync_val_compare_and_swap(&first_ns, 0, now);
@@ -485,7 +486,7 @@ int trace_sys_exit(__u64* ctx) {
         long got = bpf_get_stack(ctx, state->kernel_stack, sizeof state->kernel_stack, 3 & BPF_F_SKIP_FIELD_MASK);
         state->kernel_frames = got > 0 ? (__u64)got / 8 : 0;
       }
-      if (entry_printed) state->flags |= SONDE_TRACE_RESUMED;
+      state->flags |= entry_printed ? SONDE_TRACE_RESUMED : 0;
       state->exit_ns = now;
       state->ret = ret;
       state->pid = pid_tgid >> 32;
@@ -507,7 +508,7 @@ int trace_tracepoint(void* ctx) {
   struct syscall_trace_event* state = traced_task(task, !filter_tasks);
   if (!state || (filter_tasks && state->mark != TASK_FOLLOWED)) return 0;
   __u64 pid_tgid = bpf_get_current_pid_tgid();
-  if (split_on_tracepoint) interrupt_current(task, (__u32)pid_tgid, state);
+  if (split_on_tracepoint) interrupt_current((__u32)pid_tgid);
   __u32 zero = 0;
   struct tracepoint_trace_event* event = bpf_map_lookup_elem(&tracepoint_scratch, &zero);
   if (!event) return 0;
@@ -602,7 +603,7 @@ static __always_inline void read_exec_strings(struct syscall_trace_event* state,
   long n = bpf_probe_read_kernel_str(state->strings, SONDE_TRACE_STRING_SIZE, filename);
   state->string_length[0] = n > 0 ? (__u16)n : 0;
   state->string_arg[0] = state->nr == NR_EXECVEAT ? 1 : 0;
-  struct task_struct___sonde_mm* task = (struct task_struct___sonde_mm*)bpf_get_current_task_btf();
+  struct task_struct* task = bpf_get_current_task_btf();
   unsigned long start = BPF_CORE_READ(task, mm, arg_start);
   unsigned long end = BPF_CORE_READ(task, mm, arg_end);
   __u64 length = end - start;
