@@ -83,7 +83,7 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
   }
   auto session = SamplingSession::open(attrs, filters, target, options.mmap_pages);
   if (!session) return tl::unexpected(session.error());
-  if (auto opened = on_opened(session->ids(), workload ? workload->pid() : -1); !opened)
+  if (auto opened = on_opened(*session, workload ? workload->pid() : -1); !opened)
     return tl::unexpected(opened.error());
 
   RecordRunResult result;

@@ -47,10 +47,10 @@ struct RecordRunResult {
   int stopped_by_signal = 0;  // SIGINT/SIGTERM/SIGHUP that ended the capture, else 0
 };
 
-// Called once the events are open, with each attr's sample ids, before any record arrives:
-// where the caller writes the file's attrs and the synthesized side-band.
-using OpenedCallback =
-    std::function<Result<void>(const std::vector<std::vector<uint64_t>>& ids, pid_t workload_pid)>;
+// Called once the events are open (session.ids() has each attr's sample ids), before any record
+// arrives and before the workload starts: where the caller writes the file's attrs and the
+// synthesized side-band, and connects what writes into the events (the off-CPU profiler).
+using OpenedCallback = std::function<Result<void>(const SamplingSession& session, pid_t workload_pid)>;
 // Receives the drained records (whole records, kernel format); `end_of_round` after each pass.
 struct CaptureSink {
   std::function<Result<void>(const void* data, size_t size)> records;

@@ -16,7 +16,15 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
   session.epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
   if (!session.epoll_) return failf("epoll_create1: {}", errno_text(errno));
   session.ids_.resize(attrs.size());
+  session.cpu_fds_.resize(attrs.size());
   std::vector<perf_event_attr> opened = attrs;  // open_event may relax them for this kernel
+  auto bpf_output = [](const perf_event_attr& attr) {
+    return attr.type == PERF_TYPE_SOFTWARE && attr.config == PERF_COUNT_SW_BPF_OUTPUT;
+  };
+  for (auto& attr : opened) {
+    if (!bpf_output(attr)) continue;
+    attr.disabled = attr.inherit = attr.enable_on_exec = 0;
+  }
   bool by_cgroup = target.kind == SamplingTarget::Kind::system && target.cgroup_fd >= 0;
   std::vector<pid_t> tids = target.kind == SamplingTarget::Kind::system
                                 ? std::vector<pid_t>{by_cgroup ? target.cgroup_fd : -1}
@@ -26,7 +34,9 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
     int buffer_fd = -1;  // the first event on this CPU owns its ring buffer
     for (pid_t tid : tids) {
       for (size_t a = 0; a < attrs.size(); ++a) {
-        auto fd = open_event(opened[a], tid, cpu, -1, open_flags);
+        bool per_cpu = bpf_output(attrs[a]);
+        if (per_cpu && tid != tids.front()) continue;
+        auto fd = open_event(opened[a], per_cpu ? -1 : tid, cpu, -1, per_cpu ? 0 : open_flags);
         if (!fd) {
           int err = fd.error().sys_errno;
           if (err == ESRCH) return failf("the thread {} is gone", tid);
@@ -41,6 +51,7 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
         auto id = fd->id();
         if (!id) return tl::unexpected(id.error());
         session.ids_[a].push_back(*id);
+        if (per_cpu) session.cpu_fds_[a].emplace_back(cpu, fd->fd());
         if (buffer_fd < 0) {
           auto buffer = kernel::RingBuffer::map(fd->fd(), mmap_pages);
           if (!buffer) return tl::unexpected(buffer.error());

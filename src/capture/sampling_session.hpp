@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.hpp"
@@ -28,7 +29,8 @@ class SamplingSession {
  public:
   // Opens every attr on every (cpu, thread) slot, disabled (a workload's start at its exec), sets
   // each tracepoint's filter (filters[i] for attrs[i], empty for none), and maps `mmap_pages`
-  // data pages per CPU.
+  // data pages per CPU. A BPF output event is opened once per CPU for every task, enabled: BPF
+  // programs write to it on the CPU they run on.
   static Result<SamplingSession> open(const std::vector<perf_event_attr>& attrs,
                                       const std::vector<std::string>& filters, const SamplingTarget& target,
                                       size_t mmap_pages);
@@ -36,6 +38,10 @@ class SamplingSession {
 
   // The kernel's sample ids of each attr, for the file's attr section.
   const std::vector<std::vector<uint64_t>>& ids() const { return ids_; }
+  // A BPF output attr's fd on each CPU, as (cpu, fd); empty for other attrs.
+  std::vector<std::pair<int, int>> cpu_fds(size_t attr) const {
+    return attr < cpu_fds_.size() ? cpu_fds_[attr] : std::vector<std::pair<int, int>>{};
+  }
   Result<void> enable();
   void disable();
   // Waits until a buffer has data or `timeout` passes.
@@ -53,6 +59,7 @@ class SamplingSession {
   std::vector<kernel::PerfEventFd> fds_;
   std::vector<kernel::RingBuffer> buffers_;
   std::vector<std::vector<uint64_t>> ids_;
+  std::vector<std::vector<std::pair<int, int>>> cpu_fds_;
   UniqueFd epoll_;
 };
 

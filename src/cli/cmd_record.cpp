@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
@@ -43,6 +44,12 @@ int cmd_record(int argc, char** argv) {
   app.add_option("--compression-level", record.compression_level, "compress with zstd at this level (1-22)");
   app.add_flag("-q,--quiet", quiet, "don't print the summary");
   app.add_flag("-v,--verbose", record.verbose, "print the perf_event_attrs opened");
+  bool off_cpu = false;
+  std::optional<uint64_t> off_cpu_threshold;
+  app.add_flag("--off-cpu", off_cpu, "also measure where threads block, as the offcpu-time event (BPF)");
+  app.add_option("--off-cpu-thresh", off_cpu_threshold,
+                 "with --off-cpu: blocks of at least this many ms are written as they end (default 500), "
+                 "shorter ones totalled at the end");
   // Cached SDT markers the events name are defined for the run, and removed when it ends.
   pipeline::TemporarySdtProbes sdt_probes;
   if (auto names = sdt_event_arguments(argc, argv); !names.empty())
@@ -61,6 +68,14 @@ int cmd_record(int argc, char** argv) {
     return report_usage_error("record", "--cgroup filters system-wide sampling: add -a or -C");
   if (frequency && period) return report_usage_error("record", "-F and -c exclude each other; give one");
 
+  if (off_cpu_threshold && !off_cpu)
+    return report_usage_error("record", "--off-cpu-thresh goes with --off-cpu");
+  if (off_cpu) {
+    capture::OffCpuSettings settings;
+    if (off_cpu_threshold) settings.threshold_ms = *off_cpu_threshold;
+    settings.follow_children = !no_inherit;
+    record.off_cpu = settings;
+  }
   record.events = std::move(event_options.events);
   if (frequency) sampling.frequency = frequency;
   if (period) sampling.period = period;
@@ -84,6 +99,9 @@ int cmd_record(int argc, char** argv) {
     fmt::print(stderr,
                "Warning:\nProcessed {} samples and lost {} samples; use a larger buffer (-m) or a lower -F\n",
                result->run.samples, result->run.lost);
+  if (result->off_cpu_lost > 0)
+    fmt::print(stderr, "Warning:\nLost {} off-CPU blocks: the profiler's maps or buffers were full\n",
+               result->off_cpu_lost);
   if (!quiet) fmt::print(stderr, "{}\n", pipeline::record_summary_line(*result));
   return result->run.exit_status;
 }

@@ -24,9 +24,6 @@ struct SyscallCounts {
   uint64_t count[kMaxSyscalls];
 };
 
-// libbpf prints warnings on stderr by default; sonde reports failures itself.
-int quiet_libbpf(enum libbpf_print_level, const char*, va_list) { return 0; }
-
 }  // namespace
 
 void SyscallCounter::Deleter::operator()(syscall_counter* skeleton) const {
@@ -38,7 +35,7 @@ SyscallCounter& SyscallCounter::operator=(SyscallCounter&&) noexcept = default;
 SyscallCounter::~SyscallCounter() = default;
 
 Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options) {
-  libbpf_set_print(quiet_libbpf);
+  quiet_libbpf();
   SyscallCounter counter;
   counter.options_ = options;
   counter.possible_cpus_ = libbpf_num_possible_cpus();
@@ -58,44 +55,23 @@ Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options
 }
 
 Result<void> SyscallCounter::follow(pid_t tid, bool wait_for_exec) {
-  auto pidfd = task_storage_key(tid);
-  if (!pidfd) return tl::unexpected(pidfd.error());
   uint8_t mark = wait_for_exec ? kTaskPendingExec : kTaskCounting;
-  int key = pidfd->get();
-  if (bpf_map__update_elem(skeleton_->maps.task_marks, &key, sizeof key, &mark, sizeof mark, BPF_ANY) != 0)
-    return failf("cannot follow task {}: {}", tid, errno_text(errno));
-  return {};
+  return mark_task(skeleton_->maps.task_marks, tid, &mark, sizeof mark);
 }
 
 Result<void> SyscallCounter::start() {
-  // Attach the task followers before the counters so that no fork is missed.
   auto* skeleton = skeleton_.get();
-  struct bpf_program* order[] = {skeleton->progs.follow_fork, skeleton->progs.follow_exec,
-                                 skeleton->progs.count_sys_enter, skeleton->progs.count_sys_exit};
-  struct bpf_link** links[] = {&skeleton->links.follow_fork, &skeleton->links.follow_exec,
-                               &skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit};
-  for (size_t i = 0; i < std::size(order); ++i) {
-    if (!bpf_program__autoload(order[i])) continue;
-    *links[i] = bpf_program__attach(order[i]);
-    if (!*links[i]) {
-      int err = errno;
-      *links[i] = nullptr;
-      return failf("cannot attach BPF program {}: {}", bpf_program__name(order[i]), errno_text(err));
-    }
-  }
-  return {};
+  return attach_programs({skeleton->progs.follow_fork, skeleton->progs.follow_exec,
+                          skeleton->progs.count_sys_enter, skeleton->progs.count_sys_exit},
+                         {&skeleton->links.follow_fork, &skeleton->links.follow_exec,
+                          &skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit});
 }
 
 void SyscallCounter::stop() {
   auto* skeleton = skeleton_.get();
   if (!skeleton) return;  // moved from
-  for (struct bpf_link** link : {&skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit,
-                                 &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
-    if (*link) {
-      bpf_link__destroy(*link);
-      *link = nullptr;
-    }
-  }
+  detach_programs({&skeleton->links.count_sys_enter, &skeleton->links.count_sys_exit,
+                   &skeleton->links.follow_fork, &skeleton->links.follow_exec});
 }
 
 uint64_t SyscallCounter::follow_failures() const {

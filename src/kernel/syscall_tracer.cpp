@@ -21,8 +21,6 @@ namespace {
 constexpr uint8_t kTaskPendingExec = 1;
 constexpr uint8_t kTaskFollowed = 2;
 
-int quiet_libbpf(enum libbpf_print_level, const char*, va_list) { return 0; }
-
 int handle_ring_record(void* context, void* data, size_t size) {
   auto* handler = static_cast<SyscallTracer::EventHandler*>(context);
   uint32_t kind = 0;
@@ -75,7 +73,7 @@ SyscallTracer::~SyscallTracer() {
 }
 
 Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
-  libbpf_set_print(quiet_libbpf);
+  quiet_libbpf();
   SyscallTracer tracer;
   tracer.options_ = options;
   tracer.skeleton_.reset(syscall_tracer__open());
@@ -142,14 +140,9 @@ Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
 }
 
 Result<void> SyscallTracer::follow(pid_t tid, bool wait_for_exec) {
-  auto pidfd = task_storage_key(tid);
-  if (!pidfd) return tl::unexpected(pidfd.error());
   SyscallTraceEvent state{};
   state.mark = wait_for_exec ? kTaskPendingExec : kTaskFollowed;
-  int key = pidfd->get();
-  if (bpf_map__update_elem(skeleton_->maps.tasks, &key, sizeof key, &state, sizeof state, BPF_ANY) != 0)
-    return failf("cannot follow task {}: {}", tid, errno_text(errno));
-  return {};
+  return mark_task(skeleton_->maps.tasks, tid, &state, sizeof state);
 }
 
 Result<void> SyscallTracer::start(EventHandler on_event, bool followers_only) {
@@ -161,8 +154,8 @@ Result<void> SyscallTracer::start(EventHandler on_event, bool followers_only) {
     if (!ring_) return failf("cannot read the BPF ring buffer: {}", errno_text(errno));
   }
   // The task followers go first so that no fork is missed.
-  if (auto attached = attach({skeleton->progs.follow_fork, skeleton->progs.follow_exec},
-                             {&skeleton->links.follow_fork, &skeleton->links.follow_exec});
+  if (auto attached = attach_programs({skeleton->progs.follow_fork, skeleton->progs.follow_exec},
+                                      {&skeleton->links.follow_fork, &skeleton->links.follow_exec});
       !attached)
     return attached;
   if (followers_only) return {};
@@ -204,24 +197,8 @@ Result<void> SyscallTracer::start_tracing() {
       fault_links_.push_back(link);  // the link closes the event
     }
   }
-  return attach({skeleton->progs.trace_sys_enter, skeleton->progs.trace_sys_exit},
-                {&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit});
-}
-
-Result<void> SyscallTracer::attach(std::initializer_list<struct bpf_program*> programs,
-                                   std::initializer_list<struct bpf_link**> links) {
-  auto link = links.begin();
-  for (struct bpf_program* program : programs) {
-    struct bpf_link** slot = *link++;
-    if (!bpf_program__autoload(program) || *slot) continue;
-    *slot = bpf_program__attach(program);
-    if (!*slot) {
-      int err = errno;
-      *slot = nullptr;
-      return failf("cannot attach BPF program {}: {}", bpf_program__name(program), errno_text(err));
-    }
-  }
-  return {};
+  return attach_programs({skeleton->progs.trace_sys_enter, skeleton->progs.trace_sys_exit},
+                         {&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit});
 }
 
 int SyscallTracer::ring_epoll_fd() const { return ring_ ? ring_buffer__epoll_fd(ring_.get()) : -1; }
@@ -233,13 +210,8 @@ void SyscallTracer::stop() {
   tracepoint_links_.clear();
   for (struct bpf_link* link : fault_links_) bpf_link__destroy(link);
   fault_links_.clear();
-  for (struct bpf_link** link : {&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit,
-                                 &skeleton->links.follow_fork, &skeleton->links.follow_exec}) {
-    if (*link) {
-      bpf_link__destroy(*link);
-      *link = nullptr;
-    }
-  }
+  detach_programs({&skeleton->links.trace_sys_enter, &skeleton->links.trace_sys_exit,
+                   &skeleton->links.follow_fork, &skeleton->links.follow_exec});
 }
 
 Result<int> SyscallTracer::poll(int timeout_ms) {

@@ -8,7 +8,6 @@
 #include <bitset>
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -120,8 +119,6 @@ class SyscallTracer {
 
  private:
   SyscallTracer() = default;
-  Result<void> attach(std::initializer_list<struct bpf_program*> programs,
-                      std::initializer_list<struct bpf_link**> links);
   struct SkeletonDeleter {
     void operator()(syscall_tracer* skeleton) const;
   };

@@ -131,8 +131,21 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   if (auto fallen = capture::fall_back_to_cpu_clock(options.events, options.verbose ? diagnostics : kept);
       !fallen)
     return tl::unexpected(fallen.error());
+  if (options.off_cpu) options.events.push_back(capture::off_cpu_event());
   auto attrs = capture::record_attrs(options.events, record);
-  if (options.verbose) note_attrs(options.events, attrs, diagnostics);
+  // The attrs opened; the off-CPU event's differs from the one the file declares.
+  std::vector<perf_event_attr> opened = attrs;
+  std::optional<capture::OffCpuRecording> off_cpu;
+  size_t off_cpu_index = attrs.size() - 1;
+  if (options.off_cpu) {
+    attrs[off_cpu_index] = capture::off_cpu_file_attr(attrs[off_cpu_index]);
+    opened[off_cpu_index] = capture::off_cpu_opened_attr(attrs[off_cpu_index]);
+    auto loaded = capture::OffCpuRecording::open(*options.off_cpu, record.target, attrs[off_cpu_index],
+                                                 opened[off_cpu_index]);
+    if (!loaded) return tl::unexpected(loaded.error());
+    off_cpu.emplace(std::move(*loaded));
+  }
+  if (options.verbose) note_attrs(options.events, opened, diagnostics);
 
   // perf keeps the previous file as perf.data.old (a non-empty one: -o /dev/null stays a device).
   bool to_pipe = options.output == "-";
@@ -156,7 +169,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (workload_pid > 0) target.tids = {workload_pid};
     return target;
   };
-  auto on_opened = [&](const std::vector<std::vector<uint64_t>>& ids, pid_t pid) -> Result<void> {
+  auto on_opened = [&](const capture::SamplingSession& session, pid_t pid) -> Result<void> {
+    const auto& ids = session.ids();
     std::vector<perfdata::AttrWithIds> with_ids;
     std::vector<perfdata::EventDesc> descriptions;
     for (size_t i = 0; i < attrs.size(); ++i) {
@@ -170,7 +184,9 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     auto sideband = capture::synthesize_record_sideband(attrs[0], sideband_target(pid), attrs[0].mmap_data);
     if (!sideband) return tl::unexpected(sideband.error());
     dsos.observe_all(*sideband);
-    return writer->append(sideband->data(), sideband->size());
+    if (auto written = writer->append(sideband->data(), sideband->size()); !written) return written;
+    if (off_cpu) return off_cpu->start(session, off_cpu_index, pid);
+    return {};
   };
   const std::string finished_round = perfdata::make_finished_round();
   // -z: a round's records are compressed together into COMPRESSED records (perf's layout).
@@ -180,13 +196,19 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (!created) return tl::unexpected(created.error());
     compressor.emplace(std::move(*created));
   }
-  std::string round, compressed;
+  std::string round, compressed, rewritten;
+  auto write_records = [&](const void* data, size_t size) -> Result<void> {
+    dsos.observe(data, size);
+    if (!compressor) return writer->append(data, size);
+    round.append(static_cast<const char*>(data), size);
+    return {};
+  };
   capture::CaptureSink sink{
       [&](const void* data, size_t size) -> Result<void> {
-        dsos.observe(data, size);
-        if (!compressor) return writer->append(data, size);
-        round.append(static_cast<const char*>(data), size);
-        return {};
+        // The off-CPU event's records carry the BPF program's; they become perf's samples.
+        if (off_cpu && off_cpu->rewrite(data, size, rewritten))
+          return rewritten.empty() ? Result<void>{} : write_records(rewritten.data(), rewritten.size());
+        return write_records(data, size);
       },
       [&]() -> Result<void> {
         if (compressor && !round.empty()) {
@@ -200,15 +222,28 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   };
   std::vector<std::string> filters;
   for (const auto& event : options.events) filters.push_back(event.filter);
-  auto run = capture::run_record(attrs, filters, record, on_opened, sink);
+  auto run = capture::run_record(opened, filters, record, on_opened, sink);
   if (!run) {
     if (!to_pipe) ::unlink(options.output.c_str());
     return tl::unexpected(run.error());
+  }
+  uint64_t off_cpu_lost = 0;
+  if (off_cpu) {
+    // The short blocks' totals, after every real record, as perf writes them.
+    auto totals = off_cpu->finish();
+    if (!totals) return tl::unexpected(totals.error());
+    off_cpu_lost = off_cpu->lost();
+    if (!totals->empty()) {
+      if (auto written = write_records(totals->data(), totals->size()); !written)
+        return tl::unexpected(written.error());
+      if (auto ended = sink.end_of_round(); !ended) return tl::unexpected(ended.error());
+    }
   }
   // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
   auto dso_list = dsos.dsos();
   features->build_ids = format::BuildIdCache().entries(dso_list);
   RecordToFileResult result{*run, options.output};
+  result.off_cpu_lost = off_cpu_lost;
   if (compressor) {
     perfdata::CompressedFeature compressed_feature;
     compressed_feature.level = static_cast<uint32_t>(options.compression_level);

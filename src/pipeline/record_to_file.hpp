@@ -3,11 +3,13 @@
 // streamed (zstd-compressed with -z), the header features, and the build-ids of what was hit.
 // What trace, top, sched record and probe build their recordings on.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
+#include "capture/off_cpu_recording.hpp"
 #include "capture/record_run.hpp"
 #include "events/event_spec.hpp"
 
@@ -25,10 +27,11 @@ struct RecordToFileOptions {
   std::vector<events::EventSpec> events;  // empty: perf's default event (cycles, or cpu-clock)
   capture::RecordOptions record;          // target.kind/tids/cpus/cgroup_fd come from `target`
   RecordTargetSpec target;
-  std::string output = "perf.data";  // "-": a pipe on stdout; an existing file becomes FILE.old
-  int compression_level = 0;         // zstd level, 0 for none
-  std::vector<std::string> cmdline;  // the CMDLINE feature
-  bool verbose = false;              // each attr opened, as a note
+  std::string output = "perf.data";                // "-": a pipe on stdout; an existing file becomes FILE.old
+  int compression_level = 0;                       // zstd level, 0 for none
+  std::vector<std::string> cmdline;                // the CMDLINE feature
+  bool verbose = false;                            // each attr opened, as a note
+  std::optional<capture::OffCpuSettings> off_cpu;  // --off-cpu: the offcpu-time event too
 };
 
 struct RecordToFileResult {
@@ -36,6 +39,7 @@ struct RecordToFileResult {
   std::string output;                                     // the file written, "-" for a pipe
   uint64_t data_size = 0;                                 // bytes of records in the file
   uint64_t uncompressed_bytes = 0, compressed_bytes = 0;  // with compression
+  uint64_t off_cpu_lost = 0;                              // blocks the off-CPU profiler had no room for
 };
 
 // --call-graph's value: "fp", or "dwarf" with an optional stack size ("dwarf,16384"), into

@@ -92,7 +92,8 @@ bool sonde_bpf_programs_loaded() {
     bool ours = false;
     if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0) {
       std::string_view name(info.name);
-      ours = name.starts_with("trace_") || name.starts_with("count_sys_") || name.starts_with("follow_");
+      ours = name.starts_with("trace_") || name.starts_with("count_sys_") || name.starts_with("follow_") ||
+             name.starts_with("off_cpu_");
     }
     ::close(fd);
     if (ours) return true;

@@ -1,9 +1,10 @@
 // Two threads handing work over a pipe, for tests of interleaved calls and of wake-ups.
 //   handoff N MS
-// N rounds: the main thread blocks in read() on a pipe; a second thread sleeps MS milliseconds
-// (one clock_nanosleep) in hand_over() and then writes one byte to the pipe, waking it. So each
-// of the main thread's N reads is in flight while the other thread's nanosleep and write enter,
-// and the main thread spends about N * MS ms blocked in wait_for_work().
+// N rounds: the main thread blocks in read() on a pipe in wait_for_work(); a second thread
+// sleeps MS milliseconds (one clock_nanosleep) in hand_over() and then writes one byte to the
+// pipe, waking it. So each of the main thread's N reads is in flight while the other thread's
+// nanosleep and write enter, each thread spends about N * MS ms blocked (the main thread in
+// wait_for_work(), the other in hand_over()), and the main thread's waker is hand_over().
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -13,10 +14,23 @@ static int pipe_fds[2];
 static long rounds;
 static long sleep_ms;
 
-__attribute__((noinline)) static void hand_over(void) {
+// The system calls sit one call below the functions a profile should name: frame-pointer stacks
+// lose the caller of a libc function (it sets up no frame), so that caller is a wrapper.
+__attribute__((noinline)) static void pause_ms(void) {
   struct timespec pause = {sleep_ms / 1000, (sleep_ms % 1000) * 1000000L};
   nanosleep(&pause, NULL);
-  if (write(pipe_fds[1], "w", 1) != 1) exit(3);
+}
+
+__attribute__((noinline)) static long write_byte(void) { return write(pipe_fds[1], "w", 1); }
+
+__attribute__((noinline)) static long read_byte(void) {
+  char byte;
+  return read(pipe_fds[0], &byte, 1);
+}
+
+__attribute__((noinline)) static void hand_over(void) {
+  pause_ms();
+  if (write_byte() != 1) exit(3);
 }
 
 static void* worker(void* unused) {
@@ -26,8 +40,7 @@ static void* worker(void* unused) {
 }
 
 __attribute__((noinline)) static void wait_for_work(void) {
-  char byte;
-  if (read(pipe_fds[0], &byte, 1) != 1) exit(4);
+  if (read_byte() != 1) exit(4);
 }
 
 int main(int argc, char** argv) {

@@ -12,7 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-#include "syscall_task_fields.h"
+#include "task_fields.h"
 
 #define MAX_SYSCALLS 512
 

@@ -1,7 +1,7 @@
-/* The few kernel fields sonde's syscall programs read, declared for CO-RE: relocated against the
+/* The few kernel fields sonde's BPF programs read, declared for CO-RE: relocated against the
  * running kernel's BTF at load, so no vmlinux.h is needed. x86-64. */
-#ifndef SONDE_SYSCALL_TASK_FIELDS_H
-#define SONDE_SYSCALL_TASK_FIELDS_H
+#ifndef SONDE_TASK_FIELDS_H
+#define SONDE_TASK_FIELDS_H
 
 #include <linux/types.h>
 
@@ -31,6 +31,8 @@ struct mm_struct___sonde {
  * kfuncs taking and returning tasks with the kernel's prototypes. */
 struct task_struct {
   struct thread_info___sonde thread_info;
+  unsigned int __state;
+  unsigned int flags;
   int pid;
   int tgid;
   char comm[16];
@@ -38,6 +40,9 @@ struct task_struct {
 } __attribute__((preserve_access_index));
 
 #define TS_COMPAT 0x0002 /* the task is in a 32-bit (ia32) system call */
+#define PF_KTHREAD 0x00200000 /* task_struct.flags: a kernel thread */
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_UNINTERRUPTIBLE 0x0002
 
 /* The task-storage marks of the tasks a program follows. */
 #define TASK_PENDING_EXEC 1 /* the held workload: followed from its exec on */

@@ -1,0 +1,148 @@
+#include "capture/off_cpu_recording.hpp"
+
+#include <cstring>
+
+#include "format/record_view.hpp"
+#include "format/sample.hpp"
+#include "format/synthesize.hpp"
+
+namespace sonde::capture {
+
+namespace {
+
+// perf's OFFCPU_SAMPLE_TYPES: what its off-CPU samples may carry.
+constexpr uint64_t kOffCpuSampleTypes = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                                        PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+                                        PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+// perf 6.1 stamps its end-of-recording off-CPU samples from here up, after every real record.
+constexpr uint64_t kEndTimestamp = ~0ULL << 32;
+
+}  // namespace
+
+events::EventSpec off_cpu_event() {
+  events::EventSpec spec;
+  spec.name = kOffCpuEventName;
+  spec.attr.type = PERF_TYPE_SOFTWARE;
+  spec.attr.size = sizeof spec.attr;
+  spec.attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+  spec.attr.sample_period = 1;
+  spec.period_term = true;
+  return spec;
+}
+
+perf_event_attr off_cpu_file_attr(perf_event_attr recorded) {
+  recorded.sample_type = (recorded.sample_type & kOffCpuSampleTypes) | PERF_SAMPLE_CALLCHAIN;
+  recorded.exclude_callchain_user = 0;
+  recorded.sample_regs_user = 0;
+  recorded.sample_stack_user = 0;
+  recorded.freq = 0;
+  recorded.sample_period = 1;
+  return recorded;
+}
+
+perf_event_attr off_cpu_opened_attr(const perf_event_attr& file_attr) {
+  perf_event_attr opened = file_attr;
+  opened.sample_type = (file_attr.sample_type & ~PERF_SAMPLE_CALLCHAIN) | PERF_SAMPLE_RAW;
+  return opened;
+}
+
+Result<OffCpuRecording> OffCpuRecording::open(const OffCpuSettings& settings, const SamplingTarget& target,
+                                              const perf_event_attr& file_attr,
+                                              const perf_event_attr& opened_attr) {
+  if (!(file_attr.sample_type & PERF_SAMPLE_IDENTIFIER))
+    return fail("the offcpu-time event needs sample identifiers (it is never alone)");
+  kernel::OffCpuOptions options;
+  options.system_wide = target.kind == SamplingTarget::Kind::system;
+  if (options.system_wide) options.cpus = target.cpus;
+  options.follow_children = settings.follow_children;
+  options.direct_threshold_ns = settings.threshold_ms * 1'000'000;
+  auto profiler = kernel::OffCpuProfiler::open(options);
+  if (!profiler) return tl::unexpected(profiler.error());
+  OffCpuRecording recording(std::move(*profiler));
+  recording.target_ = target;
+  recording.file_attr_ = file_attr;
+  recording.opened_attr_ = opened_attr;
+  return recording;
+}
+
+Result<void> OffCpuRecording::start(const SamplingSession& session, size_t index, pid_t workload_pid) {
+  for (uint64_t id : session.ids()[index]) ids_.insert(id);
+  if (!session.ids()[index].empty()) first_id_ = session.ids()[index].front();
+  if (auto connected = profiler_.connect(session.cpu_fds(index)); !connected) return connected;
+  if (target_.kind != SamplingTarget::Kind::system) {
+    if (workload_pid > 0) {
+      if (auto followed = profiler_.follow(workload_pid, true); !followed) return followed;
+    } else {
+      for (pid_t tid : target_.tids)
+        if (auto followed = profiler_.follow(tid, false); !followed) return followed;
+    }
+  }
+  return profiler_.start();
+}
+
+Result<std::string> OffCpuRecording::sample(const kernel::OffCpuKey& key, uint64_t blocked_ns, uint64_t time,
+                                            uint32_t cpu, uint64_t id) {
+  // The chain perf report walks: kernel frames from the scheduler down, then the user's.
+  chain_.clear();
+  auto kernel_frames = profiler_.stack(key.kernel_stack);
+  auto user_frames = profiler_.stack(key.user_stack);
+  if (!kernel_frames.empty()) {
+    chain_.push_back(PERF_CONTEXT_KERNEL);
+    chain_.insert(chain_.end(), kernel_frames.begin(), kernel_frames.end());
+  }
+  if (!user_frames.empty()) {
+    chain_.push_back(PERF_CONTEXT_USER);
+    chain_.insert(chain_.end(), user_frames.begin(), user_frames.end());
+  }
+  perfdata::SyntheticSample sample;
+  sample.ip = !kernel_frames.empty() ? kernel_frames.front() : !user_frames.empty() ? user_frames.front() : 0;
+  sample.misc = kernel_frames.empty() ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+  sample.pid = key.pid;
+  sample.tid = key.tid;
+  sample.time = time;
+  sample.id = id;
+  sample.cpu = cpu;
+  sample.period = blocked_ns;
+  sample.callchain = chain_;
+  return perfdata::make_sample(file_attr_, sample);
+}
+
+bool OffCpuRecording::rewrite(const void* data, size_t size, std::string& out) {
+  if (size < sizeof(perf_event_header) + sizeof(uint64_t)) return false;
+  perf_event_header header;
+  std::memcpy(&header, data, sizeof header);
+  if (header.type != PERF_RECORD_SAMPLE) return false;
+  uint64_t identifier;
+  std::memcpy(&identifier, static_cast<const char*>(data) + sizeof header, sizeof identifier);
+  if (!ids_.contains(identifier)) return false;
+  perfdata::RecordView view{header, Bytes(static_cast<const uint8_t*>(data), size), 0};
+  auto carrier = perfdata::decode_sample(view, opened_attr_);
+  kernel::OffCpuSample block;
+  if (!carrier || carrier->raw.size() < sizeof block) {
+    out.clear();  // not one of ours after all: dropped rather than written with the wrong layout
+    return true;
+  }
+  std::memcpy(&block, carrier->raw.data(), sizeof block);
+  auto made = sample(block.key, block.blocked_ns, carrier->time, carrier->cpu, identifier);
+  if (made)
+    out = std::move(*made);
+  else
+    out.clear();
+  return true;
+}
+
+Result<std::string> OffCpuRecording::finish() {
+  profiler_.stop();
+  auto totals = profiler_.totals();
+  if (!totals) return tl::unexpected(totals.error());
+  std::string records;
+  uint64_t time = kEndTimestamp;
+  for (const auto& total : *totals) {
+    auto made = sample(total.key, total.blocked_ns, time++, 0, first_id_);
+    if (!made) return tl::unexpected(made.error());
+    records += *made;
+  }
+  return records;
+}
+
+}  // namespace sonde::capture
