@@ -64,6 +64,11 @@ int cmd_flamegraph(int argc, char** argv) {
   if (auto exit_code = parse_command_line(app, argc, argv, "flamegraph", AfterOptions::nothing))
     return *exit_code;
   apply_annotate_all(build.collapse, annotate_all);
+  // Off-CPU samples count nanoseconds blocked: labelled in ms unless the user says otherwise.
+  if (build.event_filter == "offcpu-time") {
+    if (app.count("--countname") == 0) style.countname = "ms";
+    if (app.count("--factor") == 0) style.factor = 1e-6;
+  }
   auto usage_error = [](std::string message) { return report_usage_error("flamegraph", std::move(message)); };
   if (auto set = output::set_minwidth(style, minwidth); !set) return usage_error(set.error().message);
   if (auto checked = output::check_style(style); !checked) return usage_error(checked.error().message);

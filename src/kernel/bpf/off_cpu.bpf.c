@@ -103,8 +103,8 @@ int off_cpu_switch(__u64* ctx) {
     if (block) {
       // The stacks as they are now, prev's own: the kernel's from the scheduler down (the
       // program and the tracepoint's glue, three frames, left out), the user's from its registers.
-      block->kernel_stack = bpf_get_stackid(ctx, &stacks, 2 & BPF_F_SKIP_FIELD_MASK);
-      block->user_stack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+      block->kernel_stack = bpf_get_stackid(ctx, &stacks, (2 & BPF_F_SKIP_FIELD_MASK) | BPF_F_FAST_STACK_CMP);
+      block->user_stack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK | BPF_F_FAST_STACK_CMP);
       block->state = state;
       block->start_ns = now;
     }
