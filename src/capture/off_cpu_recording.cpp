@@ -16,6 +16,9 @@ constexpr uint64_t kOffCpuSampleTypes = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP 
                                         PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 // perf 6.1 stamps its end-of-recording off-CPU samples from here up, after every real record.
 constexpr uint64_t kEndTimestamp = ~0ULL << 32;
+// The waker event's id: it is never opened, so the kernel never hands out an id this high.
+constexpr uint64_t kWakerEventId = (1ULL << 62) + 1;
+constexpr uint32_t kIdleWaker = 0xffffffff;  // the BPF program's tid for the idle task (pid 0)
 
 }  // namespace
 
@@ -56,10 +59,12 @@ Result<OffCpuRecording> OffCpuRecording::open(const OffCpuSettings& settings, co
   if (options.system_wide) options.cpus = target.cpus;
   options.follow_children = settings.follow_children;
   options.direct_threshold_ns = settings.threshold_ms * 1'000'000;
+  options.wakers = settings.wakers;
   auto profiler = kernel::OffCpuProfiler::open(options);
   if (!profiler) return tl::unexpected(profiler.error());
   OffCpuRecording recording(std::move(*profiler));
   recording.target_ = target;
+  recording.wakers_ = settings.wakers;
   recording.file_attr_ = file_attr;
   recording.opened_attr_ = opened_attr;
   return recording;
@@ -80,12 +85,20 @@ Result<void> OffCpuRecording::start(const SamplingSession& session, size_t index
   return profiler_.start();
 }
 
-Result<std::string> OffCpuRecording::sample(const kernel::OffCpuKey& key, uint64_t blocked_ns, uint64_t time,
-                                            uint32_t cpu, uint64_t id) {
+std::optional<std::pair<perf_event_attr, uint64_t>> OffCpuRecording::waker_attr() const {
+  if (!wakers_) return std::nullopt;
+  perf_event_attr attr = file_attr_;
+  attr.sample_type |= PERF_SAMPLE_ADDR;
+  return std::pair{attr, kWakerEventId};
+}
+
+Result<std::string> OffCpuRecording::sample(const perf_event_attr& attr, uint32_t pid, uint32_t tid,
+                                            int32_t kernel_stack, int32_t user_stack, uint64_t blocked_ns,
+                                            uint64_t time, uint32_t cpu, uint64_t id, uint64_t addr) {
   // The chain perf report walks: kernel frames from the scheduler down, then the user's.
   chain_.clear();
-  auto kernel_frames = profiler_.stack(key.kernel_stack);
-  auto user_frames = profiler_.stack(key.user_stack);
+  auto kernel_frames = profiler_.stack(kernel_stack);
+  auto user_frames = profiler_.stack(user_stack);
   if (!kernel_frames.empty()) {
     chain_.push_back(PERF_CONTEXT_KERNEL);
     chain_.insert(chain_.end(), kernel_frames.begin(), kernel_frames.end());
@@ -97,14 +110,32 @@ Result<std::string> OffCpuRecording::sample(const kernel::OffCpuKey& key, uint64
   perfdata::SyntheticSample sample;
   sample.ip = !kernel_frames.empty() ? kernel_frames.front() : !user_frames.empty() ? user_frames.front() : 0;
   sample.misc = kernel_frames.empty() ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
-  sample.pid = key.pid;
-  sample.tid = key.tid;
+  sample.pid = pid;
+  sample.tid = tid;
   sample.time = time;
   sample.id = id;
   sample.cpu = cpu;
   sample.period = blocked_ns;
+  sample.addr = addr;
   sample.callchain = chain_;
-  return perfdata::make_sample(file_attr_, sample);
+  return perfdata::make_sample(attr, sample);
+}
+
+Result<void> OffCpuRecording::append_sample(const kernel::OffCpuKey& key, uint64_t blocked_ns, uint64_t time,
+                                            uint32_t cpu, uint64_t id, std::string& out) {
+  auto blocked =
+      sample(file_attr_, key.pid, key.tid, key.kernel_stack, key.user_stack, blocked_ns, time, cpu, id, 0);
+  if (!blocked) return tl::unexpected(blocked.error());
+  out += *blocked;
+  if (!wakers_ || key.waker_tid == 0) return {};
+  // The waker right after, stamped the same, naming the woken thread in its address.
+  bool idle = key.waker_tid == kIdleWaker;
+  auto waker =
+      sample(waker_attr()->first, idle ? 0 : key.waker_pid, idle ? 0 : key.waker_tid, key.waker_kernel_stack,
+             key.waker_user_stack, blocked_ns, time, cpu, kWakerEventId, key.tid);
+  if (!waker) return tl::unexpected(waker.error());
+  out += *waker;
+  return {};
 }
 
 bool OffCpuRecording::rewrite(const void* data, size_t size, std::string& out) {
@@ -123,11 +154,8 @@ bool OffCpuRecording::rewrite(const void* data, size_t size, std::string& out) {
     return true;
   }
   std::memcpy(&block, carrier->raw.data(), sizeof block);
-  auto made = sample(block.key, block.blocked_ns, carrier->time, carrier->cpu, identifier);
-  if (made)
-    out = std::move(*made);
-  else
-    out.clear();
+  out.clear();
+  if (!append_sample(block.key, block.blocked_ns, carrier->time, carrier->cpu, identifier, out)) out.clear();
   return true;
 }
 
@@ -137,11 +165,9 @@ Result<std::string> OffCpuRecording::finish() {
   if (!totals) return tl::unexpected(totals.error());
   std::string records;
   uint64_t time = kEndTimestamp;
-  for (const auto& total : *totals) {
-    auto made = sample(total.key, total.blocked_ns, time++, 0, first_id_);
-    if (!made) return tl::unexpected(made.error());
-    records += *made;
-  }
+  for (const auto& total : *totals)
+    if (auto made = append_sample(total.key, total.blocked_ns, time++, 0, first_id_, records); !made)
+      return tl::unexpected(made.error());
   return records;
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "base/error.hpp"
@@ -23,6 +24,10 @@ namespace sonde::capture {
 
 // perf's event name, and its default threshold (newer perf's --off-cpu-thresh, in ms).
 inline constexpr const char* kOffCpuEventName = "offcpu-time";
+// --wakers: each off-CPU sample is followed by one of this event, stamped the same, for the thread
+// that woke the blocked one: its tid, its stacks where it did, the blocked time as period, and the
+// woken thread's tid as the sample's address. The event exists in the file only.
+inline constexpr const char* kOffCpuWakerEventName = "offcpu-waker";
 inline constexpr uint64_t kOffCpuDefaultThresholdMs = 500;
 
 // The event record adds: a BPF output software event.
@@ -37,6 +42,7 @@ perf_event_attr off_cpu_opened_attr(const perf_event_attr& file_attr);
 struct OffCpuSettings {
   uint64_t threshold_ms = kOffCpuDefaultThresholdMs;
   bool follow_children = true;
+  bool wakers = false;  // --wakers
 };
 
 class OffCpuRecording {
@@ -53,14 +59,21 @@ class OffCpuRecording {
   // Stops measuring; the short blocks' totals as samples.
   Result<std::string> finish();
   uint64_t lost() const { return profiler_.lost(); }
+  // With --wakers, the waker event's attr and its one id, for the file's attr section.
+  std::optional<std::pair<perf_event_attr, uint64_t>> waker_attr() const;
 
  private:
   OffCpuRecording(kernel::OffCpuProfiler profiler) : profiler_(std::move(profiler)) {}
-  Result<std::string> sample(const kernel::OffCpuKey& key, uint64_t blocked_ns, uint64_t time, uint32_t cpu,
-                             uint64_t id);
+  Result<std::string> sample(const perf_event_attr& attr, uint32_t pid, uint32_t tid, int32_t kernel_stack,
+                             int32_t user_stack, uint64_t blocked_ns, uint64_t time, uint32_t cpu,
+                             uint64_t id, uint64_t addr);
 
   kernel::OffCpuProfiler profiler_;
   SamplingTarget target_;
+  Result<void> append_sample(const kernel::OffCpuKey& key, uint64_t blocked_ns, uint64_t time, uint32_t cpu,
+                             uint64_t id, std::string& out);
+
+  bool wakers_ = false;
   perf_event_attr file_attr_{}, opened_attr_{};
   std::unordered_set<uint64_t> ids_;
   uint64_t first_id_ = 0;

@@ -47,6 +47,9 @@ int cmd_record(int argc, char** argv) {
   bool off_cpu = false;
   std::optional<uint64_t> off_cpu_threshold;
   app.add_flag("--off-cpu", off_cpu, "also measure where threads block, as the offcpu-time event (BPF)");
+  bool wakers = false;
+  app.add_flag("--wakers", wakers,
+               "with --off-cpu: also the thread that woke each block and its stack (the offcpu-waker event)");
   app.add_option("--off-cpu-thresh", off_cpu_threshold,
                  "with --off-cpu: blocks of at least this many ms are written as they end (default 500), "
                  "shorter ones totalled at the end");
@@ -70,10 +73,12 @@ int cmd_record(int argc, char** argv) {
 
   if (off_cpu_threshold && !off_cpu)
     return report_usage_error("record", "--off-cpu-thresh goes with --off-cpu");
+  if (wakers && !off_cpu) return report_usage_error("record", "--wakers goes with --off-cpu");
   if (off_cpu) {
     capture::OffCpuSettings settings;
     if (off_cpu_threshold) settings.threshold_ms = *off_cpu_threshold;
     settings.follow_children = !no_inherit;
+    settings.wakers = wakers;
     record.off_cpu = settings;
   }
   record.events = std::move(event_options.events);

@@ -24,6 +24,10 @@ struct TaskBlock {
   uint32_t state = 0;
   uint8_t mark = 0;
   uint8_t reserved[3] = {};
+  uint32_t waker_tid = 0;
+  uint32_t waker_pid = 0;
+  int32_t waker_kernel_stack = -1;
+  int32_t waker_user_stack = -1;
 };
 
 }  // namespace
@@ -43,6 +47,7 @@ Result<OffCpuProfiler> OffCpuProfiler::open(const OffCpuOptions& options) {
   skeleton->rodata->filter_tasks = options.system_wide ? 0 : 1;
   skeleton->rodata->follow_children = options.follow_children ? 1 : 0;
   skeleton->rodata->direct_threshold_ns = options.direct_threshold_ns;
+  bpf_program__set_autoload(skeleton->progs.off_cpu_waking, options.wakers);
   if (!options.cpus.empty()) {
     skeleton->rodata->filter_cpus = 1;
     for (int cpu : options.cpus)
@@ -78,9 +83,10 @@ Result<void> OffCpuProfiler::follow(pid_t tid, bool wait_for_exec) {
 
 Result<void> OffCpuProfiler::start() {
   auto* skeleton = skeleton_.get();
-  if (auto attached = attach_programs(
-          {skeleton->progs.off_cpu_fork, skeleton->progs.off_cpu_exec, skeleton->progs.off_cpu_switch},
-          {&skeleton->links.off_cpu_fork, &skeleton->links.off_cpu_exec, &skeleton->links.off_cpu_switch});
+  if (auto attached = attach_programs({skeleton->progs.off_cpu_fork, skeleton->progs.off_cpu_exec,
+                                       skeleton->progs.off_cpu_waking, skeleton->progs.off_cpu_switch},
+                                      {&skeleton->links.off_cpu_fork, &skeleton->links.off_cpu_exec,
+                                       &skeleton->links.off_cpu_waking, &skeleton->links.off_cpu_switch});
       !attached)
     return attached;
   skeleton->bss->enabled = 1;
@@ -91,8 +97,8 @@ void OffCpuProfiler::stop() {
   auto* skeleton = skeleton_.get();
   if (!skeleton) return;  // moved from
   skeleton->bss->enabled = 0;
-  detach_programs(
-      {&skeleton->links.off_cpu_switch, &skeleton->links.off_cpu_fork, &skeleton->links.off_cpu_exec});
+  detach_programs({&skeleton->links.off_cpu_switch, &skeleton->links.off_cpu_waking,
+                   &skeleton->links.off_cpu_fork, &skeleton->links.off_cpu_exec});
 }
 
 std::vector<uint64_t> OffCpuProfiler::stack(int32_t id) const {

@@ -25,6 +25,7 @@ struct OffCpuOptions {
   std::vector<int> cpus;        // -C: only blocks that end on these CPUs; empty: all
   bool follow_children = true;  // false for --no-inherit
   uint64_t direct_threshold_ns = 500'000'000;
+  bool wakers = false;  // who woke each block, and where
 };
 
 struct OffCpuTotal {

@@ -4,12 +4,34 @@
 #include "analysis/stacks/script_text.hpp"
 #include "analysis/stacks/session_stacks.hpp"
 #include "analysis/stacks/stack_collapse_inline.hpp"
+#include "analysis/stacks/wakeup_chains.hpp"
 
 namespace sonde::pipeline {
+
+namespace {
+
+Result<std::string> wakeup_chains(const CollapseRequest& request, const analysis::TextInput& input,
+                                  Diagnostics& diagnostics) {
+  if (input.kind() != analysis::InputKind::perf_data || request.input.empty() || request.input == "-")
+    return fail("--wakers reads a perf.data file recorded with 'sonde record --off-cpu --wakers'");
+  analysis::WakeupChains chains(request.options);
+  analysis::EventFilter filter(std::vector<std::string>{analysis::kBlockedEvent, analysis::kWakerEvent});
+  auto add = [&](const analysis::StackSample& sample) { chains.add(sample); };
+  if (auto replayed = analysis::for_each_session_stack(input.name(), {}, filter, add, diagnostics); !replayed)
+    return tl::unexpected(replayed.error());
+  std::string text = chains.folded_text();
+  if (text.empty())
+    return failf("{} has no off-CPU wake-ups; record them with 'sonde record --off-cpu --wakers'",
+                 request.input);
+  return text;
+}
+
+}  // namespace
 
 Result<std::string> collapse_stacks(const CollapseRequest& request, Diagnostics& diagnostics) {
   auto input = analysis::TextInput::open(request.input);
   if (!input) return tl::unexpected(input.error());
+  if (request.wakers) return wakeup_chains(request, *input, diagnostics);
   analysis::DwarfInlineExpander expander;
   analysis::StackCollapser collapser(request.options, &expander);
   analysis::EventFilter filter(request.event_filter);

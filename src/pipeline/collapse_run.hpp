@@ -14,6 +14,7 @@ struct CollapseRequest {
   analysis::CollapseOptions options;
   std::string event_filter;  // fold only samples of this event (default: the first seen)
   bool srcline = false;      // the text is perf script -F+srcline
+  bool wakers = false;       // offwaketime's chains of a record --off-cpu --wakers file
 };
 
 // The folded text, stackcollapse-perf.pl's byte for byte. The event filter's notes go to

@@ -177,6 +177,11 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
       with_ids.push_back({attrs[i], ids[i]});
       descriptions.push_back({attrs[i], options.events[i].name, ids[i]});
     }
+    if (off_cpu)
+      if (auto waker = off_cpu->waker_attr()) {
+        with_ids.push_back({waker->first, {waker->second}});
+        descriptions.push_back({waker->first, capture::kOffCpuWakerEventName, {waker->second}});
+      }
     features->event_desc = descriptions;
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)

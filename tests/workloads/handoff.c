@@ -21,7 +21,10 @@ __attribute__((noinline)) static void pause_ms(void) {
   nanosleep(&pause, NULL);
 }
 
-__attribute__((noinline)) static long write_byte(void) { return write(pipe_fds[1], "w", 1); }
+__attribute__((noinline)) static long write_byte(void) {
+  char byte = 'w';  // on the stack: no tail call, so hand_over() stays on the stack
+  return write(pipe_fds[1], &byte, 1);
+}
 
 __attribute__((noinline)) static long read_byte(void) {
   char byte;

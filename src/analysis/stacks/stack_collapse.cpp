@@ -104,6 +104,8 @@ bool EventFilter::accept(std::string_view event, std::string* note) {
     return true;
   }
   if (event == wanted_) return true;
+  for (const auto& other : also_)
+    if (event == other) return true;
   if (defaulted_ && !noted_ && note) {
     *note = fmt::format("Filtering for events of type: {}", event);
     noted_ = true;

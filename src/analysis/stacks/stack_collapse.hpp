@@ -40,13 +40,16 @@ class InlineExpander {
 class EventFilter {
  public:
   explicit EventFilter(std::string wanted = {}) : wanted_(std::move(wanted)), defaulted_(wanted_.empty()) {}
+  // Samples of any of these events, without notes.
+  explicit EventFilter(std::vector<std::string> wanted) : wanted_(wanted.front()), also_(std::move(wanted)) {}
   // True when a sample of `event` is folded. Sets `note` to a line to print once, if any.
   bool accept(std::string_view event, std::string* note);
 
  private:
   std::string wanted_;
-  bool defaulted_;
+  bool defaulted_ = false;
   bool noted_ = false;
+  std::vector<std::string> also_;
 };
 
 class StackCollapser {

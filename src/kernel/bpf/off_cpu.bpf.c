@@ -26,6 +26,11 @@ struct task_block {
   __u32 state;
   __u8 mark;
   __u8 reserved[3];
+  // --wakers: who woke it, set at the wake-up, cleared at the next block
+  __u32 waker_tid;
+  __u32 waker_pid;
+  __s32 waker_kernel_stack;
+  __s32 waker_user_stack;
 };
 
 struct {
@@ -106,6 +111,7 @@ int off_cpu_switch(__u64* ctx) {
       block->kernel_stack = bpf_get_stackid(ctx, &stacks, (2 & BPF_F_SKIP_FIELD_MASK) | BPF_F_FAST_STACK_CMP);
       block->user_stack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK | BPF_F_FAST_STACK_CMP);
       block->state = state;
+      block->waker_tid = 0;
       block->start_ns = now;
     }
   }
@@ -119,7 +125,11 @@ int off_cpu_switch(__u64* ctx) {
               .pid = next->tgid,
               .kernel_stack = block->kernel_stack,
               .user_stack = block->user_stack,
-              .state = block->state},
+              .state = block->state,
+              .waker_tid = block->waker_tid,
+              .waker_pid = block->waker_tid ? block->waker_pid : 0,
+              .waker_kernel_stack = block->waker_tid ? block->waker_kernel_stack : -1,
+              .waker_user_stack = block->waker_tid ? block->waker_user_stack : -1},
       .blocked_ns = blocked,
   };
   if (blocked >= direct_threshold_ns) {
@@ -135,6 +145,23 @@ int off_cpu_switch(__u64* ctx) {
     if (total) __sync_fetch_and_add(total, blocked);
     else __sync_fetch_and_add(&lost_totals, 1);
   }
+  return 0;
+}
+
+// sched_waking(struct task_struct *p), run by the waker (or in the interrupt that wakes p): with
+// --wakers, a blocked traced thread keeps who woke it and their stacks, as offwaketime does.
+SEC("tp_btf/sched_waking")
+int off_cpu_waking(__u64* ctx) {
+  if (!enabled) return 0;
+  struct task_struct* wakee = (struct task_struct*)ctx[0];
+  struct task_block* block = bpf_task_storage_get(&tasks, wakee, 0, 0);
+  if (!block || block->start_ns == 0 || block->waker_tid) return 0;
+  struct task_struct* waker = bpf_get_current_task_btf();
+  block->waker_kernel_stack = bpf_get_stackid(ctx, &stacks, (2 & BPF_F_SKIP_FIELD_MASK) | BPF_F_FAST_STACK_CMP);
+  block->waker_user_stack =
+      waker->flags & PF_KTHREAD ? -1 : bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK | BPF_F_FAST_STACK_CMP);
+  block->waker_pid = waker->tgid;
+  block->waker_tid = waker->pid ? waker->pid : 0xffffffff;  // the idle task is pid 0
   return 0;
 }
 

@@ -16,6 +16,12 @@ struct off_cpu_key {
   __s32 kernel_stack;
   __s32 user_stack;
   __u32 state;
+  /* With --wakers: the thread that woke it and its stacks where it did (ids as above; the
+   * waker's tid 0 when not recorded). */
+  __u32 waker_tid;
+  __u32 waker_pid;
+  __s32 waker_kernel_stack;
+  __s32 waker_user_stack;
   __u32 reserved;
 };
 

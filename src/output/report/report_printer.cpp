@@ -199,7 +199,8 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   if (with_header) fmt::print(out, "{}\n{}\n#\n", header, dots);
 
   std::unique_ptr<analysis::CallchainBuilder> builder;
-  if (layout.callchains)
+  // An event recorded without callchains (beside one with them) shows no graph, as in perf.
+  if (layout.callchains && histogram.has_callchain())
     builder = std::make_unique<analysis::CallchainBuilder>(histogram, tables.locations, layout.callchain,
                                                            histogram.total_period());
   uint64_t min_hit = static_cast<uint64_t>(static_cast<double>(histogram.total_period()) *
