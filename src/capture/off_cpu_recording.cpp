@@ -16,8 +16,9 @@ constexpr uint64_t kOffCpuSampleTypes = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP 
                                         PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 // perf 6.1 stamps its end-of-recording off-CPU samples from here up, after every real record.
 constexpr uint64_t kEndTimestamp = ~0ULL << 32;
-// The waker event's id: it is never opened, so the kernel never hands out an id this high.
+// The file-only events' ids: never opened, so the kernel never hands out ids this high.
 constexpr uint64_t kWakerEventId = (1ULL << 62) + 1;
+constexpr uint64_t kPreemptedEventId = (1ULL << 62) + 2;
 constexpr uint32_t kIdleWaker = 0xffffffff;  // the BPF program's tid for the idle task (pid 0)
 
 }  // namespace
@@ -34,7 +35,8 @@ events::EventSpec off_cpu_event() {
 }
 
 perf_event_attr off_cpu_file_attr(perf_event_attr recorded) {
-  recorded.sample_type = (recorded.sample_type & kOffCpuSampleTypes) | PERF_SAMPLE_CALLCHAIN;
+  recorded.sample_type =
+      (recorded.sample_type & kOffCpuSampleTypes) | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_WEIGHT;
   recorded.exclude_callchain_user = 0;
   recorded.sample_regs_user = 0;
   recorded.sample_stack_user = 0;
@@ -45,7 +47,8 @@ perf_event_attr off_cpu_file_attr(perf_event_attr recorded) {
 
 perf_event_attr off_cpu_opened_attr(const perf_event_attr& file_attr) {
   perf_event_attr opened = file_attr;
-  opened.sample_type = (file_attr.sample_type & ~PERF_SAMPLE_CALLCHAIN) | PERF_SAMPLE_RAW;
+  opened.sample_type =
+      (file_attr.sample_type & ~(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_WEIGHT)) | PERF_SAMPLE_RAW;
   return opened;
 }
 
@@ -85,16 +88,20 @@ Result<void> OffCpuRecording::start(const SamplingSession& session, size_t index
   return profiler_.start();
 }
 
-std::optional<std::pair<perf_event_attr, uint64_t>> OffCpuRecording::waker_attr() const {
-  if (!wakers_) return std::nullopt;
-  perf_event_attr attr = file_attr_;
-  attr.sample_type |= PERF_SAMPLE_ADDR;
-  return std::pair{attr, kWakerEventId};
+std::vector<FileOnlyEvent> OffCpuRecording::file_only_events() const {
+  std::vector<FileOnlyEvent> events{{file_attr_, kOffCpuPreemptedEventName, kPreemptedEventId}};
+  if (wakers_) {
+    perf_event_attr waker = file_attr_;
+    waker.sample_type |= PERF_SAMPLE_ADDR;
+    events.push_back({waker, kOffCpuWakerEventName, kWakerEventId});
+  }
+  return events;
 }
 
 Result<std::string> OffCpuRecording::sample(const perf_event_attr& attr, uint32_t pid, uint32_t tid,
                                             int32_t kernel_stack, int32_t user_stack, uint64_t blocked_ns,
-                                            uint64_t time, uint32_t cpu, uint64_t id, uint64_t addr) {
+                                            uint64_t time, uint32_t cpu, uint64_t id, uint64_t addr,
+                                            uint64_t weight) {
   // The chain perf report walks: kernel frames from the scheduler down, then the user's.
   chain_.clear();
   auto kernel_frames = profiler_.stack(kernel_stack);
@@ -117,22 +124,26 @@ Result<std::string> OffCpuRecording::sample(const perf_event_attr& attr, uint32_
   sample.cpu = cpu;
   sample.period = blocked_ns;
   sample.addr = addr;
+  sample.weight = weight;
   sample.callchain = chain_;
   return perfdata::make_sample(attr, sample);
 }
 
 Result<void> OffCpuRecording::append_sample(const kernel::OffCpuKey& key, uint64_t blocked_ns, uint64_t time,
                                             uint32_t cpu, uint64_t id, std::string& out) {
-  auto blocked =
-      sample(file_attr_, key.pid, key.tid, key.kernel_stack, key.user_stack, blocked_ns, time, cpu, id, 0);
+  // A preempted thread's wait goes apart from the blocks perf counts.
+  bool preempted = key.state == 0;
+  auto blocked = sample(file_attr_, key.pid, key.tid, key.kernel_stack, key.user_stack, blocked_ns, time, cpu,
+                        preempted ? kPreemptedEventId : id, 0, key.state);
   if (!blocked) return tl::unexpected(blocked.error());
   out += *blocked;
-  if (!wakers_ || key.waker_tid == 0) return {};
+  if (preempted || !wakers_ || key.waker_tid == 0) return {};
   // The waker right after, stamped the same, naming the woken thread in its address.
   bool idle = key.waker_tid == kIdleWaker;
-  auto waker =
-      sample(waker_attr()->first, idle ? 0 : key.waker_pid, idle ? 0 : key.waker_tid, key.waker_kernel_stack,
-             key.waker_user_stack, blocked_ns, time, cpu, kWakerEventId, key.tid);
+  perf_event_attr waker_attr = file_attr_;
+  waker_attr.sample_type |= PERF_SAMPLE_ADDR;
+  auto waker = sample(waker_attr, idle ? 0 : key.waker_pid, idle ? 0 : key.waker_tid, key.waker_kernel_stack,
+                      key.waker_user_stack, blocked_ns, time, cpu, kWakerEventId, key.tid, key.state);
   if (!waker) return tl::unexpected(waker.error());
   out += *waker;
   return {};

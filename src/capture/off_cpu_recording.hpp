@@ -24,17 +24,28 @@ namespace sonde::capture {
 
 // perf's event name, and its default threshold (newer perf's --off-cpu-thresh, in ms).
 inline constexpr const char* kOffCpuEventName = "offcpu-time";
-// --wakers: each off-CPU sample is followed by one of this event, stamped the same, for the thread
-// that woke the blocked one: its tid, its stacks where it did, the blocked time as period, and the
-// woken thread's tid as the sample's address. The event exists in the file only.
+// Two events sonde adds that exist in the file only (their attrs carry ids the kernel never hands
+// out). offcpu-preempted: the time a thread waited for a CPU after being preempted, which perf
+// leaves out of offcpu-time (its samples as offcpu-time's). offcpu-waker, with --wakers: each
+// offcpu-time sample is followed by one of it, stamped the same, for the thread that woke the
+// blocked one: its tid, its stacks where it did, the blocked time as period, and the woken
+// thread's tid as the sample's address.
+inline constexpr const char* kOffCpuPreemptedEventName = "offcpu-preempted";
 inline constexpr const char* kOffCpuWakerEventName = "offcpu-waker";
+
+struct FileOnlyEvent {
+  perf_event_attr attr{};
+  std::string name;
+  uint64_t id = 0;
+};
 inline constexpr uint64_t kOffCpuDefaultThresholdMs = 500;
 
 // The event record adds: a BPF output software event.
 events::EventSpec off_cpu_event();
 
 // The attr the file declares for the event, from the one record_attrs made: perf's off-CPU
-// sample types, with the callchain always (a block without its stack says little).
+// sample types, with the callchain always (a block without its stack says little) and the weight
+// (the state slept in: 1 S, 2 D; perf shows it only when asked, with --sort weight).
 perf_event_attr off_cpu_file_attr(perf_event_attr recorded);
 // The attr opened: the file's, carrying the BPF program's record as raw data instead.
 perf_event_attr off_cpu_opened_attr(const perf_event_attr& file_attr);
@@ -59,14 +70,14 @@ class OffCpuRecording {
   // Stops measuring; the short blocks' totals as samples.
   Result<std::string> finish();
   uint64_t lost() const { return profiler_.lost(); }
-  // With --wakers, the waker event's attr and its one id, for the file's attr section.
-  std::optional<std::pair<perf_event_attr, uint64_t>> waker_attr() const;
+  // The file-only events, for the file's attr section.
+  std::vector<FileOnlyEvent> file_only_events() const;
 
  private:
   OffCpuRecording(kernel::OffCpuProfiler profiler) : profiler_(std::move(profiler)) {}
   Result<std::string> sample(const perf_event_attr& attr, uint32_t pid, uint32_t tid, int32_t kernel_stack,
                              int32_t user_stack, uint64_t blocked_ns, uint64_t time, uint32_t cpu,
-                             uint64_t id, uint64_t addr);
+                             uint64_t id, uint64_t addr, uint64_t weight);
 
   kernel::OffCpuProfiler profiler_;
   SamplingTarget target_;

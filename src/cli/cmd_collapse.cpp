@@ -26,6 +26,9 @@ int cmd_collapse(int argc, char** argv) {
                "The input is perf script -F+srcline: add source lines to names");
   app.add_option("--event-filter", request.event_filter,
                  "Fold only samples of this event (default: the first seen)");
+  app.add_flag("--wall", request.wall,
+               "A 'record --off-cpu' file's on- and off-CPU time together, each off-CPU stack topped by its "
+               "state ([S sleeping], [D uninterruptible], [R preempted]); counts in ns");
   app.add_flag("--wakers", request.wakers,
                "Wake-up chains of a 'record --off-cpu --wakers' file: each blocked stack, '--', then the "
                "stack that woke it, leaf first (offwaketime's folded output); counts in ns");

@@ -61,11 +61,14 @@ int cmd_flamegraph(int argc, char** argv) {
   // For perf script text input: sonde collapse's options.
   add_collapse_options(app, build.collapse, annotate_all, "perf script input: ");
   app.add_option("--event-filter", build.event_filter, "perf script input: only this event");
+  app.add_flag(
+      "--wall", build.wall,
+      "A 'record --off-cpu' file's on- and off-CPU time together, off-CPU stacks topped by their state");
   if (auto exit_code = parse_command_line(app, argc, argv, "flamegraph", AfterOptions::nothing))
     return *exit_code;
   apply_annotate_all(build.collapse, annotate_all);
-  // Off-CPU samples count nanoseconds blocked: labelled in ms unless the user says otherwise.
-  if (build.event_filter == "offcpu-time") {
+  // Off-CPU samples (and --wall's) count nanoseconds: labelled in ms unless the user says otherwise.
+  if (build.event_filter == "offcpu-time" || build.wall) {
     if (app.count("--countname") == 0) style.countname = "ms";
     if (app.count("--factor") == 0) style.factor = 1e-6;
   }

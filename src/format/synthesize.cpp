@@ -69,6 +69,7 @@ Result<std::string> make_sample(const perf_event_attr& attr, const SyntheticSamp
     out.put_bytes(s.raw.data(), s.raw.size());
     out.put_zeros(padded - s.raw.size());
   }
+  if (type & PERF_SAMPLE_WEIGHT) out.put(s.weight);
   if (out.size() > kMaxRecordSize)
     return failf("synthesized sample of {} bytes exceeds a record's 64 KiB", out.size());
   return finish(out, PERF_RECORD_SAMPLE, s.misc);

@@ -24,6 +24,7 @@ struct SyntheticSample {
   uint64_t period = 0;                  // PERF_SAMPLE_PERIOD
   std::span<const uint64_t> callchain;  // PERF_SAMPLE_CALLCHAIN, PERF_CONTEXT_* markers included
   std::string_view raw;                 // PERF_SAMPLE_RAW
+  uint64_t weight = 0;                  // PERF_SAMPLE_WEIGHT
   uint16_t misc = PERF_RECORD_MISC_USER;
 };
 
@@ -38,7 +39,7 @@ struct SyntheticId {
 inline constexpr uint64_t kSynthesizableSampleType =
     PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
     PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
-    PERF_SAMPLE_RAW;
+    PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT;
 
 Result<std::string> make_sample(const perf_event_attr& attr, const SyntheticSample& sample);
 std::string make_comm(const perf_event_attr& attr, uint32_t pid, uint32_t tid, std::string_view comm,

@@ -5,6 +5,7 @@
 #include "analysis/stacks/session_stacks.hpp"
 #include "analysis/stacks/stack_collapse_inline.hpp"
 #include "analysis/stacks/wakeup_chains.hpp"
+#include "analysis/stacks/wall_time.hpp"
 
 namespace sonde::pipeline {
 
@@ -36,6 +37,13 @@ Result<std::string> collapse_stacks(const CollapseRequest& request, Diagnostics&
   analysis::StackCollapser collapser(request.options, &expander);
   analysis::EventFilter filter(request.event_filter);
   auto add = [&](const analysis::StackSample& sample) { collapser.add(sample); };
+  if (request.wall) {
+    if (input->kind() != analysis::InputKind::perf_data || request.input.empty() || request.input == "-")
+      return fail("--wall reads a perf.data file recorded with 'sonde record --off-cpu'");
+    if (auto replayed = analysis::for_each_wall_time_stack(input->name(), {}, add, diagnostics); !replayed)
+      return tl::unexpected(replayed.error());
+    return collapser.folded_text();
+  }
   if (input->kind() == analysis::InputKind::perf_data) {
     // A replay maps the file: a pipe cannot be given.
     if (request.input.empty() || request.input == "-")

@@ -15,6 +15,7 @@ struct CollapseRequest {
   std::string event_filter;  // fold only samples of this event (default: the first seen)
   bool srcline = false;      // the text is perf script -F+srcline
   bool wakers = false;       // offwaketime's chains of a record --off-cpu --wakers file
+  bool wall = false;         // on- and off-CPU time of a record --off-cpu file, with the states
 };
 
 // The folded text, stackcollapse-perf.pl's byte for byte. The event filter's notes go to

@@ -178,9 +178,9 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
       descriptions.push_back({attrs[i], options.events[i].name, ids[i]});
     }
     if (off_cpu)
-      if (auto waker = off_cpu->waker_attr()) {
-        with_ids.push_back({waker->first, {waker->second}});
-        descriptions.push_back({waker->first, capture::kOffCpuWakerEventName, {waker->second}});
+      for (const auto& event : off_cpu->file_only_events()) {
+        with_ids.push_back({event.attr, {event.id}});
+        descriptions.push_back({event.attr, event.name, {event.id}});
       }
     features->event_desc = descriptions;
     if (auto written = writer->write_attrs(with_ids); !written) return written;

@@ -3,6 +3,7 @@
 #include "analysis/stacks/folded.hpp"
 #include "analysis/stacks/session_stacks.hpp"
 #include "analysis/stacks/stack_collapse_inline.hpp"
+#include "analysis/stacks/wall_time.hpp"
 
 namespace sonde::analysis {
 
@@ -13,6 +14,11 @@ namespace {
 template <typename Each>
 Result<void> for_each_sample(const TextInput& input, const FlameBuildOptions& options,
                              Diagnostics& diagnostics, Each&& each) {
+  if (options.wall) {
+    if (input.kind() != InputKind::perf_data)
+      return fail("--wall reads a perf.data file recorded with 'sonde record --off-cpu'");
+    return for_each_wall_time_stack(input.name(), options.symbols, each, diagnostics);
+  }
   EventFilter filter(options.event_filter);
   if (input.kind() == InputKind::perf_data) {
     // A perf.data file: its samples straight from the session, named as perf script names them.

@@ -15,6 +15,7 @@ struct FlameBuildOptions {
   CollapseOptions collapse;  // for perf script text
   std::string event_filter;
   bool srcline = false;
+  bool wall = false;                   // perf.data: on- and off-CPU time together (stacks/wall_time)
   symbols::SymbolizerOptions symbols;  // for perf.data input
 };
 

@@ -100,6 +100,7 @@ class StackSampleMaker : public session::SessionVisitor {
     out.tid = event.thread.tid;
     out.event = name;
     out.period = sample.has(PERF_SAMPLE_PERIOD) && sample.period ? sample.period : 1;
+    out.weight = sample.weight;
     out.time_ns = sample.time;
     out.frames = frames_;
     sink_(out);

@@ -44,6 +44,7 @@ struct StackSample {
   int64_t tid = -1;
   std::string_view event;  // "cpu-clock", "cycles:u", ...; empty when the line had none
   uint64_t period = 1;
+  uint64_t weight = 0;                 // PERF_SAMPLE_WEIGHT (sonde's off-CPU state); 0 when none
   uint64_t time_ns = 0;                // 0 when the producer does not know it
   std::span<const StackFrame> frames;  // leaf first, as perf script prints them
 };

@@ -1,7 +1,7 @@
 // Off-CPU time: where threads block and for how long, as perf record --off-cpu measures it. One
 // program on the sched_switch BTF tracepoint. When a traced thread leaves the CPU to sleep (S or
-// D, not preempted), it keeps the time, the state and the thread's kernel and user stacks (ids in
-// a stack map) in task storage; when the thread comes back, the blocked time is sent at once as a
+// D) or is preempted (runnable, state 0: perf leaves these out, sonde keeps them apart), it keeps
+// the time, the state and the thread's kernel and user stacks (ids in a stack map) in task storage; when the thread comes back, the blocked time is sent at once as a
 // sample through the offcpu-time perf event if it lasted at least the threshold, or added to the
 // thread's total for that (stacks, state), which sonde writes as samples at the end (perf's way).
 //
@@ -103,11 +103,15 @@ int off_cpu_switch(__u64* ctx) {
   __u32 state = (__u32)ctx[3] & 0xff;
   __u64 now = bpf_ktime_get_ns();
 
-  if (!preempt && (state == TASK_INTERRUPTIBLE || state == TASK_UNINTERRUPTIBLE)) {
+  // Asleep (S, D), or preempted: runnable and waiting for a CPU (state 0, TASK_RUNNING). A task
+  // that is exiting or stopped is not waiting for anything.
+  int sleeping = !preempt && (state == TASK_INTERRUPTIBLE || state == TASK_UNINTERRUPTIBLE);
+  if (sleeping || preempt || state == 0) {
+    if (!sleeping) state = 0;
     struct task_block* block = traced_task(prev, 1);
     if (block) {
       // The stacks as they are now, prev's own: the kernel's from the scheduler down (the
-      // program and the tracepoint's glue, three frames, left out), the user's from its registers.
+      // program and the tracepoint's glue, two frames, left out), the user's from its registers.
       block->kernel_stack = bpf_get_stackid(ctx, &stacks, (2 & BPF_F_SKIP_FIELD_MASK) | BPF_F_FAST_STACK_CMP);
       block->user_stack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK | BPF_F_FAST_STACK_CMP);
       block->state = state;

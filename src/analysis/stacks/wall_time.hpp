@@ -1,0 +1,22 @@
+#pragma once
+// The wall-clock view (collapse and flamegraph --wall) of a `record --off-cpu` file: on-CPU
+// samples of a time-based event (cpu-clock or task-clock, whose periods are ns) and the off-CPU
+// samples (offcpu-time, the state slept in as its weight, and offcpu-preempted) in one profile,
+// each off-CPU stack topped by a frame naming its state — "[S sleeping]", "[D uninterruptible]"
+// (I/O and the like), "[R preempted]" — so that sleep, I/O wait and waiting for a CPU separate,
+// and a thread's stacks add up to the time it lived.
+#include <string>
+
+#include "analysis/stacks/script_text.hpp"
+#include "base/diagnostics.hpp"
+#include "base/error.hpp"
+#include "symbols/symbolizer.hpp"
+
+namespace sonde::analysis {
+
+// Calls `sink` with every sample of the view, in time order; fails on a file without off-CPU
+// samples or without a time-based on-CPU event.
+Result<void> for_each_wall_time_stack(const std::string& path, const symbols::SymbolizerOptions& options,
+                                      const StackSampleSink& sink, Diagnostics& diagnostics);
+
+}  // namespace sonde::analysis
