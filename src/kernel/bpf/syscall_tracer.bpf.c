@@ -15,18 +15,17 @@
 #include "task_fields.h"
 
 #include "syscall_trace_event.h"
+#include "syscall_trace_strings.h"
 
 #define TASK_SYSTEM_WIDE 3 /* storage made for a task of a system-wide trace */
 
 #define NR_RT_SIGRETURN 15
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
-#define NR_EXECVE 59
 #define NR_CLONE 56
 #define NR_FORK 57
 #define NR_VFORK 58
 #define NR_CLONE3 435
-#define NR_EXECVEAT 322
 
 
 struct {
@@ -181,42 +180,6 @@ static __always_inline void emit(void* record, __u64 size) {
 }
 
 static __always_inline void copy_event(struct syscall_trace_event* state);
-
-static __always_inline void read_strings(struct syscall_trace_event* state, __u8 mask) {
-  int slot = 0;
-  for (int arg = 0; arg < 6; ++arg) {
-    if (!(mask & (1 << arg)) || slot >= SONDE_TRACE_STRING_SLOTS) continue;
-    char* dest = state->strings + (slot & 1) * SONDE_TRACE_STRING_SIZE;
-    long n = 0;
-    if ((state->nr == NR_EXECVE && arg == 1) || (state->nr == NR_EXECVEAT && arg == 2)) {
-      // argv: the elements one after another, each with its '\0'
-      const char* const* argv = (const char* const*)state->args[arg];
-      __u32 used = 0;
-      // Each element gets at most half a slot at an offset below half a slot, bounds the
-      // verifier can follow.
-      for (int i = 0; i < SONDE_TRACE_ARGV_MAX; ++i) {
-        const char* element = 0;
-        if (bpf_probe_read_user(&element, sizeof element, argv + i) != 0 || !element) break;
-        if (used >= SONDE_TRACE_STRING_SIZE / 2) break;
-        long got = bpf_probe_read_user_str(dest + (used & (SONDE_TRACE_STRING_SIZE / 2 - 1)),
-                                           SONDE_TRACE_STRING_SIZE / 2, element);
-        if (got <= 0) break;
-        used += got;
-      }
-      n = used;
-    } else {
-      n = bpf_probe_read_user_str(dest, SONDE_TRACE_STRING_SIZE, (const void*)state->args[arg]);
-      if (n <= 0) n = 0;
-    }
-    if (n >= SONDE_TRACE_STRING_SIZE) state->flags |= SONDE_TRACE_STRING_CUT;
-    state->string_length[slot & 1] = n > 0 ? (__u16)n : 0;
-    state->string_arg[slot & 1] = arg;
-    // a failed read leaves the slot unused: the argument prints as a pointer, unless the
-    // read at exit (below) finds the page the kernel faulted in meanwhile
-    if (n > 0) ++slot;
-    else state->flags |= SONDE_TRACE_STRING_MISSING;
-  }
-}
 
 // The bytes of a call's record worth copying: the fixed part and the strings used.
 static __always_inline __u32 call_record_size(struct syscall_trace_event* state) {
@@ -592,27 +555,6 @@ int follow_fork(__u64* ctx) {
     __sync_fetch_and_add(&follow_failures, 1);
   }
   return 0;
-}
-
-// execve's path and arguments from what the kernel copied, for a call whose strings could not be
-// read at entry (literals in pages a fresh fork child had not touched yet): the file name is in
-// the binprm, the arguments on the new image's stack, resident now.
-static __always_inline void read_exec_strings(struct syscall_trace_event* state, __u64* ctx) {
-  struct linux_binprm___sonde* bprm = (struct linux_binprm___sonde*)ctx[2];
-  const char* filename = BPF_CORE_READ(bprm, filename);
-  long n = bpf_probe_read_kernel_str(state->strings, SONDE_TRACE_STRING_SIZE, filename);
-  state->string_length[0] = n > 0 ? (__u16)n : 0;
-  state->string_arg[0] = state->nr == NR_EXECVEAT ? 1 : 0;
-  struct task_struct* task = bpf_get_current_task_btf();
-  unsigned long start = BPF_CORE_READ(task, mm, arg_start);
-  unsigned long end = BPF_CORE_READ(task, mm, arg_end);
-  __u64 length = end - start;
-  if (length > SONDE_TRACE_STRING_SIZE) length = SONDE_TRACE_STRING_SIZE;
-  if (length > 0 && bpf_probe_read_user(state->strings + SONDE_TRACE_STRING_SIZE, length & (SONDE_TRACE_STRING_SIZE - 1) ? length & (SONDE_TRACE_STRING_SIZE - 1) : SONDE_TRACE_STRING_SIZE, (const void*)start) == 0) {
-    state->string_length[1] = (__u16)length;
-    state->string_arg[1] = state->nr == NR_EXECVEAT ? 2 : 1;
-  }
-  state->flags &= ~SONDE_TRACE_STRING_MISSING;
 }
 
 // sched_process_exec(struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm), run by
