@@ -433,3 +433,52 @@ TEST(PerfDataInterop, PerfScriptPrintsTheSameAfterARewriteBySonde) {
     EXPECT_EQ(ours.out, theirs.out);
   }
 }
+
+// A BPF output event's samples (what bpf_perf_event_output writes): perf script dumps their data
+// in hex and as characters, then as a string when it is one; sonde script prints the same bytes.
+TEST(PerfDataInterop, BpfOutputDataScriptsAsPerfDumpsIt) {
+  if (!have_perf()) GTEST_SKIP() << "perf not installed";
+  std::string file = temp_dir() + "/bpf-output.data";
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+  attr.size = sizeof attr;
+  attr.sample_period = 1;
+  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+                     PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+  attr.read_format = PERF_FORMAT_ID;
+  attr.sample_id_all = 1;
+  FeatureSet features;
+  fill_machine_features(gather_machine_facts(), features);
+  features.event_desc = std::vector<EventDesc>{{attr, "bpf-output", {7}}};
+  auto writer = PerfDataWriter::create(file);
+  ASSERT_TRUE(writer) << writer.error().message;
+  std::vector<AttrWithIds> attrs{{attr, {7}}};
+  ASSERT_TRUE(writer->write_attrs(attrs));
+  const std::string payloads[] = {std::string("hello sonde\0\0\0\0\0", 16),
+                                  std::string("\x01\x02\x41\xff\x00\x7e\x20\x0a\x10\x11\x12\x13\x14", 13),
+                                  std::string("a\0b", 3), std::string()};
+  std::string data;
+  uint64_t time = 1'000'000'000;
+  for (const auto& payload : payloads) {
+    SyntheticSample s;
+    s.pid = s.tid = 4242;
+    s.time = time += 1000;
+    s.period = 1;
+    s.raw = payload;
+    auto bytes = make_sample(attr, s);
+    ASSERT_TRUE(bytes);
+    data += *bytes;
+  }
+  data += make_finished_round();
+  ASSERT_TRUE(writer->append(data.data(), data.size()));
+  ASSERT_TRUE(writer->finalize(features));
+
+  auto theirs = run("perf script -i " + shell_quote(file));
+  ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+  EXPECT_NE(theirs.out.find("BPF output:"), std::string::npos) << theirs.out;
+  EXPECT_NE(theirs.out.find("BPF string:"), std::string::npos) << theirs.out;
+  auto ours = run(sonde_bin() + " script -i " + shell_quote(file));
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  EXPECT_EQ(ours.out, theirs.out);
+}

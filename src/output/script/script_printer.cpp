@@ -3,6 +3,7 @@
 #include <fmt/compile.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "output/script/script_records.hpp"
 #include "perfdata/kernel_records.hpp"
@@ -199,6 +200,53 @@ void ScriptPrinter::append_frames(const session::SampleEvent& sample, uint64_t f
       append_frame(sample.callchain[i], fields, true);
 }
 
+namespace {
+
+// A BPF output event's data as perf script dumps it: a line break, then 8 bytes a line in hex and
+// as characters ("BPF output: 0000: ..."), and the data again as a string when it is one
+// (printable up to a NUL). No data: the line break alone.
+void append_bpf_output(fmt::memory_buffer& buf, Bytes data) {
+  buf.push_back('\n');
+  constexpr size_t kPerLine = 8;
+  bool printable = true, hit_nul = false;
+  size_t line = 0;
+  for (size_t i = 0; i < data.size(); ++i) {
+    if (i % kPerLine == 0) {
+      fmt::format_to(fmt::appender(buf), "{:>17}", line == 0 ? "BPF output:" : "");
+      fmt::format_to(fmt::appender(buf), " {:04x}:", i);
+    }
+    fmt::format_to(fmt::appender(buf), " {:02x}", data[i]);
+    if (i % kPerLine != kPerLine - 1 && i != data.size() - 1) continue;
+    size_t missing = kPerLine - 1 - i % kPerLine;
+    for (size_t j = 0; j < missing; ++j) buf.append(std::string_view("   "));
+    buf.append(std::string_view("  "));
+    for (size_t j = i - i % kPerLine; j <= i; ++j) {
+      unsigned char ch = data[j];
+      if (hit_nul && ch) printable = false;
+      // perf's ctype is the kernel's: Latin-1's upper half (from 0xa0) prints as it is.
+      if ((ch >= 0x20 && ch < 0x7f) || ch >= 0xa0) {
+        buf.push_back(static_cast<char>(ch));
+        continue;
+      }
+      buf.push_back('.');
+      if (!printable) continue;
+      if (ch == '\0')
+        hit_nul = true;
+      else
+        printable = false;
+    }
+    for (size_t j = 0; j < missing; ++j) buf.push_back(' ');
+    buf.push_back('\n');
+    ++line;
+  }
+  if (printable && hit_nul)
+    fmt::format_to(fmt::appender(buf), "{:>17} \"{}\"\n", "BPF string:",
+                   std::string_view(reinterpret_cast<const char*>(data.data()),
+                                    strnlen(reinterpret_cast<const char*>(data.data()), data.size())));
+}
+
+}  // namespace
+
 void ScriptPrinter::append_sample_ip(const session::SampleEvent& sample, uint64_t fields) {
   const session::Location loc =
       sample.sample.has(PERF_SAMPLE_CALLCHAIN)
@@ -264,6 +312,10 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
       append_sample_ip(sample, fields);
     }
   }
+  const perf_event_attr& attr = sample.event.attr;
+  if ((fields & kFieldBpfOutput) && attr.type == PERF_TYPE_SOFTWARE &&
+      attr.config == PERF_COUNT_SW_BPF_OUTPUT)
+    append_bpf_output(buf, s.raw);
   if (fields & kFieldPhysAddr) fmt::format_to(fmt::appender(buf), "{:16x}", s.phys_addr);
   buf.push_back('\n');
   out_.line_done();
