@@ -27,6 +27,7 @@ struct ReportRequest {
   bool order_set = false;        // -g caller/callee given
   CallchainParams callchain;
   bool collapsed_stacks = false;  // -g folded: stackcollapse-perf.pl's lines (-g folded-perf: perf's)
+  bool wall = false;              // --wall: on- and off-CPU time as one event (report/wall_clock)
   double percent_limit = 0;
   ReportFilters filters;
   std::string symfs, kallsyms, vmlinux;

@@ -20,8 +20,16 @@ class HistogramFiller : public session::SessionVisitor {
   }
 
   void on_sample(const session::SampleEvent& sample) override {
-    if (sample.event_index >= report_.events.size()) return;
-    Histogram& histogram = report_.events[sample.event_index].histogram;
+    size_t slot = sample.event_index;
+    state_address_ = 0;
+    if (!report_.wall_kinds.empty()) {
+      // --wall: every time event into the one histogram, off-CPU stacks topped by their state.
+      if (slot >= report_.wall_kinds.size() || report_.wall_kinds[slot] == WallClockKind::skipped) return;
+      state_address_ = off_cpu_state_address(report_.wall_kinds[slot], sample.sample.weight);
+      slot = 0;
+    }
+    if (slot >= report_.events.size()) return;
+    Histogram& histogram = report_.events[slot].histogram;
     uint64_t period = sample.sample.has(PERF_SAMPLE_PERIOD) ? sample.sample.period : 0;
     if (period == 0 && !sample.event.attr.freq) period = sample.event.attr.sample_period;
     if (period == 0) period = 1;
@@ -55,6 +63,7 @@ class HistogramFiller : public session::SessionVisitor {
       locations_.clear();
       for (size_t i = 0; i < sample.callchain.size(); ++i)
         locations_.push_back(tables.locations.intern(sample.callchain[i], i >= sample.unwound_from));
+      top_with_state();
       histogram.add(context, locations_, period);
       return;
     }
@@ -75,7 +84,8 @@ class HistogramFiller : public session::SessionVisitor {
       return;
     }
     // Keyed by (event, context, mode) and the raw addresses, read where the record holds them.
-    uint64_t head = uint64_t(sample.event_index) << 40 | uint64_t(context) << 8 | sample.cpumode;
+    uint64_t head =
+        (uint64_t(sample.event_index) * 4 + state_address_) << 40 | uint64_t(context) << 8 | sample.cpumode;
     const void* addresses = has_chain ? static_cast<const void*>(raw.bytes.data()) : &sample.sample.ip;
     bool inserted;
     uint32_t raw_id = raw_stacks_.intern_split(head, addresses, has_chain ? raw.size() : 1, inserted);
@@ -112,6 +122,7 @@ class HistogramFiller : public session::SessionVisitor {
       }
     }
     if (locations_.empty()) locations_.push_back(frame(thread, sample.cpumode, sample.sample.ip));
+    top_with_state();
     // Stacks that rarely repeat are not looked up again after the raw ones stopped being.
     return histogram.add(context, locations_, period, /*look_up=*/!raw_cache_off_);
   }
@@ -137,6 +148,15 @@ class HistogramFiller : public session::SessionVisitor {
     std::string comm;
     uint32_t id = kNoId;
   };
+  // --wall: an off-CPU sample's state as the leaf frame.
+  void top_with_state() {
+    if (state_address_ == 0) return;
+    session::Location state;
+    state.dso = report_.off_cpu_dso;
+    state.ip = state.dso_address = state_address_;
+    locations_.insert(locations_.begin(), report_.tables.locations.intern(state));
+  }
+
   bool wanted(const session::Thread& thread) const {
     const ReportFilters& f = request_.filters;
     if (!f.comms.empty() && std::find(f.comms.begin(), f.comms.end(), thread.comm) == f.comms.end())
@@ -173,6 +193,7 @@ class HistogramFiller : public session::SessionVisitor {
   std::string trace_text_;
   std::unordered_map<const session::Thread*, CachedComm> comms_;
   std::vector<uint32_t> locations_;
+  uint64_t state_address_ = 0;  // --wall: the sample's state frame in the [off-CPU] DSO, 0 for none
   bool sideband_changed_ = false;
   const session::Thread* last_thread_ = nullptr;
   int32_t last_cpu_ = -2;
@@ -203,8 +224,16 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   auto session = session::Session::open(request.input);
   if (!session) return tl::unexpected(session.error());
   auto report = std::make_unique<Report>(std::move(*session));
-  for (const auto& event : report->session.reader().attrs().events())
-    report->events.push_back({session::event_name(event), Histogram()});
+  if (request.wall) {
+    auto kinds = wall_clock_kinds(report->session.reader().attrs().events(), request.input);
+    if (!kinds) return tl::unexpected(kinds.error());
+    report->wall_kinds = std::move(*kinds);
+    report->events.push_back({kWallClockEventName, Histogram()});
+    report->off_cpu_dso = &off_cpu_dso(report->session);
+  } else {
+    for (const auto& event : report->session.reader().attrs().events())
+      report->events.push_back({session::event_name(event), Histogram()});
+  }
   if (request.header_only) return report;
   report->keys = request.options.keys;
   if (report->keys.empty()) {
@@ -229,6 +258,7 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   Diagnostics unresolved(
       [&diagnostics](const Diagnostics::Message& note) { diagnostics.notef("unresolved: {}", note.text); });
   auto resolver = make_frame_resolver(request, request.verbose ? &unresolved : nullptr);
+  if (report->off_cpu_dso) resolver = wall_clock_resolver(std::move(resolver), *report->off_cpu_dso);
   for (const auto& event : report->session.reader().attrs().events()) {
     if (!event.attr.exclude_kernel) {
       resolver->prefetch_kernel_symbols();

@@ -8,6 +8,7 @@
 #include "analysis/report/hist.hpp"
 #include "analysis/report/report_frames.hpp"
 #include "analysis/report/report_options.hpp"
+#include "analysis/report/wall_clock.hpp"
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "session/session.hpp"
@@ -32,6 +33,10 @@ struct Report {
   bool children = false;            // after perf's default (children when there are callchains)
   bool callchains = false;          // call graphs are shown
   uint64_t lost_samples = 0;
+  // --wall: what each of the file's events is to the one wall-clock event, and the DSO of its
+  // state frames; empty and null otherwise.
+  std::vector<WallClockKind> wall_kinds;
+  session::Dso* off_cpu_dso = nullptr;
 };
 
 // Makes the resolver the report uses (the symbols layer); `notes` (or nullptr) takes a note per

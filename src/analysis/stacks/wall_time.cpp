@@ -12,12 +12,19 @@ namespace {
 constexpr std::string_view kOnCpuEvents[] = {"cpu-clock", "task-clock"};
 constexpr std::string_view kBlocked = "offcpu-time", kPreempted = "offcpu-preempted";
 
-std::string_view state_frame(const StackSample& sample) {
-  if (sample.event == kPreempted) return "[R preempted]";
-  return sample.weight == 2 ? "[D uninterruptible]" : "[S sleeping]";
+}  // namespace
+
+std::string_view off_cpu_state_frame(std::string_view event, uint64_t weight) {
+  if (event == kPreempted) return "[R preempted]";
+  if (event != kBlocked) return {};
+  return weight == 2 ? "[D uninterruptible]" : "[S sleeping]";
 }
 
-}  // namespace
+bool wall_time_event(std::string_view event) {
+  for (std::string_view on_cpu : kOnCpuEvents)
+    if (event == on_cpu) return true;
+  return event == kBlocked || event == kPreempted;
+}
 
 Result<void> for_each_wall_time_stack(const std::string& path, const symbols::SymbolizerOptions& options,
                                       const StackSampleSink& sink, Diagnostics& diagnostics) {
@@ -38,7 +45,7 @@ Result<void> for_each_wall_time_stack(const std::string& path, const symbols::Sy
     // The state on top of the stack (frames are leaf first).
     frames.clear();
     StackFrame state;
-    state.symbol = state_frame(sample);
+    state.symbol = off_cpu_state_frame(sample.event, sample.weight);
     state.dso = "[unknown]";
     frames.push_back(state);
     frames.insert(frames.end(), sample.frames.begin(), sample.frames.end());

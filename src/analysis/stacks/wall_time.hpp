@@ -5,7 +5,9 @@
 // each off-CPU stack topped by a frame naming its state — "[S sleeping]", "[D uninterruptible]"
 // (I/O and the like), "[R preempted]" — so that sleep, I/O wait and waiting for a CPU separate,
 // and a thread's stacks add up to the time it lived.
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "analysis/stacks/script_text.hpp"
 #include "base/diagnostics.hpp"
@@ -13,6 +15,12 @@
 #include "symbols/symbolizer.hpp"
 
 namespace sonde::analysis {
+
+// The off-CPU state a sample of the view stands for, as its frame names it ("[S sleeping]",
+// "[D uninterruptible]", "[R preempted]"); empty for an on-CPU sample.
+std::string_view off_cpu_state_frame(std::string_view event, uint64_t weight);
+// Whether the view takes samples of this event.
+bool wall_time_event(std::string_view event);
 
 // Calls `sink` with every sample of the view, in time order; fails on a file without off-CPU
 // samples or without a time-based on-CPU event.
