@@ -22,16 +22,9 @@ PINGPONG=${PINGPONG:-$(dirname "$SONDE")/workloads/pingpong}
 [[ $N =~ ^[1-9][0-9]*$ ]] || { echo "offcpu_overhead: N must be a positive integer, got '$N'"; exit 2; }
 PERF=$(command -v perf) || { echo "offcpu_overhead: perf not found; peer absent, skipping"; exit 0; }
 
+source "$(dirname "$0")/lib/measure.sh"
 tmp=$(mktemp -d /tmp/bench_offcpu.XXXXXX); trap 'rm -rf "$tmp"' EXIT
 
-# run KEY CMD...: one timed run; seconds appended to $tmp/KEY.t
-run() {
-    local key=$1; shift
-    local t0=$EPOCHREALTIME; "$@" >"$tmp/$key.out" 2>&1; local rc=$? t1=$EPOCHREALTIME
-    ((rc == 0)) || echo "warning: $key exited $rc: $(tail -n1 "$tmp/$key.out")" >&2
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >>"$tmp/$key.t"
-}
-median() { sort -g "$tmp/$1.t" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'; }
 
 tools=(alone sonde_plain sonde_offcpu sonde_tp perf_tp)
 declare -A label=([alone]="workload alone" [sonde_plain]="sonde record" [sonde_offcpu]="sonde record --off-cpu"
@@ -40,19 +33,19 @@ for mode in pinned spread; do
     work=("$PINGPONG" "$N")
     [[ $mode == pinned ]] && work=(taskset -c 0 "$PINGPONG" "$N")
     for ((r = 1; r <= RUNS; r++)); do
-        run "${mode}_alone" "${work[@]}"
-        run "${mode}_sonde_plain" "$SONDE" record -q -o "$tmp/plain.data" -- "${work[@]}"
-        run "${mode}_sonde_offcpu" "$SONDE" record -q --off-cpu -o "$tmp/offcpu.data" -- "${work[@]}"
-        run "${mode}_sonde_tp" "$SONDE" record -q -e sched:sched_switch -g -o "$tmp/sonde_tp.data" -- "${work[@]}"
-        run "${mode}_perf_tp" "$PERF" record -q -e sched:sched_switch -g -o "$tmp/perf_tp.data" -- "${work[@]}"
+        timed_run "${mode}_alone" "${work[@]}"
+        timed_run "${mode}_sonde_plain" "$SONDE" record -q -o "$tmp/plain.data" -- "${work[@]}"
+        timed_run "${mode}_sonde_offcpu" "$SONDE" record -q --off-cpu -o "$tmp/offcpu.data" -- "${work[@]}"
+        timed_run "${mode}_sonde_tp" "$SONDE" record -q -e sched:sched_switch -g -o "$tmp/sonde_tp.data" -- "${work[@]}"
+        timed_run "${mode}_perf_tp" "$PERF" record -q -e sched:sched_switch -g -o "$tmp/perf_tp.data" -- "${work[@]}"
     done
     blocked=$("$SONDE" collapse --event-filter offcpu-time "$tmp/offcpu.data" 2>/dev/null |
         awk '{ t += $NF } END { printf "%.0f", t / 1e6 }')
-    alone=$(median "${mode}_alone")
+    alone=$(median "$tmp/${mode}_alone.t")
     echo "pingpong $N ($mode, $((2 * N)) blocks), medians of $RUNS; off-CPU measured: ${blocked:-0} ms"
     printf "%-34s %9s %9s %11s\n" tool seconds slowdown us/block
     for t in "${tools[@]}"; do
-        s=$(median "${mode}_$t")
+        s=$(median "$tmp/${mode}_$t.t")
         awk -v n="${label[$t]}" -v s="$s" -v a="$alone" -v b="$((2 * N))" \
             'BEGIN { printf "%-34s %9.3f %9.2f %11.2f\n", n, s, s / a, (s - a) * 1e6 / b }'
     done

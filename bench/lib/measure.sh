@@ -13,3 +13,11 @@ wall_ms() {
 rss_kb() { /usr/bin/time -f '%M' -o "$tmp/rss" "$@" >/dev/null 2>&1; tail -n1 "$tmp/rss"; }
 # median FILE: the median of the numbers in FILE, one a line.
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'; }
+# timed_run KEY CMD...: runs CMD once, its output kept in $tmp/KEY.out, and appends its wall
+# seconds to $tmp/KEY.t (a failure is said on stderr and still timed).
+timed_run() {
+    local key=$1; shift
+    local t0=$EPOCHREALTIME; "$@" >"$tmp/$key.out" 2>&1; local rc=$? t1=$EPOCHREALTIME
+    ((rc == 0)) || echo "warning: $key exited $rc: $(tail -n1 "$tmp/$key.out")" >&2
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >>"$tmp/$key.t"
+}

@@ -54,13 +54,8 @@ Result<std::vector<WallClockKind>> wall_clock_kinds(const std::vector<perfdata::
     on_cpu |= kind == WallClockKind::on_cpu;
     off_cpu |= kind == WallClockKind::blocked || kind == WallClockKind::preempted;
   }
-  if (!off_cpu)
-    return failf("{} has no off-CPU samples for --wall; record with 'sonde record --off-cpu'", path);
-  if (!on_cpu)
-    return failf(
-        "{} has no cpu-clock or task-clock samples for --wall (their periods are time); record with "
-        "'sonde record --off-cpu -e cpu-clock'",
-        path);
+  if (auto checked = check_wall_time_sources(on_cpu, off_cpu, path); !checked)
+    return tl::unexpected(checked.error());
   return kinds;
 }
 

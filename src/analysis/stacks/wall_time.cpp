@@ -55,6 +55,10 @@ Result<void> for_each_wall_time_stack(const std::string& path, const symbols::Sy
   };
   if (auto replayed = for_each_session_stack(path, options, filter, each, diagnostics); !replayed)
     return replayed;
+  return check_wall_time_sources(on_cpu, off_cpu, path);
+}
+
+Result<void> check_wall_time_sources(bool on_cpu, bool off_cpu, const std::string& path) {
   if (!off_cpu)
     return failf("{} has no off-CPU samples for --wall; record with 'sonde record --off-cpu'", path);
   if (!on_cpu)

@@ -22,6 +22,9 @@ std::string_view off_cpu_state_frame(std::string_view event, uint64_t weight);
 // Whether the view takes samples of this event.
 bool wall_time_event(std::string_view event);
 
+// The view needs off-CPU samples and time-based on-CPU ones: an error naming what `path` lacks.
+Result<void> check_wall_time_sources(bool on_cpu, bool off_cpu, const std::string& path);
+
 // Calls `sink` with every sample of the view, in time order; fails on a file without off-CPU
 // samples or without a time-based on-CPU event.
 Result<void> for_each_wall_time_stack(const std::string& path, const symbols::SymbolizerOptions& options,
