@@ -29,7 +29,7 @@ int cmd_diff(int argc, char** argv) {
   app.add_option("--kallsyms", request.kallsyms, "kallsyms pathname");
   app.add_flag("--demangle,!--no-demangle", request.demangle,
                "demangle C++ and Rust symbol names (default on)");
-  if (auto exit_code = parse_command_line(app, argc, argv, "diff")) return *exit_code;
+  if (auto exit_code = parse_command_line(app, argc, argv, "diff", AfterOptions::nothing)) return *exit_code;
 
   if (request.files.empty()) request.files = {"perf.data.old", "perf.data"};
   if (request.files.size() == 1)

@@ -70,6 +70,8 @@ int cmd_record(int argc, char** argv) {
   if (!target.cgroup.empty() && !target.system_wide)
     return report_usage_error("record", "--cgroup filters system-wide sampling: add -a or -C");
   if (frequency && period) return report_usage_error("record", "-F and -c exclude each other; give one");
+  if (app.count("-F") && frequency == 0)
+    return report_usage_error("record", "frequency and count are zero, aborting; give -F a positive rate");
 
   if (off_cpu_threshold && !off_cpu)
     return report_usage_error("record", "--off-cpu-thresh goes with --off-cpu");

@@ -79,7 +79,8 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("--demangle,!--no-demangle", request.demangle,
                "demangle C++ and Rust symbol names (default on)");
   app.add_flag("-q,--quiet", request.quiet, "no header comments");
-  if (auto exit_code = parse_command_line(app, argc, argv, "report")) return *exit_code;
+  if (auto exit_code = parse_command_line(app, argc, argv, "report", AfterOptions::nothing))
+    return *exit_code;
   if (tui) return report_usage_error("report", "there is no TUI; output is always --stdio text");
   if (children && no_children)
     return report_usage_error("report", "--children and --no-children contradict each other");

@@ -63,8 +63,8 @@ int cmd_stat(int argc, char** argv) {
   if (run.repeat > 1 && run.command.empty())
     return report_usage_error("stat", "-r repeats a command; give one (sonde stat -r N -- CMD)");
   if (run.repeat > 1 && interval_ms > 0) return report_usage_error("stat", "-r and -I cannot be combined");
-  if (interval_ms < 0 || (interval_ms > 0 && interval_ms < 10))
-    return report_usage_error("stat", "-I needs at least 10 milliseconds");
+  // perf 6.1 takes any interval from 1 ms (it only warns below 100 ms).
+  if (interval_ms < 0) return report_usage_error("stat", "-I needs a positive number of milliseconds");
 
   run.events = std::move(event_options.events);
   target.inherit = !no_inherit;

@@ -15,6 +15,15 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std:
   } catch (const CLI::CallForHelp&) {
     fmt::print("{}", app.help());
     return 0;
+  } catch (const CLI::ExtrasError& error) {
+    // Said as the commands that take a command after their options say it.
+    std::vector<std::string> extras = app.remaining();
+    std::string what = error.what();
+    if (!extras.empty())
+      what = extras.front().starts_with('-') ? fmt::format("unknown option '{}'", extras.front())
+                                             : fmt::format("unexpected argument '{}'", extras.front());
+    fmt::print(stderr, "sonde {}: {}; see 'sonde {} --help'\n", command_name, what, command_name);
+    return 129;
   } catch (const CLI::ParseError& error) {
     fmt::print(stderr, "sonde {}: {}; see 'sonde {} --help'\n", command_name, error.what(), command_name);
     return 129;
