@@ -28,6 +28,7 @@ class HistogramFiller : public session::SessionVisitor {
       state_address_ = off_cpu_state_address(report_.wall_kinds[slot], sample.sample.weight);
       slot = 0;
     }
+    if (slot >= report_.events.size() && report_.wall_kinds.empty()) add_events_declared_since();
     if (slot >= report_.events.size()) return;
     Histogram& histogram = report_.events[slot].histogram;
     uint64_t period = sample.sample.has(PERF_SAMPLE_PERIOD) ? sample.sample.period : 0;
@@ -148,6 +149,13 @@ class HistogramFiller : public session::SessionVisitor {
     std::string comm;
     uint32_t id = kNoId;
   };
+  // A pipe's attrs arrive as records: the events they declare join the report as they come.
+  void add_events_declared_since() {
+    const auto& events = report_.session.reader().attrs().events();
+    for (size_t i = report_.events.size(); i < events.size(); ++i)
+      report_.events.push_back({session::event_name(events[i]), Histogram()});
+  }
+
   // --wall: an off-CPU sample's state as the leaf frame.
   void top_with_state() {
     if (state_address_ == 0) return;
