@@ -23,7 +23,7 @@ Result<void> OutputStream::write_all(const void* data, size_t size) {
   while (size > 0) {
     ssize_t n = ::write(fd_, p, size);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return failf("writing {}: {}", name_, errno_text(errno));
+    if (n < 0) return fail_errno(errno, fmt::format("writing {}", name_));
     p += n;
     size -= static_cast<size_t>(n);
   }

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <optional>
 
@@ -100,7 +102,13 @@ int cmd_record(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) record.cmdline.push_back(argv[i]);
 
   auto diagnostics = Diagnostics::printing_to(stderr);
+  bool to_pipe = record.output == "-";
   auto result = pipeline::record_to_file(std::move(record), diagnostics);
+  if (!result && to_pipe && result.error().sys_errno == EPIPE) {
+    // The reader of standard output went away (`| head`): perf dies of SIGPIPE, status 141.
+    report_error("record", Error{"standard output was closed by its reader (EPIPE); recording stopped"});
+    return 128 + SIGPIPE;
+  }
   if (!result) return report_error("record", result.error());
   if (result->run.lost > 0)
     fmt::print(stderr,

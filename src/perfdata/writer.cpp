@@ -132,6 +132,8 @@ Result<void> PerfDataWriter::append_record(const perf_event_header& header, cons
   return append(payload, header.size - sizeof header);
 }
 
+Result<void> PerfDataWriter::flush() { return out_->flush(); }
+
 Result<void> PerfDataWriter::finalize(const FeatureSet& features) {
   if (finalized_) return fail("perf.data writer: finalized twice");
   finalized_ = true;

@@ -60,6 +60,8 @@ class PerfDataWriter {
   // One record: `header` then `payload` (header.size must equal 8 + payload size).
   Result<void> append_record(const perf_event_header& header, const void* payload);
 
+  // Hands what is buffered to the file or pipe (a pipe's reader sees each round as it ends).
+  Result<void> flush();
   // File mode: writes the features that are set and rewrites the header. Pipe mode: flushes.
   // After finalize the writer accepts nothing more.
   Result<void> finalize(const FeatureSet& features);

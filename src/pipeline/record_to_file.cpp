@@ -222,7 +222,11 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
           round.clear();
           if (auto written = writer->append(compressed.data(), compressed.size()); !written) return written;
         }
-        return writer->append(finished_round.data(), finished_round.size());
+        if (auto written = writer->append(finished_round.data(), finished_round.size()); !written)
+          return written;
+        // A pipe's reader gets each round as it ends (perf report -i -, a live consumer), and a
+        // reader that went away is found out now, as perf finds it by SIGPIPE.
+        return to_pipe ? writer->flush() : Result<void>{};
       },
   };
   std::vector<std::string> filters;
