@@ -28,6 +28,7 @@ int cmd_diff(int argc, char** argv);
 int cmd_heatmap(int argc, char** argv);
 int cmd_ftrace(int argc, char** argv);
 int cmd_probe(int argc, char** argv);
+int cmd_sched(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
 
 }  // namespace sonde::cli

@@ -26,6 +26,7 @@ const std::vector<Command>& commands() {
       {"probe", "Define new dynamic tracepoints (uprobes, SDT markers)", cmd_probe},
       {"trace", "Trace system calls: each call with its arguments, or a summary (perf trace, strace -c)",
        cmd_trace},
+      {"sched", "Scheduler latency, timeline and map from sched tracepoints (perf sched)", cmd_sched},
   };
   return table;
 }
