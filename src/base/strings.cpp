@@ -1,5 +1,6 @@
 #include "base/strings.hpp"
 
+#include <fmt/format.h>
 #include <fnmatch.h>
 
 #include <cerrno>
@@ -55,6 +56,19 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::string_view path_basename(std::string_view path) {
   size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string message_excerpt(std::string_view raw, size_t max) {
+  std::string text;
+  for (size_t i = 0; i < raw.size() && i < max; ++i) {
+    auto byte = static_cast<unsigned char>(raw[i]);
+    if (byte >= 0x20 && byte < 0x7f)
+      text += static_cast<char>(byte);
+    else
+      text += fmt::format("\\x{:02x}", byte);
+  }
+  if (raw.size() > max) text += "...";
+  return text;
 }
 
 }  // namespace sonde

@@ -17,5 +17,8 @@ std::optional<unsigned long long> parse_uint(std::string_view text, int base = 0
 // The last component of a path: what follows the last '/', or the whole text without one.
 std::string_view path_basename(std::string_view path);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
+// Bytes read from a file, fit for an error message: printable ASCII as it is, other bytes as
+// \xNN, cut after `max` bytes with "..." (a damaged file must not flood the terminal).
+std::string message_excerpt(std::string_view raw, size_t max = 32);
 
 }  // namespace sonde

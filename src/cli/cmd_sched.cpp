@@ -16,7 +16,6 @@
 
 namespace sonde::cli {
 
-
 namespace {
 
 int run_with(int (*command)(int, char**), std::vector<std::string> words) {

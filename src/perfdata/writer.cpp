@@ -29,6 +29,7 @@ Result<PerfDataWriter> PerfDataWriter::create(const std::string& path) {
     return failf("cannot chmod {}: {}", path, errno_text(err));
   }
   PerfDataWriter writer(std::make_unique<OutputStream>(fd, true, path), path, false);
+  writer.regular_file_ = regular;
   // The placeholder: valid magic, no attrs, no data. finalize rewrites it.
   writer.header_ = FileHeader{};
   writer.header_.attr_size = sizeof(FileAttr);

@@ -62,6 +62,9 @@ class PerfDataWriter {
 
   // Hands what is buffered to the file or pipe (a pipe's reader sees each round as it ends).
   Result<void> flush();
+  // Whether the output is a regular file (not a pipe or a device such as -o /dev/null): only
+  // such a file may be removed when the recording fails.
+  bool regular_file() const { return regular_file_; }
   // File mode: writes the features that are set and rewrites the header. Pipe mode: flushes.
   // After finalize the writer accepts nothing more.
   Result<void> finalize(const FeatureSet& features);
@@ -77,6 +80,7 @@ class PerfDataWriter {
   std::unique_ptr<OutputStream> out_;
   std::string path_;
   bool pipe_ = false;
+  bool regular_file_ = false;
   bool attrs_written_ = false;
   bool finalized_ = false;
   FileHeader header_;

@@ -233,7 +233,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   for (const auto& event : options.events) filters.push_back(event.filter);
   auto run = capture::run_record(opened, filters, record, on_opened, sink);
   if (!run) {
-    if (!to_pipe) ::unlink(options.output.c_str());
+    // Only a file this recording made goes: never a device named by -o (/dev/full).
+    if (writer->regular_file()) ::unlink(options.output.c_str());
     return tl::unexpected(run.error());
   }
   uint64_t off_cpu_lost = 0;

@@ -84,7 +84,7 @@ class TraceDatParser {
     std::string version = read_cstring(in);
     if (version != "6" && version != "7")
       return failf("{}: trace.dat version '{}' is not supported (sonde reads versions 6 and 7)", path_,
-                   version);
+                   message_excerpt(version));
     r_.version_ = version[0] - '0';
     auto endian = in.read<uint8_t>();
     auto long_size = in.read<uint8_t>();

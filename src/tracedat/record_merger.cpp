@@ -36,6 +36,7 @@ struct RecordMerger::Stream {
 RecordMerger::RecordMerger(const TraceDatReader& reader) : reader_(reader) {
   tep_handle* tep = reader.tep();
   int long_size = tep_get_header_page_size(tep);
+  long_size_ = long_size == 4 ? 4 : 8;
   auto kbuffer_long = long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8;
   for (size_t b = 0; b < reader.buffers().size(); ++b) {
     for (const auto& cpu : reader.buffers()[b].cpus) {
@@ -62,6 +63,19 @@ bool RecordMerger::load_page(Stream& stream) {
   std::memset(stream.page.data() + length, 0, page_size - length);
   stream.page_offset = stream.next_page;
   stream.next_page += page_size;
+  // The page header's commit word says how much data follows; libtraceevent's kbuffer walks it
+  // without looking at the page's size, so a damaged one is refused before the load.
+  size_t header_size = 8 + long_size_;
+  uint64_t commit = 0;
+  std::memcpy(&commit, stream.page.data() + 8, long_size_);
+  uint64_t data_size = commit & ((1u << 27) - 1);  // the missed-events flags are above
+  if (data_size > page_size - header_size) {
+    problems_.push_back(
+        fmt::format("CPU {}: corrupt page at offset {:#x}: its header says {} bytes of data, "
+                    "more than its {} (the rest of the CPU's data is not read)",
+                    stream.cpu, stream.page_offset, data_size, page_size - header_size));
+    return false;
+  }
   kbuffer_load_subbuffer(stream.kbuf, stream.page.data());
   if (static_cast<size_t>(kbuffer_subbuffer_size(stream.kbuf)) > page_size) {
     // trace-cmd stops reading the CPU at such a page ("bad page read").

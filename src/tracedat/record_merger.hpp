@@ -35,6 +35,7 @@ class RecordMerger {
   bool peek(Stream& stream);
 
   const TraceDatReader& reader_;
+  size_t long_size_ = 8;  // bytes of the page header's commit word
   std::vector<std::unique_ptr<Stream>> streams_;
   Stream* pending_ = nullptr;  // the stream whose record was returned last, advanced on next()
   std::vector<std::string> problems_;

@@ -34,3 +34,9 @@ TEST(Cpus, ParsesRangesAndLists) {
   EXPECT_FALSE(kernel::parse_cpu_list("a"));
   EXPECT_FALSE(kernel::parse_cpu_list(""));
 }
+
+TEST(MessageExcerpt, KeepsPrintableTextAndEscapesTheRest) {
+  EXPECT_EQ(message_excerpt("6"), "6");
+  EXPECT_EQ(message_excerpt(std::string_view("a\0b\xff\n", 5)), "a\\x00b\\xff\\x0a");
+  EXPECT_EQ(message_excerpt(std::string(200, 'x'), 8), "xxxxxxxx...");
+}
