@@ -30,12 +30,13 @@ Result<BuildIdSource> open_build_id_source(const std::string& path, bool with_hi
   if (!with_hits && path != "-") {
     auto reader = perfdata::PerfDataReader::open(path);
     if (!reader) return tl::unexpected(reader.error());
-    if (!reader->is_pipe()) {
+    if (!reader->is_pipe() && reader->features().build_ids) {
       source.reader.emplace(std::move(*reader));
       return source;
     }
   }
-  // -H, or a pipe-mode stream: which DSOs samples hit needs the whole replay.
+  // -H, a pipe-mode stream or a file without a BUILD_ID section (perf record -z writes none):
+  // which DSOs samples hit needs the whole replay.
   auto session = session::Session::open(path);
   if (!session) return tl::unexpected(session.error());
   source.session.emplace(std::move(*session));
@@ -50,9 +51,9 @@ Result<std::string> list_build_ids(BuildIdSource& source) {
   if (auto processed = source.session->process(ignore); !processed)
     return tl::unexpected(processed.error().with_context(source.path));
   std::string out;
-  if (source.session->reader().is_pipe()) {
-    // As perf: a stream has no BUILD_ID section to list, so the DSOs samples hit are listed
-    // with what their MMAP2 records or HEADER_BUILD_ID records said (blank when nothing).
+  if (source.session->reader().is_pipe() || !source.session->reader().features().build_ids) {
+    // As perf: without a BUILD_ID section to list (a stream, a -z file), the DSOs samples hit
+    // are listed with what their MMAP2 records or HEADER_BUILD_ID records said (blank when nothing).
     for (const auto& dso : source.session->machine().dsos().all())
       if (dso->hit) out += fmt::format("{:<40} {}\n", dso->build_id, dso->long_name);
     return out;
