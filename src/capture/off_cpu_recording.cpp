@@ -69,6 +69,9 @@ Result<OffCpuRecording> OffCpuRecording::open(const OffCpuSettings& settings, co
   recording.target_ = target;
   recording.wakers_ = settings.wakers;
   recording.file_attr_ = file_attr;
+  // The waker's samples also name the woken thread, in their address.
+  recording.waker_attr_ = file_attr;
+  recording.waker_attr_.sample_type |= PERF_SAMPLE_ADDR;
   recording.opened_attr_ = opened_attr;
   return recording;
 }
@@ -90,11 +93,7 @@ Result<void> OffCpuRecording::start(const SamplingSession& session, size_t index
 
 std::vector<FileOnlyEvent> OffCpuRecording::file_only_events() const {
   std::vector<FileOnlyEvent> events{{file_attr_, kOffCpuPreemptedEventName, kPreemptedEventId}};
-  if (wakers_) {
-    perf_event_attr waker = file_attr_;
-    waker.sample_type |= PERF_SAMPLE_ADDR;
-    events.push_back({waker, kOffCpuWakerEventName, kWakerEventId});
-  }
+  if (wakers_) events.push_back({waker_attr_, kOffCpuWakerEventName, kWakerEventId});
   return events;
 }
 
@@ -140,9 +139,7 @@ Result<void> OffCpuRecording::append_sample(const kernel::OffCpuKey& key, uint64
   if (preempted || !wakers_ || key.waker_tid == 0) return {};
   // The waker right after, stamped the same, naming the woken thread in its address.
   bool idle = key.waker_tid == kIdleWaker;
-  perf_event_attr waker_attr = file_attr_;
-  waker_attr.sample_type |= PERF_SAMPLE_ADDR;
-  auto waker = sample(waker_attr, idle ? 0 : key.waker_pid, idle ? 0 : key.waker_tid, key.waker_kernel_stack,
+  auto waker = sample(waker_attr_, idle ? 0 : key.waker_pid, idle ? 0 : key.waker_tid, key.waker_kernel_stack,
                       key.waker_user_stack, blocked_ns, time, cpu, kWakerEventId, key.tid, key.state);
   if (!waker) return tl::unexpected(waker.error());
   out += *waker;

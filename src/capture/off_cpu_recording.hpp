@@ -85,7 +85,7 @@ class OffCpuRecording {
                              uint64_t id, std::string& out);
 
   bool wakers_ = false;
-  perf_event_attr file_attr_{}, opened_attr_{};
+  perf_event_attr file_attr_{}, opened_attr_{}, waker_attr_{};
   std::unordered_set<uint64_t> ids_;
   uint64_t first_id_ = 0;
   std::vector<uint64_t> chain_;

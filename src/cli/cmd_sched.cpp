@@ -18,13 +18,6 @@ namespace sonde::cli {
 
 namespace {
 
-int run_with(int (*command)(int, char**), std::vector<std::string> words) {
-  std::vector<char*> argv;
-  for (auto& word : words) argv.push_back(word.data());
-  argv.push_back(nullptr);
-  return command(static_cast<int>(words.size()), argv.data());
-}
-
 Diagnostics stderr_diagnostics() {
   return Diagnostics([](const Diagnostics::Message& message) {
     fmt::print(stderr, "{}{}\n", message.kind == Diagnostics::Kind::warning ? "sonde sched: warning: " : "",
@@ -225,7 +218,7 @@ int cmd_sched(int argc, char** argv) {
   if (sub == "record" || sub == "rec") {
     std::vector<std::string> words = pipeline::sched_record_arguments();
     for (int i = 1; i < sub_argc; ++i) words.emplace_back(sub_argv[i]);
-    return run_with(cmd_record, words);
+    return run_command(cmd_record, std::move(words));
   }
   if (sub == "latency" || sub == "lat") return sched_latency(sub_argc, sub_argv, input);
   if (sub == "timehist") return sched_timehist(sub_argc, sub_argv, input);
@@ -239,7 +232,7 @@ int cmd_sched(int argc, char** argv) {
       words.emplace_back(word);
     }
     if (!has_input) words.insert(words.begin() + 1, {"-i", input});
-    return run_with(cmd_script, words);
+    return run_command(cmd_script, std::move(words));
   }
   if (sub == "replay")
     return report_error("sched",

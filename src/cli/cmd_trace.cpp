@@ -34,10 +34,7 @@ int trace_record(int argc, char** argv) {
   std::vector<std::string> words = {"record", "-R", "-m", "1024",
                                     "-c",     "1",  "-e", "raw_syscalls:sys_enter,raw_syscalls:sys_exit"};
   for (int i = 2; i < argc; ++i) words.emplace_back(argv[i]);
-  std::vector<char*> record_argv;
-  for (auto& word : words) record_argv.push_back(word.data());
-  record_argv.push_back(nullptr);
-  return cmd_record(static_cast<int>(words.size()), record_argv.data());
+  return run_command(cmd_record, std::move(words));
 }
 
 int cmd_trace(int argc, char** argv) {

@@ -31,6 +31,13 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std:
   return std::nullopt;
 }
 
+int run_command(int (*command)(int, char**), std::vector<std::string> words) {
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  return command(static_cast<int>(words.size()), argv.data());
+}
+
 int exit_status(const Error& error) {
   switch (error.kind) {
     case Error::Kind::usage:

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/error.hpp"
 
@@ -20,6 +21,10 @@ enum class AfterOptions {
 
 // Parses argv; nullopt to go on, else the exit status to end with (help printed, or the usage
 // error reported).
+// Runs another command's entry point on these words (its name first), as `trace record` and
+// `sched record` run `record`.
+int run_command(int (*command)(int, char**), std::vector<std::string> words);
+
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std::string_view command_name,
                                       AfterOptions after = AfterOptions::command);
 
