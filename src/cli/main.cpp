@@ -27,6 +27,7 @@ const std::vector<Command>& commands() {
       {"trace", "Trace system calls: each call with its arguments, or a summary (perf trace, strace -c)",
        cmd_trace},
       {"sched", "Scheduler latency, timeline and map from sched tracepoints (perf sched)", cmd_sched},
+      {"data", "Convert a perf.data file to other formats (perf data convert)", cmd_data},
   };
   return table;
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# convert_speed: sonde data convert against perf data convert (issue 17), on a small profile
+# (about a second of the demo workload) and on the 1M-sample deep-stack profile report_speed
+# uses (bench/lib/deep_stacks_data.sh records it once into CACHE, default /var/tmp/sonde-bench).
+# Formats: --to-json (perf's layout; both write the same bytes, checked here with cmp).
+# Each case runs RUNS times (default 1; medians), sonde first then perf, each writing into
+# OUTDIR (default /var/tmp/sonde-bench/out, removed after each run: a deep JSON is ~3 GB).
+# Measured: wall time, peak RSS (/usr/bin/time) and output size; ratio = perf / sonde (above 1:
+# sonde is faster / smaller). Target: 10x faster than perf's converter, a 1M-sample file's
+# output in under 2 s (a 3 GB JSON is bound by the page-cache copy: see the note printed).
+# Usage: bench/convert_speed.sh SONDE [RUNS]
+set -u
+(($# >= 1 && $# <= 2)) || { echo "usage: convert_speed.sh SONDE [RUNS]"; exit 2; }
+SONDE=$1 RUNS=${2:-1}
+CACHE=${CACHE:-/var/tmp/sonde-bench}
+OUTDIR=${OUTDIR:-$CACHE/out}
+WORKLOADS=$(dirname "$SONDE")/workloads
+[[ -x $SONDE ]] || { echo "convert_speed: sonde binary '$SONDE' not found or not executable"; exit 2; }
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "convert_speed: RUNS must be a positive integer, got '$RUNS'"; exit 2; }
+PERF=$(command -v perf) || { echo "convert_speed: perf not found; peer absent, skipping"; exit 0; }
+[[ -x /usr/bin/time ]] || { echo "convert_speed: /usr/bin/time is needed for peak RSS (apt-get install time)"; exit 2; }
+mkdir -p "$CACHE" "$OUTDIR" || { echo "convert_speed: cannot create $CACHE"; exit 2; }
+
+tmp=$(mktemp -d /tmp/bench_convert_speed.XXXXXX); trap 'rm -rf "$tmp" "$OUTDIR"/bench-*' EXIT
+# shellcheck source=bench/lib/deep_stacks_data.sh
+source "$(dirname "$0")/lib/deep_stacks_data.sh"
+
+small=$tmp/small.data
+"$PERF" record -q -g -F 999 -o "$small" -- "$WORKLOADS/demo" 200000 2 >/dev/null 2>&1 ||
+    { echo "convert_speed: perf record of the demo failed"; exit 2; }
+inputs=("small|$small")
+if deep_stacks_data hot "$CACHE" "$WORKLOADS/deep_stacks" "$PERF"; then inputs+=("deep|$CACHE/hot.data"); fi
+
+# measure KEY OUT CMD...: one run; appends "seconds rss_kb bytes" to $tmp/KEY, keeps OUT for cmp.
+measure() {
+    local key=$1 out=$2; shift 2
+    rm -rf "$out"
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+        { echo "convert_speed: '$*' failed:"; head -3 "$tmp/err"; }
+    echo "$(tail -1 "$tmp/time") $(du -sb "$out" 2>/dev/null | cut -f1)" >>"$tmp/$key"
+}
+median() {  # median FILE FIELD
+    awk -v f="$2" '{print $f}' "$1" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'
+}
+
+printf '%-6s %-8s %9s %9s %9s %9s %10s %8s %8s %s\n' input format "sonde s" "perf s" "sonde MB" "perf MB" "output MB" "time x" "RSS x" same
+for input in "${inputs[@]}"; do
+    IFS='|' read -r name data <<<"$input"
+    key=$name.json same=yes
+    for ((r = 0; r < RUNS; r++)); do
+        measure "$key.sonde" "$OUTDIR/bench-sonde.json" "$SONDE" data convert -i "$data" --to-json "$OUTDIR/bench-sonde.json"
+        measure "$key.perf" "$OUTDIR/bench-perf.json" "$PERF" data convert -i "$data" --to-json "$OUTDIR/bench-perf.json"
+        cmp -s "$OUTDIR/bench-sonde.json" "$OUTDIR/bench-perf.json" || same=NO
+        rm -f "$OUTDIR"/bench-*.json
+    done
+    st=$(median "$tmp/$key.sonde" 1) sm=$(median "$tmp/$key.sonde" 2) sb=$(median "$tmp/$key.sonde" 3)
+    pt=$(median "$tmp/$key.perf" 1) pm=$(median "$tmp/$key.perf" 2)
+    printf '%-6s %-8s %9.2f %9.2f %9.0f %9.0f %10.1f %8.1f %8.2f %s\n' "$name" json "$st" "$pt" \
+        "$(echo "$sm / 1024" | bc -l)" "$(echo "$pm / 1024" | bc -l)" "$(echo "$sb / 1048576" | bc -l)" \
+        "$(echo "$pt / $st" | bc -l)" "$(echo "$pm / $sm" | bc -l)" "$same"
+done
+echo "note: sonde formats on one thread and writes on another; on a deep profile the writing"
+echo "thread (the kernel copying ~3 GB into the page cache) is the longer of the two."

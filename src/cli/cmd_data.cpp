@@ -1,0 +1,77 @@
+// sonde data convert: perf data's one subcommand, `convert -i FILE --to-json OUT [-f]`, with perf
+// 6.1's options (--to-ctf, --all and --tod are refused where perf's JSON converter refuses them,
+// or until sonde writes them) and its two summary lines on stderr.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <string_view>
+
+#include "cli/command.hpp"
+#include "cli/command_line.hpp"
+#include "pipeline/data_convert.hpp"
+
+namespace sonde::cli {
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "\n usage: sonde data convert [<options>]\n\n"
+    " The sonde data commands are:\n"
+    "   convert   a perf.data file in another tool's format (--to-json FILE)\n\n";
+
+int data_convert(int argc, char** argv) {
+  CLI::App app{"Convert a perf.data file to another format", "sonde data convert"};
+  pipeline::DataConvertOptions options;
+  std::string ctf_path;
+  bool all = false, tod = false, verbose = false;
+  app.add_option("-i,--input", options.input, "input file name");
+  app.add_option("--to-json", options.json_path, "Convert to JSON format");
+  app.add_option("--to-ctf", ctf_path, "Convert to CTF format");
+  app.add_flag("-f,--force", options.force, "don't complain, do it");
+  app.add_flag("-v,--verbose", verbose, "be more verbose");
+  app.add_flag("--all", all, "Convert all events");
+  app.add_flag("--tod", tod, "Convert time to wall clock time");
+  if (auto exit_code = parse_command_line(app, argc, argv, "data convert", AfterOptions::nothing))
+    return *exit_code;
+  if (options.json_path.empty() && ctf_path.empty())
+    return report_usage_error("data convert", "name an output: --to-json FILE (or --to-ctf DIR)");
+  if (!options.json_path.empty() && !ctf_path.empty())
+    return report_usage_error("data convert", "--to-json and --to-ctf exclude each other; convert twice");
+  if (!ctf_path.empty())
+    return report_error("data convert", Error{"--to-ctf is not implemented yet; use --to-json, or "
+                                              "'perf data convert --to-ctf'"});
+  if (all) return report_usage_error("data convert", "--all is not supported for JSON output (as in perf)");
+  if (tod) return report_usage_error("data convert", "--tod is not supported for JSON output (as in perf)");
+
+  Diagnostics diagnostics([](const Diagnostics::Message& message) {
+    fmt::print(stderr, "{}{}\n",
+               message.kind == Diagnostics::Kind::warning ? "sonde data convert: warning: " : "",
+               message.text);
+  });
+  auto summary = pipeline::convert_to_json(options, diagnostics);
+  if (!summary) return report_error("data convert", summary.error());
+  fmt::print(stderr, "[ sonde data convert: Converted '{}' into JSON data '{}' ]\n", options.input,
+             options.json_path);
+  fmt::print(stderr, "[ sonde data convert: Converted and wrote {:.3f} MB ({} samples) ]\n",
+             static_cast<double>(summary->bytes) / 1024.0 / 1024.0, summary->samples);
+  return 0;
+}
+
+}  // namespace
+
+int cmd_data(int argc, char** argv) {
+  if (argc < 2) {
+    fmt::print(stderr, "{}", kUsage);
+    return 129;
+  }
+  std::string_view sub = argv[1];
+  if (sub == "-h" || sub == "--help") {
+    fmt::print("{}", kUsage);
+    return 0;
+  }
+  if (sub == "convert") return data_convert(argc - 1, argv + 1);
+  return report_usage_error("data", fmt::format("unknown subcommand '{}' (known: convert)", sub));
+}
+
+}  // namespace sonde::cli

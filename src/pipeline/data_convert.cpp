@@ -1,0 +1,60 @@
+#include "pipeline/data_convert.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/output_stream.hpp"
+#include "base/progress.hpp"
+#include "output/convert/perf_json.hpp"
+#include "session/session.hpp"
+
+namespace sonde::pipeline {
+
+namespace {
+
+// perf's O_EXCL unless --force; never through a symbolic link, and private like perf.data.
+Result<int> create_output(const std::string& path, bool force) {
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (force ? O_TRUNC : O_EXCL);
+  int fd = ::open(path.c_str(), flags, 0600);
+  if (fd >= 0) return fd;
+  int err = errno;
+  if (err == EEXIST) return failf("output file '{}' exists; use -f/--force to overwrite it", path);
+  if (err == ELOOP) return failf("output file '{}' is a symbolic link; name the file itself", path);
+  return fail_errno(err, fmt::format("cannot create output file '{}'", path));
+}
+
+int64_t input_mtime(const std::string& input) {
+  struct stat st {};
+  int result = input == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(input.c_str(), &st);
+  return result == 0 ? static_cast<int64_t>(st.st_mtime) : -1;
+}
+
+}  // namespace
+
+Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  auto session = session::Session::open(options.input, diagnostics);
+  if (!session) return tl::unexpected(session.error());
+  session->show_progress("Converting");
+  auto fd = create_output(options.json_path, options.force);
+  if (!fd) return tl::unexpected(fd.error());
+  struct stat created {};
+  bool regular = ::fstat(*fd, &created) == 0 && S_ISREG(created.st_mode);
+  OutputStream out(*fd, true, options.json_path);
+  output::ScriptSymbols symbols(options.symbols);
+  output::PerfJsonWriter writer(*session, symbols, out);
+  writer.begin({input_mtime(options.input)});
+  auto processed = session->process(writer);
+  if (processed) processed = writer.finish();
+  if (!processed) {
+    // What is left would be a document cut short: a JSON reader fails on it, so it goes.
+    if (regular) ::unlink(options.json_path.c_str());
+    return tl::unexpected(processed.error());
+  }
+  if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
+  return DataConvertSummary{writer.samples(), writer.bytes()};
+}
+
+}  // namespace sonde::pipeline

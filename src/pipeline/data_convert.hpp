@@ -1,0 +1,28 @@
+#pragma once
+// sonde data convert: a perf.data file written in another tool's format. Today perf's JSON
+// (--to-json), byte for byte as perf 6.1 writes it.
+#include <cstdint>
+#include <string>
+
+#include "base/diagnostics.hpp"
+#include "base/error.hpp"
+#include "output/script/script_symbols.hpp"
+
+namespace sonde::pipeline {
+
+struct DataConvertOptions {
+  std::string input = "perf.data";  // "-" reads a pipe
+  std::string json_path;            // --to-json
+  bool force = false;               // -f: an existing output is replaced
+  output::ScriptSymbolOptions symbols;
+};
+
+struct DataConvertSummary {
+  uint64_t samples = 0;
+  uint64_t bytes = 0;
+};
+
+// The output is created only when the input opens, and removed again when the conversion fails.
+Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Diagnostics& diagnostics);
+
+}  // namespace sonde::pipeline
