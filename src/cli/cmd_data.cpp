@@ -18,7 +18,7 @@ namespace {
 constexpr std::string_view kUsage =
     "\n usage: sonde data convert [<options>]\n\n"
     " The sonde data commands are:\n"
-    "   convert   a perf.data file in another tool's format (--to-json FILE)\n\n";
+    "   convert   a perf.data file in another tool's format (--to-json FILE, --to-pprof FILE)\n\n";
 
 int data_convert(int argc, char** argv) {
   CLI::App app{"Convert a perf.data file to another format", "sonde data convert"};
@@ -28,31 +28,36 @@ int data_convert(int argc, char** argv) {
   app.add_option("-i,--input", options.input, "input file name");
   app.add_option("--to-json", options.json_path, "Convert to JSON format");
   app.add_option("--to-ctf", ctf_path, "Convert to CTF format");
+  app.add_option("--to-pprof", options.pprof_path,
+                 "Convert to pprof's profile.proto, gzip-compressed (.pb.gz)");
   app.add_flag("-f,--force", options.force, "don't complain, do it");
   app.add_flag("-v,--verbose", verbose, "be more verbose");
   app.add_flag("--all", all, "Convert all events");
   app.add_flag("--tod", tod, "Convert time to wall clock time");
   if (auto exit_code = parse_command_line(app, argc, argv, "data convert", AfterOptions::nothing))
     return *exit_code;
-  if (options.json_path.empty() && ctf_path.empty())
-    return report_usage_error("data convert", "name an output: --to-json FILE (or --to-ctf DIR)");
-  if (!options.json_path.empty() && !ctf_path.empty())
-    return report_usage_error("data convert", "--to-json and --to-ctf exclude each other; convert twice");
+  int outputs = !options.json_path.empty() + !ctf_path.empty() + !options.pprof_path.empty();
+  if (outputs == 0)
+    return report_usage_error("data convert",
+                              "name an output: --to-json FILE or --to-pprof FILE (or --to-ctf DIR)");
+  if (outputs > 1) return report_usage_error("data convert", "name one output format a run; convert twice");
   if (!ctf_path.empty())
     return report_error("data convert", Error{"--to-ctf is not implemented yet; use --to-json, or "
                                               "'perf data convert --to-ctf'"});
-  if (all) return report_usage_error("data convert", "--all is not supported for JSON output (as in perf)");
-  if (tod) return report_usage_error("data convert", "--tod is not supported for JSON output (as in perf)");
+  if (all) return report_usage_error("data convert", "--all is not supported for JSON or pprof output");
+  if (tod) return report_usage_error("data convert", "--tod is not supported for JSON or pprof output");
 
   Diagnostics diagnostics([](const Diagnostics::Message& message) {
     fmt::print(stderr, "{}{}\n",
                message.kind == Diagnostics::Kind::warning ? "sonde data convert: warning: " : "",
                message.text);
   });
-  auto summary = pipeline::convert_to_json(options, diagnostics);
+  bool json = !options.json_path.empty();
+  auto summary = json ? pipeline::convert_to_json(options, diagnostics)
+                      : pipeline::convert_to_pprof(options, diagnostics);
   if (!summary) return report_error("data convert", summary.error());
-  fmt::print(stderr, "[ sonde data convert: Converted '{}' into JSON data '{}' ]\n", options.input,
-             options.json_path);
+  fmt::print(stderr, "[ sonde data convert: Converted '{}' into {} data '{}' ]\n", options.input,
+             json ? "JSON" : "pprof", json ? options.json_path : options.pprof_path);
   fmt::print(stderr, "[ sonde data convert: Converted and wrote {:.3f} MB ({} samples) ]\n",
              static_cast<double>(summary->bytes) / 1024.0 / 1024.0, summary->samples);
   return 0;

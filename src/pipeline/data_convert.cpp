@@ -1,6 +1,7 @@
 #include "pipeline/data_convert.hpp"
 
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,7 +10,10 @@
 #include "base/output_stream.hpp"
 #include "base/progress.hpp"
 #include "output/convert/perf_json.hpp"
+#include "output/convert/pprof_profile.hpp"
+#include "pipeline/script_run.hpp"
 #include "session/session.hpp"
+#include "unwind/dwarf_unwinder.hpp"
 
 namespace sonde::pipeline {
 
@@ -55,6 +59,35 @@ Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Di
   }
   if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
   return DataConvertSummary{writer.samples(), writer.bytes()};
+}
+
+Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  auto session = session::Session::open(options.input, diagnostics);
+  if (!session) return tl::unexpected(session.error());
+  session->show_progress("Converting");
+  output::ScriptSymbols symbols(options.symbols);
+  // Frames named as report names them: DWARF-unwound user frames included.
+  unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
+                                 kernel_max_stack());
+  bool dwarf = false;
+  for (const auto& event : session->reader().attrs().events())
+    dwarf |= (event.attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+  if (dwarf) session->set_unwinder(&unwinder);
+  session->set_locate_callchains(false);
+  output::PprofProfile profile(*session, symbols);
+  if (auto processed = session->process(profile); !processed) return tl::unexpected(processed.error());
+  auto bytes = profile.finish();
+  if (!bytes) return tl::unexpected(bytes.error());
+  auto fd = create_output(options.pprof_path, options.force);
+  if (!fd) return tl::unexpected(fd.error());
+  OutputStream out(*fd, true, options.pprof_path);
+  Result<void> written = out.write(bytes->data(), bytes->size());
+  if (written) written = out.close();
+  if (!written) {
+    ::unlink(options.pprof_path.c_str());
+    return tl::unexpected(written.error());
+  }
+  return DataConvertSummary{profile.samples(), bytes->size()};
 }
 
 }  // namespace sonde::pipeline

@@ -1,6 +1,6 @@
 #pragma once
-// sonde data convert: a perf.data file written in another tool's format. Today perf's JSON
-// (--to-json), byte for byte as perf 6.1 writes it.
+// sonde data convert: a perf.data file written in another tool's format: perf's JSON
+// (--to-json), byte for byte as perf 6.1 writes it, and pprof's profile (--to-pprof).
 #include <cstdint>
 #include <string>
 
@@ -13,6 +13,7 @@ namespace sonde::pipeline {
 struct DataConvertOptions {
   std::string input = "perf.data";  // "-" reads a pipe
   std::string json_path;            // --to-json
+  std::string pprof_path;           // --to-pprof
   bool force = false;               // -f: an existing output is replaced
   output::ScriptSymbolOptions symbols;
 };
@@ -24,5 +25,7 @@ struct DataConvertSummary {
 
 // The output is created only when the input opens, and removed again when the conversion fails.
 Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Diagnostics& diagnostics);
+// pprof's profile.proto, gzip-compressed: samples aggregated by stack and thread.
+Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics);
 
 }  // namespace sonde::pipeline
