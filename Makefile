@@ -29,6 +29,9 @@ test-deps:
 	  echo "Installing (for the tests):" $$missing; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@# speedscope's offline build (npm, tests only): the --to-speedscope files are loaded in it.
+	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm; }
+	@[ -d tests/fixtures/speedscope/node_modules/speedscope ] || npm ci --prefix tests/fixtures/speedscope --no-audit --no-fund --silent
 
 configure: deps
 	@[ -f $(BUILD_DIR)/build.ninja ] || cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo

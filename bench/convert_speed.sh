@@ -3,7 +3,7 @@
 # (about a second of the demo workload) and on the 1M-sample deep-stack profile report_speed
 # uses (bench/lib/deep_stacks_data.sh records it once into CACHE, default /var/tmp/sonde-bench).
 # Formats: --to-json (perf's layout; both write the same bytes, checked here with cmp), and
-# --to-pprof (sonde's alone: perf has no pprof converter).
+# --to-pprof and --to-speedscope (sonde's alone: perf has no converter to them).
 # Each case runs RUNS times (default 1; medians), sonde first then perf, each writing into
 # OUTDIR (default /var/tmp/sonde-bench/out, removed after each run: a deep JSON is ~3 GB).
 # Measured: wall time, peak RSS (/usr/bin/time) and output size; ratio = perf / sonde (above 1:
@@ -63,13 +63,15 @@ done
 # sonde's own formats: no perf converter to compare with; time, memory and size.
 for input in "${inputs[@]}"; do
     IFS='|' read -r name data <<<"$input"
-    key=$name.pprof
-    for ((r = 0; r < RUNS; r++)); do
-        measure "$key.sonde" "$OUTDIR/bench-sonde.pb.gz" "$SONDE" data convert -i "$data" --to-pprof "$OUTDIR/bench-sonde.pb.gz"
-        rm -f "$OUTDIR"/bench-*.pb.gz
+    for format in pprof speedscope; do
+        key=$name.$format
+        for ((r = 0; r < RUNS; r++)); do
+            measure "$key.sonde" "$OUTDIR/bench-sonde.out" "$SONDE" data convert -i "$data" "--to-$format" "$OUTDIR/bench-sonde.out"
+            rm -f "$OUTDIR"/bench-sonde.out
+        done
+        printf '%-6s %-10s %7.2f %9s %9.0f %9s %10.1f\n' "$name" "$format" "$(median "$tmp/$key.sonde" 1)" - \
+            "$(echo "$(median "$tmp/$key.sonde" 2) / 1024" | bc -l)" - "$(echo "$(median "$tmp/$key.sonde" 3) / 1048576" | bc -l)"
     done
-    printf '%-6s %-8s %9.2f %9s %9.0f %9s %10.1f\n' "$name" pprof "$(median "$tmp/$key.sonde" 1)" - \
-        "$(echo "$(median "$tmp/$key.sonde" 2) / 1024" | bc -l)" - "$(echo "$(median "$tmp/$key.sonde" 3) / 1048576" | bc -l)"
 done
 echo "note: sonde formats on one thread and writes on another; on a deep profile the writing"
 echo "thread (the kernel copying ~3 GB into the page cache) is the longer of the two."

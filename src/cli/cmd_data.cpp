@@ -18,7 +18,8 @@ namespace {
 constexpr std::string_view kUsage =
     "\n usage: sonde data convert [<options>]\n\n"
     " The sonde data commands are:\n"
-    "   convert   a perf.data file in another tool's format (--to-json FILE, --to-pprof FILE)\n\n";
+    "   convert   a perf.data file in another tool's format (--to-json, --to-pprof, --to-speedscope "
+    "FILE)\n\n";
 
 int data_convert(int argc, char** argv) {
   CLI::App app{"Convert a perf.data file to another format", "sonde data convert"};
@@ -30,34 +31,49 @@ int data_convert(int argc, char** argv) {
   app.add_option("--to-ctf", ctf_path, "Convert to CTF format");
   app.add_option("--to-pprof", options.pprof_path,
                  "Convert to pprof's profile.proto, gzip-compressed (.pb.gz)");
+  app.add_option("--to-speedscope", options.speedscope_path, "Convert to speedscope's JSON file format");
   app.add_flag("-f,--force", options.force, "don't complain, do it");
   app.add_flag("-v,--verbose", verbose, "be more verbose");
   app.add_flag("--all", all, "Convert all events");
   app.add_flag("--tod", tod, "Convert time to wall clock time");
   if (auto exit_code = parse_command_line(app, argc, argv, "data convert", AfterOptions::nothing))
     return *exit_code;
-  int outputs = !options.json_path.empty() + !ctf_path.empty() + !options.pprof_path.empty();
+  int outputs = !options.json_path.empty() + !ctf_path.empty() + !options.pprof_path.empty() +
+                !options.speedscope_path.empty();
   if (outputs == 0)
-    return report_usage_error("data convert",
-                              "name an output: --to-json FILE or --to-pprof FILE (or --to-ctf DIR)");
+    return report_usage_error(
+        "data convert", "name an output: --to-json, --to-pprof or --to-speedscope FILE (or --to-ctf DIR)");
   if (outputs > 1) return report_usage_error("data convert", "name one output format a run; convert twice");
   if (!ctf_path.empty())
     return report_error("data convert", Error{"--to-ctf is not implemented yet; use --to-json, or "
                                               "'perf data convert --to-ctf'"});
-  if (all) return report_usage_error("data convert", "--all is not supported for JSON or pprof output");
-  if (tod) return report_usage_error("data convert", "--tod is not supported for JSON or pprof output");
+  if (all) return report_usage_error("data convert", "--all is not supported yet (it is perf's CTF option)");
+  if (tod) return report_usage_error("data convert", "--tod is not supported yet (it is perf's CTF option)");
 
   Diagnostics diagnostics([](const Diagnostics::Message& message) {
     fmt::print(stderr, "{}{}\n",
                message.kind == Diagnostics::Kind::warning ? "sonde data convert: warning: " : "",
                message.text);
   });
-  bool json = !options.json_path.empty();
-  auto summary = json ? pipeline::convert_to_json(options, diagnostics)
-                      : pipeline::convert_to_pprof(options, diagnostics);
+  Result<pipeline::DataConvertSummary> summary;
+  std::string_view format;
+  const std::string* output = nullptr;
+  if (!options.json_path.empty()) {
+    summary = pipeline::convert_to_json(options, diagnostics);
+    format = "JSON";
+    output = &options.json_path;
+  } else if (!options.pprof_path.empty()) {
+    summary = pipeline::convert_to_pprof(options, diagnostics);
+    format = "pprof";
+    output = &options.pprof_path;
+  } else {
+    summary = pipeline::convert_to_speedscope(options, diagnostics);
+    format = "speedscope";
+    output = &options.speedscope_path;
+  }
   if (!summary) return report_error("data convert", summary.error());
-  fmt::print(stderr, "[ sonde data convert: Converted '{}' into {} data '{}' ]\n", options.input,
-             json ? "JSON" : "pprof", json ? options.json_path : options.pprof_path);
+  fmt::print(stderr, "[ sonde data convert: Converted '{}' into {} data '{}' ]\n", options.input, format,
+             *output);
   fmt::print(stderr, "[ sonde data convert: Converted and wrote {:.3f} MB ({} samples) ]\n",
              static_cast<double>(summary->bytes) / 1024.0 / 1024.0, summary->samples);
   return 0;

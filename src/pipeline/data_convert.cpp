@@ -11,6 +11,7 @@
 #include "base/progress.hpp"
 #include "output/convert/perf_json.hpp"
 #include "output/convert/pprof_profile.hpp"
+#include "output/convert/speedscope_profile.hpp"
 #include "pipeline/script_run.hpp"
 #include "session/session.hpp"
 #include "unwind/dwarf_unwinder.hpp"
@@ -61,12 +62,17 @@ Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Di
   return DataConvertSummary{writer.samples(), writer.bytes()};
 }
 
-Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics) {
+namespace {
+
+// A profile converter's replay: frames named as report names them, DWARF-unwound user frames
+// included, the raw callchains placed by the converter itself.
+template <typename Converter, typename... Args>
+Result<std::string> convert_profile(const DataConvertOptions& options, Diagnostics& diagnostics,
+                                    uint64_t& samples, Args&&... args) {
   auto session = session::Session::open(options.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   session->show_progress("Converting");
   output::ScriptSymbols symbols(options.symbols);
-  // Frames named as report names them: DWARF-unwound user frames included.
   unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
                                  kernel_max_stack());
   bool dwarf = false;
@@ -74,20 +80,45 @@ Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, D
     dwarf |= (event.attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
   if (dwarf) session->set_unwinder(&unwinder);
   session->set_locate_callchains(false);
-  output::PprofProfile profile(*session, symbols);
-  if (auto processed = session->process(profile); !processed) return tl::unexpected(processed.error());
-  auto bytes = profile.finish();
-  if (!bytes) return tl::unexpected(bytes.error());
-  auto fd = create_output(options.pprof_path, options.force);
+  Converter converter(*session, symbols, std::forward<Args>(args)...);
+  if (auto processed = session->process(converter); !processed) return tl::unexpected(processed.error());
+  samples = converter.samples();
+  return converter.finish();
+}
+
+// A document made whole in memory, written out at once.
+Result<void> write_output(const std::string& path, bool force, const std::string& bytes) {
+  auto fd = create_output(path, force);
   if (!fd) return tl::unexpected(fd.error());
-  OutputStream out(*fd, true, options.pprof_path);
-  Result<void> written = out.write(bytes->data(), bytes->size());
+  OutputStream out(*fd, true, path);
+  Result<void> written = out.write(bytes.data(), bytes.size());
   if (written) written = out.close();
-  if (!written) {
-    ::unlink(options.pprof_path.c_str());
+  if (!written) ::unlink(path.c_str());
+  return written;
+}
+
+}  // namespace
+
+Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  DataConvertSummary summary;
+  auto bytes = convert_profile<output::PprofProfile>(options, diagnostics, summary.samples);
+  if (!bytes) return tl::unexpected(bytes.error());
+  if (auto written = write_output(options.pprof_path, options.force, *bytes); !written)
     return tl::unexpected(written.error());
-  }
-  return DataConvertSummary{profile.samples(), bytes->size()};
+  summary.bytes = bytes->size();
+  return summary;
+}
+
+Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& options,
+                                                 Diagnostics& diagnostics) {
+  DataConvertSummary summary;
+  auto bytes =
+      convert_profile<output::SpeedscopeProfile>(options, diagnostics, summary.samples, options.input);
+  if (!bytes) return tl::unexpected(bytes.error());
+  if (auto written = write_output(options.speedscope_path, options.force, *bytes); !written)
+    return tl::unexpected(written.error());
+  summary.bytes = bytes->size();
+  return summary;
 }
 
 }  // namespace sonde::pipeline

@@ -1,6 +1,7 @@
 #pragma once
 // sonde data convert: a perf.data file written in another tool's format: perf's JSON
-// (--to-json), byte for byte as perf 6.1 writes it, and pprof's profile (--to-pprof).
+// (--to-json), byte for byte as perf 6.1 writes it, pprof's profile (--to-pprof) and speedscope's
+// file format (--to-speedscope).
 #include <cstdint>
 #include <string>
 
@@ -14,6 +15,7 @@ struct DataConvertOptions {
   std::string input = "perf.data";  // "-" reads a pipe
   std::string json_path;            // --to-json
   std::string pprof_path;           // --to-pprof
+  std::string speedscope_path;      // --to-speedscope
   bool force = false;               // -f: an existing output is replaced
   output::ScriptSymbolOptions symbols;
 };
@@ -27,5 +29,7 @@ struct DataConvertSummary {
 Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Diagnostics& diagnostics);
 // pprof's profile.proto, gzip-compressed: samples aggregated by stack and thread.
 Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics);
+// speedscope's JSON file format: a sampled profile per thread and event.
+Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& options, Diagnostics& diagnostics);
 
 }  // namespace sonde::pipeline

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <linux/perf_event.h>
 
-#include <charconv>
 #include <ctime>
 
 #include "format/perf_format.hpp"
@@ -49,16 +48,9 @@ void append_key_string(std::string& out, bool comma, int depth, std::string_view
 }
 
 template <typename Number>
-void append_number(std::string& out, Number value) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-  out.append(digits, static_cast<size_t>(end - digits));
-}
-
-template <typename Number>
 void append_key_number(std::string& out, bool comma, int depth, std::string_view key, Number value) {
   append_key(out, comma, depth, key);
-  append_number(out, value);
+  append_json_number(out, value);
 }
 
 std::string_view or_empty(const std::optional<std::string>& text) {
@@ -207,14 +199,14 @@ void PerfJsonWriter::on_sample(const session::SampleEvent& sample) {
   if (samples_++ != 0) text_.push_back(',');
   // perf's sample fields are -1 where the sample_type leaves them out.
   text_.append("\n\t\t{\n\t\t\t\"timestamp\": ");
-  append_number(text_, s.has(PERF_SAMPLE_TIME) ? static_cast<int64_t>(s.time) : -1);
+  append_json_number(text_, s.has(PERF_SAMPLE_TIME) ? static_cast<int64_t>(s.time) : -1);
   text_.append(",\n\t\t\t\"pid\": ");
-  append_number(text_, sample.thread.pid);
+  append_json_number(text_, sample.thread.pid);
   text_.append(",\n\t\t\t\"tid\": ");
-  append_number(text_, sample.thread.tid);
+  append_json_number(text_, sample.thread.tid);
   if (any_cpu_) {
     text_.append(",\n\t\t\t\"cpu\": ");
-    append_number(text_, s.has(PERF_SAMPLE_CPU) ? static_cast<int32_t>(s.cpu) : -1);
+    append_json_number(text_, s.has(PERF_SAMPLE_CPU) ? static_cast<int32_t>(s.cpu) : -1);
   }
   text_.append(",\n\t\t\t\"comm\": ");
   append_json_string(text_, sample.thread.comm);

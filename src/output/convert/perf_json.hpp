@@ -4,6 +4,7 @@
 // callchain, each address named by symbol and DSO as perf's thread__find_symbol names it.
 // Tab-indented exactly as perf 6.1 writes it, so the two files compare byte for byte; strings
 // that are not UTF-8 are escaped as \u00XX where perf writes broken escapes (see README).
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,6 +26,13 @@ struct PerfJsonFileFacts {
 
 // A JSON string with perf's escapes, quotes included.
 void append_json_string(std::string& out, std::string_view text);
+// A JSON integer.
+template <typename Number>
+void append_json_number(std::string& out, Number value) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  out.append(digits, static_cast<size_t>(end - digits));
+}
 
 class PerfJsonWriter : public session::SessionVisitor {
  public:

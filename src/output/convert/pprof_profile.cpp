@@ -3,8 +3,6 @@
 #include <linux/perf_event.h>
 #include <zlib.h>
 
-#include <charconv>
-
 #include "proto/profile.pb.h"
 
 namespace sonde::output {
@@ -38,17 +36,6 @@ std::string unit_of(const perfdata::EventAttr& event, const std::string& name) {
   return "count";
 }
 
-// "file.c:12" -> {"file.c", 12}; anything else (perf's "dso[addr]" fallback, "??:0") -> {"", 0}.
-std::pair<std::string, int64_t> split_srcline(std::string_view srcline) {
-  size_t colon = srcline.rfind(':');
-  if (colon == std::string_view::npos || colon == 0 || srcline.starts_with("??")) return {"", 0};
-  int64_t line = 0;
-  std::string_view digits = srcline.substr(colon + 1);
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
-  if (ec != std::errc() || end != digits.data() + digits.size()) return {"", 0};
-  return {std::string(srcline.substr(0, colon)), line};
-}
-
 Result<std::string> gzip(const std::string& bytes) {
   z_stream stream{};
   if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
@@ -68,7 +55,7 @@ Result<std::string> gzip(const std::string& bytes) {
 }  // namespace
 
 PprofProfile::PprofProfile(session::Session& session, ScriptSymbols& symbols)
-    : session_(session), symbols_(symbols) {
+    : session_(session), symbols_(symbols), locations_(session) {
   for (const auto& event : session.reader().attrs().events()) {
     event_names_.push_back(session::event_name(event));
     any_cpu_ |= (event.attr.sample_type & PERF_SAMPLE_CPU) != 0;
@@ -80,21 +67,6 @@ uint32_t PprofProfile::comm_id(const std::string& comm) {
   auto [it, fresh] = comms_.try_emplace(comm, static_cast<uint32_t>(comm_names_.size()));
   if (fresh) comm_names_.push_back(comm);
   return it->second;
-}
-
-uint32_t PprofProfile::location_of(const session::Location& loc) {
-  uint32_t mapping = 0;
-  if (loc.map != nullptr) {
-    bool inserted;
-    uint32_t id = mapping_ids_.intern(
-        {reinterpret_cast<uintptr_t>(loc.dso), loc.map->start, loc.map->end, loc.map->pgoff}, inserted);
-    if (inserted) mappings_.push_back({loc.dso, loc.map->start, loc.map->end, loc.map->pgoff});
-    mapping = id + 1;
-  }
-  bool inserted;
-  uint32_t id = location_ids_.intern({mapping, loc.ip}, inserted);
-  if (inserted) locations_.push_back({mapping, loc.ip, loc.dso, loc.dso_address});
-  return id;
 }
 
 void PprofProfile::on_sample(const session::SampleEvent& sample) {
@@ -110,33 +82,7 @@ void PprofProfile::on_sample(const session::SampleEvent& sample) {
                                         comm_id(sample.thread.comm), cpu});
   scratch_.clear();
   scratch_.push_back(thread);
-  if (!sample.callchain.empty()) {
-    // Placed by the session (a DWARF unwind's frames among them).
-    for (const session::Location& loc : sample.callchain) scratch_.push_back(location_of(loc));
-  } else {
-    // The raw callchain, each (address space, address) placed once: the same few thousand
-    // addresses come back in every one of a million samples.
-    auto add = [&](uint8_t cpumode, uint64_t ip) {
-      const session::AddressSpace* space = sample.thread.maps.get();
-      bool inserted;
-      uint32_t key = raw_ids_.intern(
-          {reinterpret_cast<uintptr_t>(space), space ? space->generation() : 0, ip, cpumode}, inserted);
-      if (inserted)
-        raw_locations_.push_back(location_of(session_.machine().locate(sample.thread, cpumode, ip)));
-      scratch_.push_back(raw_locations_[key]);
-    };
-    if (s.has(PERF_SAMPLE_CALLCHAIN)) {
-      uint8_t cpumode = PERF_RECORD_MISC_USER;
-      for (size_t i = 0; i < s.callchain.size(); ++i) {
-        uint64_t ip = s.callchain[i];
-        if (ip >= PERF_CONTEXT_MAX)
-          cpumode = session::context_cpumode(ip, cpumode);
-        else
-          add(cpumode, ip);
-      }
-    }
-    if (scratch_.size() == 1) add(sample.cpumode, s.ip);
-  }
+  locations_.append_stack(sample, scratch_);
   bool inserted;
   uint32_t id = stacks_.intern(scratch_, inserted);
   if (inserted) values_.resize(values_.size() + columns_, 0);
@@ -170,11 +116,12 @@ Result<std::string> PprofProfile::finish() {
 
   // pprof takes the first mapping for the profiled program: user files first, in the order
   // samples met them, then the kernel's and the rest.
-  std::vector<uint64_t> mapping_number(mappings_.size() + 1, 0);
   uint64_t next_number = 1;
+  const auto& mappings = locations_.mappings();
+  std::vector<uint64_t> mapping_number(mappings.size() + 1, 0);
   for (int pass = 0; pass < 2; ++pass)
-    for (size_t i = 0; i < mappings_.size(); ++i) {
-      const MappingInfo& info = mappings_[i];
+    for (size_t i = 0; i < mappings.size(); ++i) {
+      const ProfileLocations::Mapping& info = mappings[i];
       bool user_file = info.dso != nullptr && info.dso->kind == session::DsoKind::user;
       if (user_file != (pass == 0)) continue;
       mapping_number[i + 1] = next_number;
@@ -209,34 +156,19 @@ Result<std::string> PprofProfile::finish() {
     }
     return static_cast<uint64_t>(id + 1);
   };
-  for (size_t i = 0; i < locations_.size(); ++i) {
-    const LocationInfo& info = locations_[i];
+  const auto& locations = locations_.locations();
+  for (size_t i = 0; i < locations.size(); ++i) {
+    const ProfileLocations::Location& info = locations[i];
     pb::Location* location = profile.add_location();
     location->set_id(i + 1);
     location->set_mapping_id(mapping_number[info.mapping]);
     location->set_address(info.ip);
-    if (info.dso == nullptr) continue;
-    const ResolvedSymbol& symbol = symbols_.resolve(*info.dso, info.dso_address);
-    if (!symbol.found) continue;  // pprof shows the address and the mapping's file
-    // DWARF's frames at the address, innermost first: the inlined functions, then the one
-    // holding them (named as the ELF symbol is, unless DWARF names it otherwise, as report does).
-    // Without DWARF, the ELF symbol and its source line.
-    const std::vector<ResolvedInline>* frames =
-        info.dso->is_kernel() ? nullptr : &symbols_.inline_frames(*info.dso, info.dso_address);
-    if (frames != nullptr && !frames->empty()) {
-      for (const ResolvedInline& frame : *frames) {
-        auto [file, line] = split_srcline(frame.srcline);
-        pb::Line* entry = location->add_line();
-        entry->set_function_id(function_of(frame.function, file));
-        entry->set_line(line);
-      }
-      continue;
+    // No frames: pprof shows the address and the mapping's file.
+    for (const ProfileLocations::Frame& frame : locations_.frames(info, symbols_)) {
+      pb::Line* entry = location->add_line();
+      entry->set_function_id(function_of(frame.name, frame.file));
+      entry->set_line(frame.line);
     }
-    auto [file, line] = info.dso->is_kernel() ? std::pair<std::string, int64_t>()
-                                              : split_srcline(symbols_.srcline(*info.dso, info.dso_address));
-    pb::Line* entry = location->add_line();
-    entry->set_function_id(function_of(std::string(symbol.name), file));
-    entry->set_line(line);
   }
 
   int64_t pid_key = strings.id("pid"), tid_key = strings.id("tid"), comm_key = strings.id("comm");

@@ -12,6 +12,7 @@
 
 #include "analysis/report/hist_index.hpp"
 #include "base/error.hpp"
+#include "output/convert/profile_locations.hpp"
 #include "output/script/script_symbols.hpp"
 #include "session/session.hpp"
 
@@ -21,8 +22,6 @@ class PprofProfile : public session::SessionVisitor {
  public:
   PprofProfile(session::Session& session, ScriptSymbols& symbols);
 
-  // Takes the session's placed callchain when it has one (DWARF unwinding), else places the
-  // raw PERF_SAMPLE_CALLCHAIN itself (set_locate_callchains(false)), each address once.
   void on_sample(const session::SampleEvent& sample) override;
   // The profile.proto message, serialized and gzip-compressed (pprof's .pb.gz).
   Result<std::string> finish();
@@ -30,18 +29,6 @@ class PprofProfile : public session::SessionVisitor {
   uint64_t samples() const { return samples_; }
 
  private:
-  struct MappingInfo {
-    const session::Dso* dso;
-    uint64_t start, end, pgoff;
-  };
-  struct LocationInfo {
-    uint32_t mapping;  // index + 1 in mappings_, 0 for none
-    uint64_t ip;
-    const session::Dso* dso;
-    uint64_t dso_address;
-  };
-
-  uint32_t location_of(const session::Location& loc);
   uint32_t comm_id(const std::string& comm);
 
   session::Session& session_;
@@ -51,12 +38,7 @@ class PprofProfile : public session::SessionVisitor {
   uint64_t samples_ = 0, first_time_ = UINT64_MAX, last_time_ = 0;
   bool any_cpu_ = false;
 
-  analysis::KeyIndex<4> mapping_ids_;  // dso, start, end, pgoff
-  std::vector<MappingInfo> mappings_;
-  analysis::KeyIndex<2> location_ids_;  // mapping, ip
-  std::vector<LocationInfo> locations_;
-  analysis::KeyIndex<4> raw_ids_;  // address space, its generation, ip, cpumode
-  std::vector<uint32_t> raw_locations_;
+  ProfileLocations locations_;
   std::unordered_map<std::string, uint32_t> comms_;
   std::vector<std::string> comm_names_;
   analysis::KeyIndex<4> thread_ids_;  // pid, tid, comm, cpu
