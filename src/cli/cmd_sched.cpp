@@ -1,5 +1,5 @@
 // sonde sched: perf sched's subcommands. record runs sonde record with perf sched record's
-// events; latency, timehist and map read the file through pipeline/sched_run; script is sonde
+// events; latency, timehist, map and replay read the file through pipeline/sched_run; script is sonde
 // script over the file.
 #include <fmt/format.h>
 
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/strings.hpp"
 #include "capture/tasks.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
@@ -176,14 +177,43 @@ int sched_map(int argc, char** argv, const std::string& input) {
   return 0;
 }
 
+int sched_replay(int argc, char** argv, const std::string& input) {
+  pipeline::SchedReplayOptions options;
+  options.plan.input_path = input;
+  std::string repeat;
+  bool force = false;
+  CLI::App app{"Replay a recording's tasks with threads (perf sched replay)", "sonde sched replay"};
+  app.add_option("-i,--input", options.plan.input_path, "input file (default perf.data)");
+  app.add_option("-r,--repeat", repeat, "repeat the workload replay N times (default 10)");
+  app.add_flag("-v,--verbose", options.plan.verbose, "print each task as it is registered, and the events");
+  // perf's -f raises the open-file limit for its per-task counters; sonde opens none.
+  app.add_flag("-f,--force", force, "accepted for perf's sake; sonde needs no extra file descriptors");
+  if (auto exit_code = parse_command_line(app, argc, argv, "sched replay", AfterOptions::nothing))
+    return *exit_code;
+  if (!repeat.empty()) {
+    // perf's messages for a negative and for a non-numeric count.
+    if (repeat.front() == '-')
+      return report_usage_error("sched replay", "switch `r' expects an unsigned numerical value");
+    auto parsed = parse_uint(repeat, 10);
+    if (!parsed || *parsed > UINT32_MAX)
+      return report_usage_error("sched replay", "switch `r' expects a numerical value");
+    options.repeat = static_cast<unsigned>(*parsed);
+  }
+  Diagnostics diagnostics = stderr_diagnostics();
+  auto done = pipeline::run_sched_replay(options, diagnostics);
+  if (!done) return report_error("sched replay", done.error());
+  return 0;
+}
+
 constexpr std::string_view kUsage =
-    "usage: sonde sched [-i FILE] {record|latency|map|timehist|script} [<options>]\n"
+    "usage: sonde sched [-i FILE] {record|latency|map|timehist|replay|script} [<options>]\n"
     "  record [-- COMMAND]   record the scheduler's events system-wide into perf.data (perf sched record)\n"
     "  latency               per-task scheduling latency (-s/--sort, -p/--pids, -C)\n"
     "  timehist              one line per context switch (-w, -M, -V, -s, -S, -I, --state, -n, -p, -t, -C, "
     "--time)\n"
     "  map                   what runs on each CPU at each switch (--compact, --cpus, --color-pids, "
     "--color-cpus)\n"
+    "  replay                act the recorded tasks out again with threads (-r N rounds, -v)\n"
     "  script                sonde script over the file\n";
 
 }  // namespace
@@ -234,9 +264,7 @@ int cmd_sched(int argc, char** argv) {
     if (!has_input) words.insert(words.begin() + 1, {"-i", input});
     return run_command(cmd_script, std::move(words));
   }
-  if (sub == "replay")
-    return report_error("sched",
-                        Error{"replay is not implemented yet; use 'perf sched replay'", Error::Kind::failed});
+  if (sub == "replay") return sched_replay(sub_argc, sub_argv, input);
   return report_usage_error("sched", fmt::format("unknown subcommand '{}'", sub));
 }
 

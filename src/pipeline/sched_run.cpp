@@ -4,6 +4,7 @@
 
 #include "base/output_stream.hpp"
 #include "kernel/tracefs.hpp"
+#include "output/sched/replay_text.hpp"
 #include "output/sched/sched_text.hpp"
 #include "output/sched/timehist_text.hpp"
 
@@ -82,6 +83,32 @@ Result<void> run_sched_map(const analysis::SchedMapOptions& options, Diagnostics
   return text.finish(output::BadEventCounts{stats->nr_timestamps, stats->nr_unordered_timestamps,
                                             stats->nr_context_switch_bugs, stats->nr_events,
                                             stats->nr_lost_events, stats->nr_lost_chunks});
+}
+
+Result<void> run_sched_replay(const SchedReplayOptions& options, Diagnostics& diagnostics) {
+  auto report = analysis::build_replay_plan(options.plan, diagnostics);
+  if (!report) return tl::unexpected(report.error());
+  OutputStream out(STDOUT_FILENO, false, "stdout");
+  auto print = [&](const fmt::memory_buffer& text) -> Result<void> {
+    if (auto written = out.write(text.data(), text.size()); !written) return written;
+    return out.flush();
+  };
+  fmt::memory_buffer text;
+  capture::ReplayCalibration calibration = capture::calibrate_replay();
+  output::append_replay_calibration(calibration, text);
+  output::append_replay_plan(*report, text);
+  if (auto printed = print(text); !printed) return printed;
+  if (options.repeat == 0) return {};
+  auto replayer = capture::SchedReplayer::start(report->plan, calibration.run_overhead, options.repeat);
+  if (!replayer) return tl::unexpected(replayer.error());
+  for (unsigned i = 0; i < options.repeat; ++i) {
+    capture::ReplayRound round = (*replayer)->run_round();
+    text.clear();
+    output::append_replay_round(round, text);
+    // Each round's line as it ends, as perf prints it.
+    if (auto printed = print(text); !printed) return printed;
+  }
+  return {};
 }
 
 }  // namespace sonde::pipeline

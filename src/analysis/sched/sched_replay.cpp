@@ -137,6 +137,7 @@ class Replayer : public session::SessionVisitor {
       out.next_pid = static_cast<int32_t>(read_int(raw, fields.next_pid));
       out.prev_state = read_int(raw, fields.prev_state);
       out.next_comm = read_string(raw, fields.next_comm);
+      out.prev_comm = read_string(raw, fields.prev_comm);
     } else {
       out.pid = static_cast<int32_t>(read_int(raw, fields.pid));
       out.comm = read_string(raw, fields.comm);
@@ -230,6 +231,7 @@ Result<SchedFileFacts> SchedReplay::run(const std::string& path, SchedThreads& t
       fields.next_pid = field_of(format, "next_pid");
       fields.prev_state = field_of(format, "prev_state");
       fields.next_comm = field_of(format, "next_comm");
+      fields.prev_comm = field_of(format, "prev_comm");
       fields.pid = field_of(format, "pid");
       fields.comm = field_of(format, "comm");
       fields.orig_cpu = field_of(format, "orig_cpu");

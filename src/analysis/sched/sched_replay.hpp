@@ -35,10 +35,10 @@ struct SchedSample {
   bool has_callchain = false;
   // The callchain placed in maps, leaf first (only when SchedReplay::run was asked for it).
   std::span<const session::Location> callchain;
-  // sched_switch (next_comm only when SchedReplay::run keeps comms)
+  // sched_switch (next_comm and prev_comm only when SchedReplay::run keeps comms)
   int32_t prev_pid = 0, next_pid = 0;
   int64_t prev_state = 0;
-  std::string_view next_comm;
+  std::string_view next_comm, prev_comm;
   // sched_wakeup*, sched_waking, sched_migrate_task, sched_stat_runtime: the task named (comm
   // only when kept)
   int32_t pid = 0;
@@ -103,6 +103,8 @@ class SchedHandler {
   // start, whose trailer is zeros).
   virtual void on_comm(uint32_t /*thread*/, int32_t /*sample_tid*/) {}
   virtual void on_lost(uint64_t /*time*/, uint32_t /*cpu*/, uint64_t /*lost*/) {}
+  // A FORK record, after the machine applied it: the child's and the parent's ids.
+  virtual void on_fork(uint32_t /*child*/, uint32_t /*parent*/) {}
 };
 
 struct SchedFileFacts {

@@ -54,8 +54,10 @@ void apply_sched_side_band(const perfdata::RecordView& record, const perfdata::S
     case PERF_RECORD_FORK: {
       auto fork = perfdata::ForkExitRecord::decode(record);
       if (!fork) return;
-      threads.apply_fork(static_cast<int32_t>(fork->pid), static_cast<int32_t>(fork->tid),
-                         static_cast<int32_t>(fork->ppid), static_cast<int32_t>(fork->ptid));
+      uint32_t child = threads.apply_fork(static_cast<int32_t>(fork->pid), static_cast<int32_t>(fork->tid),
+                                          static_cast<int32_t>(fork->ppid), static_cast<int32_t>(fork->ptid));
+      handler.on_fork(child,
+                      threads.findnew(static_cast<int32_t>(fork->ppid), static_cast<int32_t>(fork->ptid)));
       return;
     }
     case PERF_RECORD_EXIT: {
@@ -108,8 +110,8 @@ SampleLayout layout_of(uint64_t type) {
 
 struct NoComm {};
 
-// One event as the merge orders it and the handlers read it: 40 bytes, 56 with the comm (only
-// timehist -n prints one), so that the millions of them cost little memory traffic.
+// One event as the merge orders it and the handlers read it: 40 bytes, 72 with the comms (only
+// timehist -n and replay read them), so that the millions of them cost little memory traffic.
 template <bool kComms>
 struct ScanEventOf {
   uint64_t time = 0;
@@ -120,7 +122,8 @@ struct ScanEventOf {
   uint16_t cpu = 0;
   uint8_t kind = 0;  // SchedKind, kSideBand or kRound
   bool has_callchain = false;
-  [[no_unique_address]] std::conditional_t<kComms, std::array<char, 16>, NoComm> comm{};
+  [[no_unique_address]] std::conditional_t<kComms, std::array<char, 32>, NoComm>
+      comm{};  // comm, then prev_comm
 };
 static_assert(sizeof(ScanEventOf<false>) == 40);
 
@@ -425,6 +428,9 @@ class Scanner {
     if constexpr (kComms) {
       if (comm->size != 0 && comm->offset + comm->size <= raw_size)
         std::memcpy(event.comm.data(), raw + comm->offset, std::min<size_t>(comm->size, 16));
+      const SchedField& prev = fields.prev_comm;
+      if (fields.kind == SchedKind::sched_switch && prev.size != 0 && prev.offset + prev.size <= raw_size)
+        std::memcpy(event.comm.data() + 16, raw + prev.offset, std::min<size_t>(prev.size, 16));
     } else {
       (void)comm;
     }
@@ -455,14 +461,17 @@ class Scanner {
       s.sample_pid = event.sample_pid;
       s.sample_tid = event.sample_tid;
       s.has_callchain = event.has_callchain;
-      std::string_view comm;
-      if constexpr (kComms)
-        comm = std::string_view(event.comm.data(), strnlen(event.comm.data(), event.comm.size()));
+      std::string_view comm, prev_comm;
+      if constexpr (kComms) {
+        comm = std::string_view(event.comm.data(), strnlen(event.comm.data(), 16));
+        prev_comm = std::string_view(event.comm.data() + 16, strnlen(event.comm.data() + 16, 16));
+      }
       if (s.kind == SchedKind::sched_switch) {
         s.prev_pid = event.a;
         s.next_pid = event.b;
         s.prev_state = static_cast<int64_t>(event.value);
         s.next_comm = comm;
+        s.prev_comm = prev_comm;
       } else {
         s.pid = event.a;
         s.comm = comm;

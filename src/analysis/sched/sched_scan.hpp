@@ -28,7 +28,7 @@ struct SchedField {
 struct SchedEventLayout {
   bool sched = false;
   SchedKind kind = SchedKind::sched_switch;
-  SchedField prev_pid, next_pid, prev_state, next_comm, pid, comm, orig_cpu, dest_cpu, runtime;
+  SchedField prev_pid, next_pid, prev_state, prev_comm, next_comm, pid, comm, orig_cpu, dest_cpu, runtime;
 };
 
 int64_t read_sched_field(const uint8_t* raw, size_t size, const SchedField& field);
@@ -40,7 +40,7 @@ void apply_sched_side_band(const perfdata::RecordView& record, const perfdata::S
 
 struct SchedScanInput {
   std::vector<SchedEventLayout> events;  // by attr index
-  bool keep_comms = false;               // copy next_comm/comm (timehist -n): 16 more bytes an event
+  bool keep_comms = false;  // copy next_comm/comm and prev_comm (timehist -n, replay): 32 more bytes an event
 };
 
 // Whether scan_sched_file can read the file: not a pipe; samples that name their event at one

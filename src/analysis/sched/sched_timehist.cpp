@@ -131,6 +131,15 @@ class TimehistHandler : public SchedHandler {
     for (int pass = 0; pass < 2; ++pass) add_tasks(order, pass == 1, out);
     out.idle_stats = skipped == 0 || o_.idle_hist;
     add_idle(out);
+    // perf 6.1 prints "Idle stats by callchain" for -I on a recording with callchains: each CPU
+    // perf tracks (-C or not) and its idle time, then a table that stays empty. perf does build
+    // its callchain tree (each task's chain as it goes idle, weighted by the idle time after),
+    // but sorts it into a plain red-black root and walks it from the cached leftmost node that
+    // sort never sets, so no row is printed; sonde prints what perf prints.
+    out.idle_callchains = o_.idle_hist && show_callchain;
+    if (out.idle_callchains)
+      for (uint32_t cpu = 0; cpu < idle_.size(); ++cpu)
+        if (idle_[cpu].present) out.idle_chain_cpus.push_back(TimehistCpuIdle{cpu, 0, idle_[cpu].total_run});
     return out;
   }
 
@@ -362,9 +371,6 @@ Result<void> sched_timehist(const SchedTimehistOptions& options, TimehistSink& s
       options.input_path, threads, handler, diagnostics,
       [&](const SchedFileFacts& f) -> Result<void> {
         if (!f.has_switch) return failf("No sched_switch events found. Have you run 'perf sched record'?");
-        if (f.switch_has_callchain && options.call_graph && options.idle_hist)
-          return failf(
-              "-I with callchains (idle time by callchain) is not supported yet; add --no-call-graph");
         handler.ignore_wakeup = f.has_waking;
         handler.show_callchain = f.switch_has_callchain && options.call_graph;
         handler.start(f.nr_cpus_online);

@@ -66,10 +66,12 @@ struct TimehistCpuIdle {
 };
 
 struct TimehistSummary {
-  std::vector<TimehistTaskSummary> tasks;       // running at the end, in perf's machine order
-  std::vector<TimehistTaskSummary> terminated;  // exited (PERF_RECORD_EXIT), in the same order
-  bool idle_stats = true;                       // false when samples were filtered out (perf then stops)
-  std::vector<TimehistCpuIdle> idle;            // the CPUs perf tracks (its -C applied)
+  std::vector<TimehistTaskSummary> tasks;        // running at the end, in perf's machine order
+  std::vector<TimehistTaskSummary> terminated;   // exited (PERF_RECORD_EXIT), in the same order
+  bool idle_stats = true;                        // false when samples were filtered out (perf then stops)
+  std::vector<TimehistCpuIdle> idle;             // the CPUs perf tracks (its -C applied)
+  bool idle_callchains = false;                  // -I on a recording with callchains, -g on
+  std::vector<TimehistCpuIdle> idle_chain_cpus;  // then every CPU perf tracks, -C or not (count unused)
   uint64_t task_count = 0, sched_count = 0, total_run_time = 0, hist_time = 0;
   uint32_t max_cpu = 0;
 };

@@ -403,6 +403,18 @@ void TimehistText::summary_tail(const analysis::TimehistSummary& s) {
       fmt::format_to(out, "    CPU {:>2} idle entire time window\n", idle.cpu);
     }
   }
+  if (s.idle_callchains) {
+    append(buffer_, "\nIdle stats by callchain:\n");
+    std::string_view dots(kDashes);
+    // perf's table header; its rows never come (see analysis/sched/sched_timehist).
+    for (const analysis::TimehistCpuIdle& cpu : s.idle_chain_cpus) {
+      fmt::format_to(out, "  CPU {:>2}:", cpu.cpu);
+      sched_time(cpu.total, 6);
+      append(buffer_, " msec\n");
+      fmt::format_to(out, "  {:>16}  {:>8}  {}\n", "Idle time (msec)", "Count", "Callchains");
+      fmt::format_to(out, "  {}  {}  {}\n\n", dots.substr(0, 16), dots.substr(0, 8), dots.substr(0, 50));
+    }
+  }
   fmt::format_to(out, "\n    Total number of unique tasks: {}\nTotal number of context switches: {}\n",
                  s.task_count, s.sched_count);
   append(buffer_, "           Total run time (msec): ");
