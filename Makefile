@@ -9,7 +9,7 @@ DEPS := cmake ninja-build g++ pkg-config clang \
 SONDE := $(BUILD_DIR)/sonde
 # Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium;
 # the format check runs clang-format.
-TEST_DEPS := chromium clang-format golang-go
+TEST_DEPS := chromium clang-format golang-go babeltrace2
 
 .PHONY: all deps test-deps configure build demo test bench clean fuzz
 

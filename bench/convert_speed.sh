@@ -2,7 +2,8 @@
 # convert_speed: sonde data convert against perf data convert (issue 17), on a small profile
 # (about a second of the demo workload) and on the 1M-sample deep-stack profile report_speed
 # uses (bench/lib/deep_stacks_data.sh records it once into CACHE, default /var/tmp/sonde-bench).
-# Formats: --to-json (perf's layout; both write the same bytes, checked here with cmp), and
+# Formats: --to-json (perf's layout; both write the same bytes, checked here with cmp), --to-ctf
+# (babeltrace2's text of both compared, for a deep profile a few minutes of babeltrace2), and
 # --to-pprof and --to-speedscope (sonde's alone: perf has no converter to them).
 # Each case runs RUNS times (default 1; medians), sonde first then perf, each writing into
 # OUTDIR (default /var/tmp/sonde-bench/out, removed after each run: a deep JSON is ~3 GB).
@@ -44,21 +45,29 @@ median() {  # median FILE FIELD
     awk -v f="$2" '{print $f}' "$1" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'
 }
 
-printf '%-6s %-8s %9s %9s %9s %9s %10s %8s %8s %s\n' input format "sonde s" "perf s" "sonde MB" "perf MB" "output MB" "time x" "RSS x" same
+printf '%-6s %-10s %7s %9s %9s %9s %10s %8s %8s %s\n' input format "sonde s" "perf s" "sonde MB" "perf MB" "output MB" "time x" "RSS x" same
 for input in "${inputs[@]}"; do
     IFS='|' read -r name data <<<"$input"
-    key=$name.json same=yes
-    for ((r = 0; r < RUNS; r++)); do
-        measure "$key.sonde" "$OUTDIR/bench-sonde.json" "$SONDE" data convert -i "$data" --to-json "$OUTDIR/bench-sonde.json"
-        measure "$key.perf" "$OUTDIR/bench-perf.json" "$PERF" data convert -i "$data" --to-json "$OUTDIR/bench-perf.json"
-        cmp -s "$OUTDIR/bench-sonde.json" "$OUTDIR/bench-perf.json" || same=NO
-        rm -f "$OUTDIR"/bench-*.json
+    for format in json ctf; do
+        key=$name.$format same=yes
+        for ((r = 0; r < RUNS; r++)); do
+            measure "$key.sonde" "$OUTDIR/bench-sonde.out" "$SONDE" data convert -i "$data" "--to-$format" "$OUTDIR/bench-sonde.out"
+            measure "$key.perf" "$OUTDIR/bench-perf.out" "$PERF" data convert -i "$data" "--to-$format" "$OUTDIR/bench-perf.out"
+            if [[ $format == json ]]; then
+                cmp -s "$OUTDIR/bench-sonde.out" "$OUTDIR/bench-perf.out" || same=NO
+            elif command -v babeltrace2 >/dev/null; then  # CTF: the same events as babeltrace2 prints them
+                cmp -s <(babeltrace2 "$OUTDIR/bench-sonde.out" 2>&1) <(babeltrace2 "$OUTDIR/bench-perf.out" 2>&1) || same=NO
+            else
+                same="?"
+            fi
+            rm -rf "$OUTDIR"/bench-*.out
+        done
+        st=$(median "$tmp/$key.sonde" 1) sm=$(median "$tmp/$key.sonde" 2) sb=$(median "$tmp/$key.sonde" 3)
+        pt=$(median "$tmp/$key.perf" 1) pm=$(median "$tmp/$key.perf" 2)
+        printf '%-6s %-10s %7.2f %9.2f %9.0f %9.0f %10.1f %8.1f %8.2f %s\n' "$name" "$format" "$st" "$pt" \
+            "$(echo "$sm / 1024" | bc -l)" "$(echo "$pm / 1024" | bc -l)" "$(echo "$sb / 1048576" | bc -l)" \
+            "$(echo "$pt / $st" | bc -l)" "$(echo "$pm / $sm" | bc -l)" "$same"
     done
-    st=$(median "$tmp/$key.sonde" 1) sm=$(median "$tmp/$key.sonde" 2) sb=$(median "$tmp/$key.sonde" 3)
-    pt=$(median "$tmp/$key.perf" 1) pm=$(median "$tmp/$key.perf" 2)
-    printf '%-6s %-8s %9.2f %9.2f %9.0f %9.0f %10.1f %8.1f %8.2f %s\n' "$name" json "$st" "$pt" \
-        "$(echo "$sm / 1024" | bc -l)" "$(echo "$pm / 1024" | bc -l)" "$(echo "$sb / 1048576" | bc -l)" \
-        "$(echo "$pt / $st" | bc -l)" "$(echo "$pm / $sm" | bc -l)" "$same"
 done
 # sonde's own formats: no perf converter to compare with; time, memory and size.
 for input in "${inputs[@]}"; do

@@ -1,6 +1,6 @@
-// sonde data convert: perf data's one subcommand, `convert -i FILE --to-json OUT [-f]`, with perf
-// 6.1's options (--to-ctf, --all and --tod are refused where perf's JSON converter refuses them,
-// or until sonde writes them) and its two summary lines on stderr.
+// sonde data convert: perf data's one subcommand, `convert -i FILE --to-json OUT [-f]` or
+// `--to-ctf DIR` with perf 6.1's options (--all and --tod are refused until sonde writes them) and
+// its two summary lines on stderr, plus sonde's --to-pprof and --to-speedscope.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -24,11 +24,10 @@ constexpr std::string_view kUsage =
 int data_convert(int argc, char** argv) {
   CLI::App app{"Convert a perf.data file to another format", "sonde data convert"};
   pipeline::DataConvertOptions options;
-  std::string ctf_path;
   bool all = false, tod = false, verbose = false;
   app.add_option("-i,--input", options.input, "input file name");
   app.add_option("--to-json", options.json_path, "Convert to JSON format");
-  app.add_option("--to-ctf", ctf_path, "Convert to CTF format");
+  app.add_option("--to-ctf", options.ctf_directory, "Convert to CTF format");
   app.add_option("--to-pprof", options.pprof_path,
                  "Convert to pprof's profile.proto, gzip-compressed (.pb.gz)");
   app.add_option("--to-speedscope", options.speedscope_path, "Convert to speedscope's JSON file format");
@@ -38,15 +37,12 @@ int data_convert(int argc, char** argv) {
   app.add_flag("--tod", tod, "Convert time to wall clock time");
   if (auto exit_code = parse_command_line(app, argc, argv, "data convert", AfterOptions::nothing))
     return *exit_code;
-  int outputs = !options.json_path.empty() + !ctf_path.empty() + !options.pprof_path.empty() +
+  int outputs = !options.json_path.empty() + !options.ctf_directory.empty() + !options.pprof_path.empty() +
                 !options.speedscope_path.empty();
   if (outputs == 0)
     return report_usage_error(
         "data convert", "name an output: --to-json, --to-pprof or --to-speedscope FILE (or --to-ctf DIR)");
   if (outputs > 1) return report_usage_error("data convert", "name one output format a run; convert twice");
-  if (!ctf_path.empty())
-    return report_error("data convert", Error{"--to-ctf is not implemented yet; use --to-json, or "
-                                              "'perf data convert --to-ctf'"});
   if (all) return report_usage_error("data convert", "--all is not supported yet (it is perf's CTF option)");
   if (tod) return report_usage_error("data convert", "--tod is not supported yet (it is perf's CTF option)");
 
@@ -62,6 +58,10 @@ int data_convert(int argc, char** argv) {
     summary = pipeline::convert_to_json(options, diagnostics);
     format = "JSON";
     output = &options.json_path;
+  } else if (!options.ctf_directory.empty()) {
+    summary = pipeline::convert_to_ctf(options, diagnostics);
+    format = "CTF";
+    output = &options.ctf_directory;
   } else if (!options.pprof_path.empty()) {
     summary = pipeline::convert_to_pprof(options, diagnostics);
     format = "pprof";

@@ -1,5 +1,6 @@
 #include "pipeline/data_convert.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 
 #include "base/output_stream.hpp"
 #include "base/progress.hpp"
+#include "output/convert/ctf_trace.hpp"
 #include "output/convert/perf_json.hpp"
 #include "output/convert/pprof_profile.hpp"
 #include "output/convert/speedscope_profile.hpp"
@@ -98,6 +100,27 @@ Result<void> write_output(const std::string& path, bool force, const std::string
 }
 
 }  // namespace
+
+Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  const std::string& directory = options.ctf_directory;
+  if (DIR* listing = ::opendir(directory.c_str())) {
+    bool empty = true;
+    while (dirent* entry = ::readdir(listing))
+      if (std::string_view(entry->d_name) != "." && std::string_view(entry->d_name) != "..") empty = false;
+    ::closedir(listing);
+    if (!empty && !options.force)
+      return failf("output directory '{}' is not empty; use -f/--force to write into it", directory);
+  }
+  auto session = session::Session::open(options.input, diagnostics);
+  if (!session) return tl::unexpected(session.error());
+  session->show_progress("Converting");
+  session->set_locate_callchains(false);
+  auto trace = output::CtfTrace::create(*session, directory);
+  if (!trace) return tl::unexpected(trace.error());
+  if (auto processed = session->process(**trace); !processed) return tl::unexpected(processed.error());
+  if (auto finished = (*trace)->finish(); !finished) return tl::unexpected(finished.error());
+  return DataConvertSummary{(*trace)->samples(), (*trace)->bytes()};
+}
 
 Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics) {
   DataConvertSummary summary;

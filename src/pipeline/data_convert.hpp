@@ -1,5 +1,5 @@
 #pragma once
-// sonde data convert: a perf.data file written in another tool's format: perf's JSON
+// sonde data convert: a perf.data file written in another tool's format: perf's JSON and CTF
 // (--to-json), byte for byte as perf 6.1 writes it, pprof's profile (--to-pprof) and speedscope's
 // file format (--to-speedscope).
 #include <cstdint>
@@ -16,6 +16,7 @@ struct DataConvertOptions {
   std::string json_path;            // --to-json
   std::string pprof_path;           // --to-pprof
   std::string speedscope_path;      // --to-speedscope
+  std::string ctf_directory;        // --to-ctf
   bool force = false;               // -f: an existing output is replaced
   output::ScriptSymbolOptions symbols;
 };
@@ -29,6 +30,9 @@ struct DataConvertSummary {
 Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Diagnostics& diagnostics);
 // pprof's profile.proto, gzip-compressed: samples aggregated by stack and thread.
 Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics);
+// CTF 1.8 as perf writes it (a directory: metadata and a stream per CPU). An existing directory
+// must be empty unless -f.
+Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Diagnostics& diagnostics);
 // speedscope's JSON file format: a sampled profile per thread and event.
 Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& options, Diagnostics& diagnostics);
 
