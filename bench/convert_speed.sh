@@ -4,7 +4,7 @@
 # uses (bench/lib/deep_stacks_data.sh records it once into CACHE, default /var/tmp/sonde-bench).
 # Formats: --to-json (perf's layout; both write the same bytes, checked here with cmp), --to-ctf
 # (babeltrace2's text of both compared, for a deep profile a few minutes of babeltrace2), and
-# --to-pprof and --to-speedscope (sonde's alone: perf has no converter to them).
+# --to-pprof, --to-speedscope and --to-chrome (sonde's alone: perf has no converter to them).
 # Each case runs RUNS times (default 1; medians), sonde first then perf, each writing into
 # OUTDIR (default /var/tmp/sonde-bench/out, removed after each run: a deep JSON is ~3 GB).
 # Measured: wall time, peak RSS (/usr/bin/time) and output size; ratio = perf / sonde (above 1:
@@ -37,9 +37,12 @@ if deep_stacks_data hot "$CACHE" "$WORKLOADS/deep_stacks" "$PERF"; then inputs+=
 measure() {
     local key=$1 out=$2; shift 2
     rm -rf "$out"
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+    local start end
+    start=$(date +%s%N)  # wall time in ns: /usr/bin/time's 10 ms steps are too coarse for small files
+    /usr/bin/time -f "%M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
         { echo "convert_speed: '$*' failed:"; head -3 "$tmp/err"; }
-    echo "$(tail -1 "$tmp/time") $(du -sb "$out" 2>/dev/null | cut -f1)" >>"$tmp/$key"
+    end=$(date +%s%N)
+    echo "$(echo "($end - $start) / 1000000000" | bc -l) $(tail -1 "$tmp/time") $(du -sb "$out" 2>/dev/null | cut -f1)" >>"$tmp/$key"
 }
 median() {  # median FILE FIELD
     awk -v f="$2" '{print $f}' "$1" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'
@@ -64,7 +67,7 @@ for input in "${inputs[@]}"; do
         done
         st=$(median "$tmp/$key.sonde" 1) sm=$(median "$tmp/$key.sonde" 2) sb=$(median "$tmp/$key.sonde" 3)
         pt=$(median "$tmp/$key.perf" 1) pm=$(median "$tmp/$key.perf" 2)
-        printf '%-6s %-10s %7.2f %9.2f %9.0f %9.0f %10.1f %8.1f %8.2f %s\n' "$name" "$format" "$st" "$pt" \
+        printf '%-6s %-10s %7.3f %9.3f %9.0f %9.0f %10.1f %8.1f %8.2f %s\n' "$name" "$format" "$st" "$pt" \
             "$(echo "$sm / 1024" | bc -l)" "$(echo "$pm / 1024" | bc -l)" "$(echo "$sb / 1048576" | bc -l)" \
             "$(echo "$pt / $st" | bc -l)" "$(echo "$pm / $sm" | bc -l)" "$same"
     done
@@ -72,13 +75,13 @@ done
 # sonde's own formats: no perf converter to compare with; time, memory and size.
 for input in "${inputs[@]}"; do
     IFS='|' read -r name data <<<"$input"
-    for format in pprof speedscope; do
+    for format in pprof speedscope chrome; do
         key=$name.$format
         for ((r = 0; r < RUNS; r++)); do
             measure "$key.sonde" "$OUTDIR/bench-sonde.out" "$SONDE" data convert -i "$data" "--to-$format" "$OUTDIR/bench-sonde.out"
             rm -f "$OUTDIR"/bench-sonde.out
         done
-        printf '%-6s %-10s %7.2f %9s %9.0f %9s %10.1f\n' "$name" "$format" "$(median "$tmp/$key.sonde" 1)" - \
+        printf '%-6s %-10s %7.3f %9s %9.0f %9s %10.1f\n' "$name" "$format" "$(median "$tmp/$key.sonde" 1)" - \
             "$(echo "$(median "$tmp/$key.sonde" 2) / 1024" | bc -l)" - "$(echo "$(median "$tmp/$key.sonde" 3) / 1048576" | bc -l)"
     done
 done

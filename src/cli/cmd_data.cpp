@@ -1,6 +1,6 @@
 // sonde data convert: perf data's one subcommand, `convert -i FILE --to-json OUT [-f]` or
 // `--to-ctf DIR` with perf 6.1's options (--all and --tod are refused until sonde writes them) and
-// its two summary lines on stderr, plus sonde's --to-pprof and --to-speedscope.
+// its two summary lines on stderr, plus sonde's --to-pprof, --to-speedscope and --to-chrome.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -31,6 +31,8 @@ int data_convert(int argc, char** argv) {
   app.add_option("--to-pprof", options.pprof_path,
                  "Convert to pprof's profile.proto, gzip-compressed (.pb.gz)");
   app.add_option("--to-speedscope", options.speedscope_path, "Convert to speedscope's JSON file format");
+  app.add_option("--to-chrome", options.chrome_path,
+                 "Convert to the Chrome trace event format (Perfetto UI, chrome://tracing)");
   app.add_flag("-f,--force", options.force, "don't complain, do it");
   app.add_flag("-v,--verbose", verbose, "be more verbose");
   app.add_flag("--all", all, "Convert all events");
@@ -38,10 +40,11 @@ int data_convert(int argc, char** argv) {
   if (auto exit_code = parse_command_line(app, argc, argv, "data convert", AfterOptions::nothing))
     return *exit_code;
   int outputs = !options.json_path.empty() + !options.ctf_directory.empty() + !options.pprof_path.empty() +
-                !options.speedscope_path.empty();
+                !options.speedscope_path.empty() + !options.chrome_path.empty();
   if (outputs == 0)
     return report_usage_error(
-        "data convert", "name an output: --to-json, --to-pprof or --to-speedscope FILE (or --to-ctf DIR)");
+        "data convert",
+        "name an output: --to-json, --to-pprof, --to-speedscope or --to-chrome FILE, or --to-ctf DIR");
   if (outputs > 1) return report_usage_error("data convert", "name one output format a run; convert twice");
   if (all) return report_usage_error("data convert", "--all is not supported yet (it is perf's CTF option)");
   if (tod) return report_usage_error("data convert", "--tod is not supported yet (it is perf's CTF option)");
@@ -62,6 +65,10 @@ int data_convert(int argc, char** argv) {
     summary = pipeline::convert_to_ctf(options, diagnostics);
     format = "CTF";
     output = &options.ctf_directory;
+  } else if (!options.chrome_path.empty()) {
+    summary = pipeline::convert_to_chrome(options, diagnostics);
+    format = "Chrome trace";
+    output = &options.chrome_path;
   } else if (!options.pprof_path.empty()) {
     summary = pipeline::convert_to_pprof(options, diagnostics);
     format = "pprof";

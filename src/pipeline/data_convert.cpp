@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <memory>
 
 #include "base/output_stream.hpp"
 #include "base/progress.hpp"
+#include "output/convert/chrome_trace.hpp"
 #include "output/convert/ctf_trace.hpp"
 #include "output/convert/perf_json.hpp"
 #include "output/convert/pprof_profile.hpp"
@@ -39,51 +41,79 @@ int64_t input_mtime(const std::string& input) {
   return result == 0 ? static_cast<int64_t>(st.st_mtime) : -1;
 }
 
+// A document written while the file is replayed: the output is created once the input has
+// opened, and removed when the conversion fails (a document cut short is no document).
+// `make(out)` builds the visitor, which must offer finish(), samples() and bytes().
+template <typename Make>
+Result<DataConvertSummary> stream_document(session::Session& session, const std::string& path, bool force,
+                                           Make make) {
+  auto fd = create_output(path, force);
+  if (!fd) return tl::unexpected(fd.error());
+  struct stat created {};
+  bool regular = ::fstat(*fd, &created) == 0 && S_ISREG(created.st_mode);
+  OutputStream out(*fd, true, path);
+  auto writer = make(out);
+  auto processed = session.process(*writer);
+  if (processed) processed = writer->finish();
+  if (!processed) {
+    if (regular) ::unlink(path.c_str());
+    return tl::unexpected(processed.error());
+  }
+  if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
+  return DataConvertSummary{writer->samples(), writer->bytes()};
+}
+
 }  // namespace
 
 Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Diagnostics& diagnostics) {
   auto session = session::Session::open(options.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   session->show_progress("Converting");
-  auto fd = create_output(options.json_path, options.force);
-  if (!fd) return tl::unexpected(fd.error());
-  struct stat created {};
-  bool regular = ::fstat(*fd, &created) == 0 && S_ISREG(created.st_mode);
-  OutputStream out(*fd, true, options.json_path);
   output::ScriptSymbols symbols(options.symbols);
-  output::PerfJsonWriter writer(*session, symbols, out);
-  writer.begin({input_mtime(options.input)});
-  auto processed = session->process(writer);
-  if (processed) processed = writer.finish();
-  if (!processed) {
-    // What is left would be a document cut short: a JSON reader fails on it, so it goes.
-    if (regular) ::unlink(options.json_path.c_str());
-    return tl::unexpected(processed.error());
-  }
-  if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
-  return DataConvertSummary{writer.samples(), writer.bytes()};
+  int64_t captured_on = input_mtime(options.input);
+  return stream_document(*session, options.json_path, options.force, [&](OutputStream& out) {
+    auto writer = std::make_unique<output::PerfJsonWriter>(*session, symbols, out);
+    writer->begin({captured_on});
+    return writer;
+  });
 }
 
 namespace {
 
 // A profile converter's replay: frames named as report names them, DWARF-unwound user frames
 // included, the raw callchains placed by the converter itself.
+struct ProfileReplay {
+  ProfileReplay(session::Session opened, const output::ScriptSymbolOptions& options)
+      : session(std::move(opened)),
+        symbols(options),
+        unwinder([this](const session::Dso& dso) { return symbols.elf_path(dso); }, kernel_max_stack()) {
+    session.show_progress("Converting");
+    bool dwarf = false;
+    for (const auto& event : session.reader().attrs().events())
+      dwarf |= (event.attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+    if (dwarf) session.set_unwinder(&unwinder);
+    session.set_locate_callchains(false);
+  }
+  session::Session session;
+  output::ScriptSymbols symbols;
+  unwind::DwarfUnwinder unwinder;
+};
+
+Result<std::unique_ptr<ProfileReplay>> open_profile_replay(const DataConvertOptions& options,
+                                                           Diagnostics& diagnostics) {
+  auto session = session::Session::open(options.input, diagnostics);
+  if (!session) return tl::unexpected(session.error());
+  return std::make_unique<ProfileReplay>(std::move(*session), options.symbols);
+}
+
 template <typename Converter, typename... Args>
 Result<std::string> convert_profile(const DataConvertOptions& options, Diagnostics& diagnostics,
                                     uint64_t& samples, Args&&... args) {
-  auto session = session::Session::open(options.input, diagnostics);
-  if (!session) return tl::unexpected(session.error());
-  session->show_progress("Converting");
-  output::ScriptSymbols symbols(options.symbols);
-  unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
-                                 kernel_max_stack());
-  bool dwarf = false;
-  for (const auto& event : session->reader().attrs().events())
-    dwarf |= (event.attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
-  if (dwarf) session->set_unwinder(&unwinder);
-  session->set_locate_callchains(false);
-  Converter converter(*session, symbols, std::forward<Args>(args)...);
-  if (auto processed = session->process(converter); !processed) return tl::unexpected(processed.error());
+  auto replay = open_profile_replay(options, diagnostics);
+  if (!replay) return tl::unexpected(replay.error());
+  Converter converter((*replay)->session, (*replay)->symbols, std::forward<Args>(args)...);
+  if (auto processed = (*replay)->session.process(converter); !processed)
+    return tl::unexpected(processed.error());
   samples = converter.samples();
   return converter.finish();
 }
@@ -120,6 +150,15 @@ Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Dia
   if (auto processed = session->process(**trace); !processed) return tl::unexpected(processed.error());
   if (auto finished = (*trace)->finish(); !finished) return tl::unexpected(finished.error());
   return DataConvertSummary{(*trace)->samples(), (*trace)->bytes()};
+}
+
+Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  auto replay = open_profile_replay(options, diagnostics);
+  if (!replay) return tl::unexpected(replay.error());
+  ProfileReplay& r = **replay;
+  return stream_document(r.session, options.chrome_path, options.force, [&](OutputStream& out) {
+    return std::make_unique<output::ChromeTrace>(r.session, r.symbols, out);
+  });
 }
 
 Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics) {

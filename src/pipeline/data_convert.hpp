@@ -17,6 +17,7 @@ struct DataConvertOptions {
   std::string pprof_path;           // --to-pprof
   std::string speedscope_path;      // --to-speedscope
   std::string ctf_directory;        // --to-ctf
+  std::string chrome_path;          // --to-chrome
   bool force = false;               // -f: an existing output is replaced
   output::ScriptSymbolOptions symbols;
 };
@@ -33,6 +34,9 @@ Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, D
 // CTF 1.8 as perf writes it (a directory: metadata and a stream per CPU). An existing directory
 // must be empty unless -f.
 Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Diagnostics& diagnostics);
+// The Chrome trace event format: per-thread flame charts of the samples, tracepoints as instant
+// events, sched_switch as per-CPU slices (Perfetto UI, chrome://tracing, speedscope).
+Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, Diagnostics& diagnostics);
 // speedscope's JSON file format: a sampled profile per thread and event.
 Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& options, Diagnostics& diagnostics);
 

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "base/bytes.hpp"
+#include "output/convert/tracepoint_values.hpp"
 
 namespace sonde::output {
 
@@ -40,28 +41,6 @@ void put(std::string& out, T value) {
   char bytes[sizeof(T)];
   std::memcpy(bytes, &value, sizeof(T));
   out.append(bytes, sizeof(T));
-}
-
-uint64_t read_number(const uint8_t* at, size_t size) {
-  switch (size) {
-    case 1:
-      return at[0];
-    case 2:
-      return load<uint16_t>(at);
-    case 4:
-      return load<uint32_t>(at);
-    case 8:
-      return load<uint64_t>(at);
-    default:
-      return 0;
-  }
-}
-
-// perf's adjust_signedness: a signed value of `size` bytes extended to 64 bits.
-uint64_t sign_extend(uint64_t value, size_t size) {
-  if (size == 0 || size >= 8) return value;
-  uint64_t sign = uint64_t{1} << (size * 8 - 1);
-  return (value & sign) ? value | ~((sign << 1) - 1) : value;
 }
 
 // perf's string_set_value: unprintable bytes as \xNN.
@@ -190,27 +169,16 @@ void CtfTrace::on_sample(const session::SampleEvent& sample) {
   size_t raw_size = s.raw.size();
   for (const TracepointField& field : klass.fields) {
     const tep_format_field* format = field.format;
-    size_t offset = static_cast<size_t>(format->offset), length = static_cast<size_t>(format->size);
-    if ((format->flags & TEP_FIELD_IS_DYNAMIC) && offset + 4 <= raw_size) {
-      uint32_t location = load<uint32_t>(raw + offset);
-      offset = location & 0xffff;
-      length = location >> 16;
-    }
+    FieldPlace place = field_place(*format, raw, raw_size);
     if (field.type == FieldType::string) {
-      std::string_view text;
-      if (offset < raw_size) {
-        const char* at = reinterpret_cast<const char*>(raw + offset);
-        text = std::string_view(at, strnlen(at, raw_size - offset));
-      }
-      put_string(out, text);
+      put_string(out, field_string(raw, raw_size, place.offset));
       continue;
     }
     size_t items = field.array ? static_cast<size_t>(format->arraylen) : 1;
-    if (field.array && items > 0) length = static_cast<size_t>(format->size) / items;
+    if (field.array && items > 0) place.length = static_cast<size_t>(format->size) / items;
     for (size_t i = 0; i < items; ++i) {
-      size_t at = offset + i * length;
-      uint64_t value = at + length <= raw_size ? read_number(raw + at, length) : 0;
-      if (format->flags & TEP_FIELD_IS_SIGNED) value = sign_extend(value, length);
+      uint64_t value = field_number(raw, raw_size, place.offset + i * place.length, place.length,
+                                    (format->flags & TEP_FIELD_IS_SIGNED) != 0);
       switch (field.type) {
         case FieldType::u32:
         case FieldType::s32:

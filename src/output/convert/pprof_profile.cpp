@@ -26,16 +26,6 @@ class StringTable {
   std::unordered_map<std::string, int64_t> ids_;
 };
 
-// The period's unit: perf's clock events and off-CPU time count nanoseconds.
-std::string unit_of(const perfdata::EventAttr& event, const std::string& name) {
-  const perf_event_attr& attr = event.attr;
-  if (attr.type == PERF_TYPE_SOFTWARE &&
-      (attr.config == PERF_COUNT_SW_CPU_CLOCK || attr.config == PERF_COUNT_SW_TASK_CLOCK))
-    return "nanoseconds";
-  if (name == "offcpu-time") return "nanoseconds";
-  return "count";
-}
-
 Result<std::string> gzip(const std::string& bytes) {
   z_stream stream{};
   if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
@@ -103,7 +93,7 @@ Result<std::string> PprofProfile::finish() {
     count->set_unit(strings.id("count"));
     pb::ValueType* period = profile.add_sample_type();
     period->set_type(strings.id(event_names_[i]));
-    period->set_unit(strings.id(unit_of(events[i], event_names_[i])));
+    period->set_unit(strings.id(counts_nanoseconds(events[i], event_names_[i]) ? "nanoseconds" : "count"));
   }
   if (!events.empty()) {
     profile.set_default_sample_type(profile.sample_type(1).type());

@@ -21,6 +21,13 @@ std::pair<std::string, int64_t> split_srcline(std::string_view srcline) {
 
 }  // namespace
 
+bool counts_nanoseconds(const perfdata::EventAttr& event, std::string_view name) {
+  const perf_event_attr& attr = event.attr;
+  return (attr.type == PERF_TYPE_SOFTWARE &&
+          (attr.config == PERF_COUNT_SW_CPU_CLOCK || attr.config == PERF_COUNT_SW_TASK_CLOCK)) ||
+         name == "offcpu-time";
+}
+
 uint32_t ProfileLocations::location_of(const session::Location& loc) {
   uint32_t mapping = 0;
   if (loc.map != nullptr) {

@@ -4,6 +4,7 @@
 // repeat it; and a location's frames named as report names them, with their source lines.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/report/hist_index.hpp"
@@ -11,6 +12,9 @@
 #include "session/session.hpp"
 
 namespace sonde::output {
+
+// Whether an event's period counts nanoseconds: perf's clock events and off-CPU time.
+bool counts_nanoseconds(const perfdata::EventAttr& event, std::string_view name);
 
 class ProfileLocations {
  public:

@@ -8,16 +8,7 @@
 
 namespace sonde::output {
 
-namespace {
-
-bool counts_nanoseconds(const perfdata::EventAttr& event, const std::string& name) {
-  const perf_event_attr& attr = event.attr;
-  return (attr.type == PERF_TYPE_SOFTWARE &&
-          (attr.config == PERF_COUNT_SW_CPU_CLOCK || attr.config == PERF_COUNT_SW_TASK_CLOCK)) ||
-         name == "offcpu-time";
-}
-
-}  // namespace
+namespace {}  // namespace
 
 SpeedscopeProfile::SpeedscopeProfile(session::Session& session, ScriptSymbols& symbols, std::string name)
     : session_(session), symbols_(symbols), name_(std::move(name)), locations_(session) {
