@@ -1,5 +1,5 @@
 // sonde data convert: perf data's one subcommand, `convert -i FILE --to-json OUT [-f]` or
-// `--to-ctf DIR` with perf 6.1's options (--all and --tod are refused until sonde writes them) and
+// `--to-ctf DIR [--all] [--tod]` with perf 6.1's options and
 // its two summary lines on stderr, plus sonde's --to-pprof, --to-speedscope and --to-chrome.
 #include <fmt/format.h>
 
@@ -24,7 +24,7 @@ constexpr std::string_view kUsage =
 int data_convert(int argc, char** argv) {
   CLI::App app{"Convert a perf.data file to another format", "sonde data convert"};
   pipeline::DataConvertOptions options;
-  bool all = false, tod = false, verbose = false;
+  bool verbose = false;
   app.add_option("-i,--input", options.input, "input file name");
   app.add_option("--to-json", options.json_path, "Convert to JSON format");
   app.add_option("--to-ctf", options.ctf_directory, "Convert to CTF format");
@@ -35,8 +35,8 @@ int data_convert(int argc, char** argv) {
                  "Convert to the Chrome trace event format (Perfetto UI, chrome://tracing)");
   app.add_flag("-f,--force", options.force, "don't complain, do it");
   app.add_flag("-v,--verbose", verbose, "be more verbose");
-  app.add_flag("--all", all, "Convert all events");
-  app.add_flag("--tod", tod, "Convert time to wall clock time");
+  app.add_flag("--all", options.all, "Convert all events");
+  app.add_flag("--tod", options.tod, "Convert time to wall clock time");
   if (auto exit_code = parse_command_line(app, argc, argv, "data convert", AfterOptions::nothing))
     return *exit_code;
   int outputs = !options.json_path.empty() + !options.ctf_directory.empty() + !options.pprof_path.empty() +
@@ -46,9 +46,10 @@ int data_convert(int argc, char** argv) {
         "data convert",
         "name an output: --to-json, --to-pprof, --to-speedscope or --to-chrome FILE, or --to-ctf DIR");
   if (outputs > 1) return report_usage_error("data convert", "name one output format a run; convert twice");
-  if (all) return report_usage_error("data convert", "--all is not supported yet (it is perf's CTF option)");
-  if (tod) return report_usage_error("data convert", "--tod is not supported yet (it is perf's CTF option)");
 
+  if ((options.all || options.tod) && options.ctf_directory.empty())
+    return report_usage_error("data convert", fmt::format("{} is supported for CTF output only (as in perf)",
+                                                          options.all ? "--all" : "--tod"));
   Diagnostics diagnostics([](const Diagnostics::Message& message) {
     fmt::print(stderr, "{}{}\n",
                message.kind == Diagnostics::Kind::warning ? "sonde data convert: warning: " : "",
@@ -81,8 +82,10 @@ int data_convert(int argc, char** argv) {
   if (!summary) return report_error("data convert", summary.error());
   fmt::print(stderr, "[ sonde data convert: Converted '{}' into {} data '{}' ]\n", options.input, format,
              *output);
-  fmt::print(stderr, "[ sonde data convert: Converted and wrote {:.3f} MB ({} samples) ]\n",
-             static_cast<double>(summary->bytes) / 1024.0 / 1024.0, summary->samples);
+  std::string non_samples =
+      summary->non_samples > 0 ? fmt::format(", {} non-samples", summary->non_samples) : std::string();
+  fmt::print(stderr, "[ sonde data convert: Converted and wrote {:.3f} MB ({} samples{}) ]\n",
+             static_cast<double>(summary->bytes) / 1024.0 / 1024.0, summary->samples, non_samples);
   return 0;
 }
 

@@ -60,7 +60,7 @@ Result<DataConvertSummary> stream_document(session::Session& session, const std:
     return tl::unexpected(processed.error());
   }
   if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
-  return DataConvertSummary{writer->samples(), writer->bytes()};
+  return DataConvertSummary{writer->samples(), 0, writer->bytes()};
 }
 
 }  // namespace
@@ -145,11 +145,11 @@ Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Dia
   if (!session) return tl::unexpected(session.error());
   session->show_progress("Converting");
   session->set_locate_callchains(false);
-  auto trace = output::CtfTrace::create(*session, directory);
+  auto trace = output::CtfTrace::create(*session, directory, {options.all, options.tod});
   if (!trace) return tl::unexpected(trace.error());
   if (auto processed = session->process(**trace); !processed) return tl::unexpected(processed.error());
   if (auto finished = (*trace)->finish(); !finished) return tl::unexpected(finished.error());
-  return DataConvertSummary{(*trace)->samples(), (*trace)->bytes()};
+  return DataConvertSummary{(*trace)->samples(), (*trace)->non_samples(), (*trace)->bytes()};
 }
 
 Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, Diagnostics& diagnostics) {

@@ -19,11 +19,14 @@ struct DataConvertOptions {
   std::string ctf_directory;        // --to-ctf
   std::string chrome_path;          // --to-chrome
   bool force = false;               // -f: an existing output is replaced
+  bool all = false;                 // --all (CTF): side-band records too
+  bool tod = false;                 // --tod (CTF): wall-clock stamps
   output::ScriptSymbolOptions symbols;
 };
 
 struct DataConvertSummary {
   uint64_t samples = 0;
+  uint64_t non_samples = 0;  // --all's side-band records
   uint64_t bytes = 0;
 };
 

@@ -57,16 +57,19 @@ void put_string(std::string& out, std::string_view text) {
 
 }  // namespace
 
-CtfTrace::CtfTrace(session::Session& session, std::string directory)
-    : session_(session), directory_(std::move(directory)) {}
+CtfTrace::CtfTrace(session::Session& session, std::string directory, Options options)
+    : session_(session), directory_(std::move(directory)), options_(options) {}
 
 CtfTrace::~CtfTrace() {
   for (Stream& stream : streams_)
     if (stream.fd >= 0) ::close(stream.fd);
 }
 
-Result<std::unique_ptr<CtfTrace>> CtfTrace::create(session::Session& session, const std::string& directory) {
-  std::unique_ptr<CtfTrace> trace(new CtfTrace(session, directory));
+Result<std::unique_ptr<CtfTrace>> CtfTrace::create(session::Session& session, const std::string& directory,
+                                                   Options options) {
+  if (options.tod && !session.reader().features().clock_data)
+    return fail("--tod needs the recording's clock data: record with -k/--clockid (perf record -k mono)");
+  std::unique_ptr<CtfTrace> trace(new CtfTrace(session, directory, options));
   if (auto prepared = trace->prepare(); !prepared) return tl::unexpected(prepared.error());
   return trace;
 }
@@ -130,25 +133,14 @@ void CtfTrace::on_sample(const session::SampleEvent& sample) {
   const perfdata::Sample& s = sample.sample;
   const EventClass& klass = classes_[sample.event_index];
   uint32_t cpu = (klass.sample_type & PERF_SAMPLE_CPU) ? s.cpu : 0;
-  if (cpu >= streams_.size()) cpu = 0;
-  Stream& stream = streams_[cpu];
-  if (stream.count >= kEventsPerPacket) {
-    if (status_ = flush(cpu); !status_) return;
-  }
   ++samples_;
   // CTF readers take stamps as signed nanoseconds: past INT64_MAX a stream cannot be read. An
   // off-CPU recording's totals carry such made-up stamps (near 2^64, after every real one):
   // they are written at the last real stamp, the end of the recording.
   uint64_t time = s.has(PERF_SAMPLE_TIME) ? s.time : 0;
-  if (time > INT64_MAX)
-    time = last_real_time_;
-  else
-    last_real_time_ = std::max(last_real_time_, time);
-  if (stream.count++ == 0) stream.first_time = time;
-  stream.last_time = time;
-  std::string& out = stream.events;
-  put<uint32_t>(out, static_cast<uint32_t>(sample.event_index));
-  put<uint64_t>(out, time);
+  std::string* events = begin_event(cpu, static_cast<uint32_t>(sample.event_index), time);
+  if (events == nullptr) return;
+  std::string& out = *events;
   uint64_t type = klass.sample_type;
   if (type & PERF_SAMPLE_IP) put<uint64_t>(out, s.ip);
   if (type & PERF_SAMPLE_TID) {
@@ -195,6 +187,66 @@ void CtfTrace::on_sample(const session::SampleEvent& sample) {
     put<uint32_t>(out, words);
     for (uint32_t i = 0; i < words; ++i) put<uint32_t>(out, load<uint32_t>(raw + 4 * i));
   }
+}
+
+std::string* CtfTrace::begin_event(uint32_t cpu, uint32_t id, uint64_t time) {
+  if (cpu >= streams_.size()) cpu = 0;
+  Stream& stream = streams_[cpu];
+  if (stream.count >= kEventsPerPacket) {
+    if (status_ = flush(cpu); !status_) return nullptr;
+  }
+  if (time > INT64_MAX)
+    time = last_real_time_;
+  else
+    last_real_time_ = std::max(last_real_time_, time);
+  if (stream.count++ == 0) stream.first_time = time;
+  stream.last_time = time;
+  put<uint32_t>(stream.events, id);
+  put<uint64_t>(stream.events, time);
+  return &stream.events;
+}
+
+Result<void> CtfTrace::on_record(const perfdata::RecordView& record, const perfdata::EventAttr* /*attr*/,
+                                 const perfdata::SampleId& id) {
+  uint32_t type = record.type();
+  if (!options_.all || !status_) return {};
+  if (type != PERF_RECORD_COMM && type != PERF_RECORD_EXIT && type != PERF_RECORD_FORK &&
+      type != PERF_RECORD_MMAP && type != PERF_RECORD_MMAP2)
+    return {};
+  if (!classes_ready_) make_classes();
+  // perf's classes after the events': perf_comm, perf_exit, perf_fork, perf_mmap, perf_mmap2; all
+  // on CPU 0's stream.
+  uint32_t base = static_cast<uint32_t>(session_.reader().attrs().events().size());
+  uint64_t time = id.present ? id.time : 0;
+  std::string* out = nullptr;
+  if (type == PERF_RECORD_COMM) {
+    auto comm = perfdata::CommRecord::decode(record);
+    if (!comm || !(out = begin_event(0, base, time))) return {};
+    put<uint32_t>(*out, comm->pid);
+    put<uint32_t>(*out, comm->tid);
+    put_string(*out, comm->comm);
+  } else if (type == PERF_RECORD_EXIT || type == PERF_RECORD_FORK) {
+    auto task = perfdata::ForkExitRecord::decode(record);
+    if (!task || !(out = begin_event(0, base + (type == PERF_RECORD_EXIT ? 1 : 2), time))) return {};
+    for (uint32_t value : {task->pid, task->ppid, task->tid, task->ptid}) put<uint32_t>(*out, value);
+    put<uint64_t>(*out, task->time);
+  } else if (type == PERF_RECORD_MMAP) {
+    auto map = perfdata::MmapRecord::decode(record);
+    if (!map || !(out = begin_event(0, base + 3, time))) return {};
+    put<uint32_t>(*out, map->pid);
+    put<uint32_t>(*out, map->tid);
+    put<uint64_t>(*out, map->addr);
+    put_string(*out, map->filename);
+  } else {
+    auto map = perfdata::Mmap2Record::decode(record);
+    if (!map || !(out = begin_event(0, base + 4, time))) return {};
+    put<uint32_t>(*out, map->pid);
+    put<uint32_t>(*out, map->tid);
+    put<uint64_t>(*out, map->addr);
+    put_string(*out, map->filename);
+  }
+  ++non_samples_;
+  return {};
 }
 
 Result<void> CtfTrace::flush(uint32_t cpu) {
@@ -305,13 +357,17 @@ std::string CtfTrace::metadata() const {
       "\tmachine = {};\n\tdomain = \"kernel\";\n\ttracer_name = \"perf\";\n}};\n\n",
       quoted(f.hostname.value_or("")), quoted(f.os_release.value_or("")), quoted(f.version.value_or("")),
       quoted(f.arch.value_or("")));
+  // --tod: the wall-clock time at the sampling clock's zero (perf's tod_ns - clockid_ns).
+  int64_t clock_offset = options_.tod && f.clock_data
+                             ? static_cast<int64_t>(f.clock_data->tod_ns - f.clock_data->clockid_ns)
+                             : 0;
   uint8_t clock_uuid[16];
   for (size_t i = 0; i < sizeof clock_uuid; ++i) clock_uuid[i] = static_cast<uint8_t>(uuid_[i] ^ 0x5a);
   out += fmt::format(
       "clock {{\n\tname = perf_clock;\n\tuuid = \"{}\";\n\tdescription = \"perf clock\";\n"
-      "\tfreq = 1000000000;\n\tprecision = 10;\n\toffset_s = 0;\n\toffset = 0;\n"
+      "\tfreq = 1000000000;\n\tprecision = 10;\n\toffset_s = 0;\n\toffset = {};\n"
       "\tabsolute = FALSE;\n}};\n\n",
-      uuid_text(clock_uuid));
+      uuid_text(clock_uuid), clock_offset);
   out += "stream {\n\tid = 0;\n\tevent.header := struct {\n";
   out += fmt::format("\t\t{} id;\n", integer(32, false, false));
   out +=
@@ -353,6 +409,23 @@ std::string CtfTrace::metadata() const {
       out += fmt::format("\t\t{} raw_data[raw_len];\n", type_text(FieldType::u32_hex));
     }
     out += "\t} align(8);\n};\n\n";
+  }
+  if (options_.all) {
+    size_t id = classes_.size();
+    auto klass = [&](std::string_view name,
+                     std::initializer_list<std::pair<FieldType, std::string_view>> fields) {
+      out += fmt::format("event {{\n\tid = {};\n\tname = \"{}\";\n\tstream_id = 0;\n\tfields := struct {{\n",
+                         id++, name);
+      for (const auto& [type, field_name] : fields)
+        out += fmt::format("\t\t{} {};\n", type_text(type), field_name);
+      out += "\t} align(8);\n};\n\n";
+    };
+    using F = FieldType;
+    klass("perf_comm", {{F::u32, "pid"}, {F::u32, "tid"}, {F::string, "comm"}});
+    for (std::string_view name : {"perf_exit", "perf_fork"})
+      klass(name, {{F::u32, "pid"}, {F::u32, "ppid"}, {F::u32, "tid"}, {F::u32, "ptid"}, {F::u64, "time"}});
+    for (std::string_view name : {"perf_mmap", "perf_mmap2"})
+      klass(name, {{F::u32, "pid"}, {F::u32, "tid"}, {F::u64_hex, "start"}, {F::string, "filename"}});
   }
   return out;
 }

@@ -21,15 +21,23 @@ namespace sonde::output {
 
 class CtfTrace : public session::SessionVisitor {
  public:
+  struct Options {
+    bool all = false;  // --all: also COMM, EXIT, FORK, MMAP and MMAP2 records, as perf_* events
+    bool tod = false;  // --tod: stamps as wall-clock time, from the file's CLOCK_DATA
+  };
   // Creates DIR; the event classes are worked out at the first sample.
-  static Result<std::unique_ptr<CtfTrace>> create(session::Session& session, const std::string& directory);
+  static Result<std::unique_ptr<CtfTrace>> create(session::Session& session, const std::string& directory,
+                                                  Options options);
   ~CtfTrace() override;
 
   void on_sample(const session::SampleEvent& sample) override;
+  Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
+                         const perfdata::SampleId& id) override;
   // Writes the last packets and the metadata.
   Result<void> finish();
 
   uint64_t samples() const { return samples_; }
+  uint64_t non_samples() const { return non_samples_; }
   uint64_t bytes() const { return bytes_; }
 
  private:
@@ -53,7 +61,9 @@ class CtfTrace : public session::SessionVisitor {
     int fd = -1;
   };
 
-  CtfTrace(session::Session& session, std::string directory);
+  CtfTrace(session::Session& session, std::string directory, Options options);
+  // The stream of `cpu`, its packet flushed first when full; the event's id and stamp put.
+  std::string* begin_event(uint32_t cpu, uint32_t id, uint64_t time);
   Result<void> prepare();
   void make_classes();
   Result<void> flush(uint32_t cpu);
@@ -61,6 +71,7 @@ class CtfTrace : public session::SessionVisitor {
 
   session::Session& session_;
   std::string directory_;
+  Options options_;
   std::unique_ptr<session::TracepointFormats> formats_;
   std::vector<EventClass> classes_;
   std::vector<Stream> streams_;  // by CPU
@@ -68,7 +79,7 @@ class CtfTrace : public session::SessionVisitor {
   Result<void> status_;
   bool classes_ready_ = false;
   uint64_t last_real_time_ = 0;
-  uint64_t samples_ = 0, bytes_ = 0;
+  uint64_t samples_ = 0, non_samples_ = 0, bytes_ = 0;
 };
 
 }  // namespace sonde::output
