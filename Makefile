@@ -8,7 +8,8 @@ DEPS := cmake ninja-build g++ pkg-config clang \
         linux-perf strace trace-cmd systemtap-sdt-dev libc6-dbg
 SONDE := $(BUILD_DIR)/sonde
 # Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium;
-# the format check runs clang-format.
+# the format check runs clang-format; the data convert tests read sonde's pprof files with
+# `go tool pprof` and its CTF with babeltrace2, the oracles users would use.
 TEST_DEPS := chromium clang-format golang-go babeltrace2
 
 .PHONY: all deps test-deps configure build demo test bench clean fuzz
