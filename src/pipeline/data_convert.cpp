@@ -173,14 +173,12 @@ Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, D
 
 Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& options,
                                                  Diagnostics& diagnostics) {
-  DataConvertSummary summary;
-  auto bytes =
-      convert_profile<output::SpeedscopeProfile>(options, diagnostics, summary.samples, options.input);
-  if (!bytes) return tl::unexpected(bytes.error());
-  if (auto written = write_output(options.speedscope_path, options.force, *bytes); !written)
-    return tl::unexpected(written.error());
-  summary.bytes = bytes->size();
-  return summary;
+  auto replay = open_profile_replay(options, diagnostics);
+  if (!replay) return tl::unexpected(replay.error());
+  ProfileReplay& r = **replay;
+  return stream_document(r.session, options.speedscope_path, options.force, [&](OutputStream& out) {
+    return std::make_unique<output::SpeedscopeProfile>(r.session, r.symbols, out, options.input);
+  });
 }
 
 }  // namespace sonde::pipeline

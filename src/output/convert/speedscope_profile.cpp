@@ -8,10 +8,14 @@
 
 namespace sonde::output {
 
-namespace {}  // namespace
+namespace {
 
-SpeedscopeProfile::SpeedscopeProfile(session::Session& session, ScriptSymbols& symbols, std::string name)
-    : session_(session), symbols_(symbols), name_(std::move(name)), locations_(session) {
+constexpr size_t kFlushSize = 1 << 20;
+}  // namespace
+
+SpeedscopeProfile::SpeedscopeProfile(session::Session& session, ScriptSymbols& symbols, OutputStream& out,
+                                     std::string name)
+    : session_(session), symbols_(symbols), out_(out), name_(std::move(name)), locations_(session) {
   for (const auto& event : session.reader().attrs().events()) {
     event_names_.push_back(session::event_name(event));
     event_nanoseconds_.push_back(counts_nanoseconds(event, event_names_.back()));
@@ -46,7 +50,7 @@ void SpeedscopeProfile::on_sample(const session::SampleEvent& sample) {
   track.weights.push_back(weight);
 }
 
-Result<std::string> SpeedscopeProfile::finish() {
+Result<void> SpeedscopeProfile::finish() {
   // Frames: each location's functions, interned by (name, file, line).
   std::vector<std::vector<uint32_t>> location_frames;  // innermost first
   std::unordered_map<std::string, uint32_t> frame_ids;
@@ -82,8 +86,16 @@ Result<std::string> SpeedscopeProfile::finish() {
     }
   }
 
-  std::string out =
-      "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"sonde\",";
+  // Written out in ~1 MB pieces: a million samples' stacks are tens of megabytes of text.
+  std::string out;
+  out.reserve(kFlushSize + 64 * 1024);
+  auto drain = [&]() -> Result<void> {
+    bytes_ += out.size();
+    auto written = out_.write(out.data(), out.size());
+    out.clear();
+    return written;
+  };
+  out += "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"sonde\",";
   out += "\"name\":";
   append_json_string(out, name_);
   // The busiest track opens first.
@@ -104,22 +116,26 @@ Result<std::string> SpeedscopeProfile::finish() {
     // speedscope lists a stack from its root: the callchain reversed, and each location's
     // holder before the functions inlined into it. Neighbours that name the same frames (other
     // addresses in the same functions) become one sample.
-    std::string samples = ",\"samples\":[", weights = "],\"weights\":[";
+    out += ",\"samples\":[";
+    std::string weights = "],\"weights\":[";
     std::vector<uint32_t> previous;
     uint64_t pending = 0;
-    bool have_pending = false;
+    bool have_pending = false, first = true;
+    Result<void> written;
     auto flush = [&] {
       if (!have_pending) return;
-      if (samples.back() != '[') samples += ',', weights += ',';
-      samples += '[';
+      if (!first) out += ',', weights += ',';
+      first = false;
+      out += '[';
       for (size_t f = 0; f < previous.size(); ++f) {
-        if (f != 0) samples += ',';
-        append_json_number(samples, previous[f]);
+        if (f != 0) out += ',';
+        append_json_number(out, previous[f]);
       }
-      samples += ']';
+      out += ']';
       append_json_number(weights, pending);
       pending = 0;
       have_pending = false;
+      if (out.size() >= kFlushSize && written) written = drain();
     };
     for (size_t i = 0; i < track.stacks.size(); ++i) {
       root_first.clear();
@@ -134,14 +150,15 @@ Result<std::string> SpeedscopeProfile::finish() {
       have_pending = true;
     }
     flush();
-    out += samples;
+    if (!written) return written;
     out += weights;
     out += "]}";
   }
   out += "\n],\"shared\":{\"frames\":[";
   out += frames_json;
   out += "\n]}}\n";
-  return out;
+  if (auto last = drain(); !last) return last;
+  return out_.flush();
 }
 
 }  // namespace sonde::output

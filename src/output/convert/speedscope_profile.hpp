@@ -11,6 +11,7 @@
 
 #include "analysis/report/hist_index.hpp"
 #include "base/error.hpp"
+#include "base/output_stream.hpp"
 #include "output/convert/profile_locations.hpp"
 #include "output/script/script_symbols.hpp"
 #include "session/session.hpp"
@@ -20,13 +21,15 @@ namespace sonde::output {
 class SpeedscopeProfile : public session::SessionVisitor {
  public:
   // `name` titles the file in speedscope (the input's name).
-  SpeedscopeProfile(session::Session& session, ScriptSymbols& symbols, std::string name);
+  SpeedscopeProfile(session::Session& session, ScriptSymbols& symbols, OutputStream& out, std::string name);
 
   void on_sample(const session::SampleEvent& sample) override;
-  // The whole document.
-  Result<std::string> finish();
+  // Writes the whole document (the samples are kept until then: a profile's samples are
+  // listed together, while the file interleaves the threads').
+  Result<void> finish();
 
   uint64_t samples() const { return samples_; }
+  uint64_t bytes() const { return bytes_; }
 
  private:
   struct Track {  // one thread's samples of one event
@@ -39,6 +42,7 @@ class SpeedscopeProfile : public session::SessionVisitor {
 
   session::Session& session_;
   ScriptSymbols& symbols_;
+  OutputStream& out_;
   std::string name_;
   ProfileLocations locations_;
   std::vector<std::string> event_names_;
@@ -47,7 +51,7 @@ class SpeedscopeProfile : public session::SessionVisitor {
   std::vector<Track> tracks_;
   analysis::SequenceIndexOf<uint32_t> stacks_;  // location ids, leaf first
   std::vector<uint32_t> scratch_;
-  uint64_t samples_ = 0;
+  uint64_t samples_ = 0, bytes_ = 0;
 };
 
 }  // namespace sonde::output
