@@ -106,18 +106,6 @@ Result<std::unique_ptr<ProfileReplay>> open_profile_replay(const DataConvertOpti
   return std::make_unique<ProfileReplay>(std::move(*session), options.symbols);
 }
 
-template <typename Converter, typename... Args>
-Result<std::string> convert_profile(const DataConvertOptions& options, Diagnostics& diagnostics,
-                                    uint64_t& samples, Args&&... args) {
-  auto replay = open_profile_replay(options, diagnostics);
-  if (!replay) return tl::unexpected(replay.error());
-  Converter converter((*replay)->session, (*replay)->symbols, std::forward<Args>(args)...);
-  if (auto processed = (*replay)->session.process(converter); !processed)
-    return tl::unexpected(processed.error());
-  samples = converter.samples();
-  return converter.finish();
-}
-
 // A document made whole in memory, written out at once.
 Result<void> write_output(const std::string& path, bool force, const std::string& bytes) {
   auto fd = create_output(path, force);
@@ -162,8 +150,15 @@ Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, 
 }
 
 Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  auto replay = open_profile_replay(options, diagnostics);
+  if (!replay) return tl::unexpected(replay.error());
+  output::PprofProfile profile((*replay)->session, (*replay)->symbols);
+  if (auto processed = (*replay)->session.process(profile); !processed)
+    return tl::unexpected(processed.error());
+  // A profile.proto is made whole at the end: written at once.
   DataConvertSummary summary;
-  auto bytes = convert_profile<output::PprofProfile>(options, diagnostics, summary.samples);
+  summary.samples = profile.samples();
+  auto bytes = profile.finish();
   if (!bytes) return tl::unexpected(bytes.error());
   if (auto written = write_output(options.pprof_path, options.force, *bytes); !written)
     return tl::unexpected(written.error());

@@ -96,11 +96,7 @@ const std::vector<uint32_t>& ChromeTrace::stack_frames(const session::SampleEven
     while (location_frames_.size() < known.size()) {
       const ProfileLocations::Location& entry = known[location_frames_.size()];
       std::vector<uint32_t> names;
-      auto frames = locations_.frames(entry, symbols_);
-      if (frames.empty()) {
-        std::string where = entry.dso != nullptr ? entry.dso->short_name : "unknown";
-        frames.push_back({fmt::format("[unknown] {:#x} ({})", entry.ip, where), "", 0});
-      }
+      auto frames = locations_.named_frames(entry, symbols_);
       for (const ProfileLocations::Frame& frame : frames) {
         auto [found, fresh] = name_ids_.try_emplace(frame.name, static_cast<uint32_t>(names_.size()));
         if (fresh) {

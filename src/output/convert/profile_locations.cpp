@@ -1,5 +1,6 @@
 #include "output/convert/profile_locations.hpp"
 
+#include <fmt/format.h>
 #include <linux/perf_event.h>
 
 #include <charconv>
@@ -89,6 +90,16 @@ std::vector<ProfileLocations::Frame> ProfileLocations::frames(const Location& lo
   if (out.empty()) {
     auto [file, line] = split_srcline(symbols.srcline(*location.dso, location.dso_address));
     out.push_back({std::string(symbol.name), std::move(file), line});
+  }
+  return out;
+}
+
+std::vector<ProfileLocations::Frame> ProfileLocations::named_frames(const Location& location,
+                                                                    ScriptSymbols& symbols) const {
+  std::vector<Frame> out = frames(location, symbols);
+  if (out.empty()) {
+    std::string where = location.dso != nullptr ? location.dso->short_name : "unknown";
+    out.push_back({fmt::format("[unknown] {:#x} ({})", location.ip, where), "", 0});
   }
   return out;
 }

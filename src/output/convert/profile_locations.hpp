@@ -47,6 +47,9 @@ class ProfileLocations {
   // them (named as its ELF symbol, as report names it, unless DWARF names it otherwise); empty
   // when no symbol covers the address.
   std::vector<Frame> frames(const Location& location, ScriptSymbols& symbols) const;
+  // The same, with an unresolved location named by its address and file ("[unknown] 0x... (dso)"),
+  // for the formats that need a name for every frame (speedscope, Chrome).
+  std::vector<Frame> named_frames(const Location& location, ScriptSymbols& symbols) const;
 
  private:
   uint32_t location_of(const session::Location& loc);

@@ -57,12 +57,7 @@ Result<void> SpeedscopeProfile::finish() {
   std::string frames_json, key;
   for (const ProfileLocations::Location& location : locations_.locations()) {
     auto& ids = location_frames.emplace_back();
-    auto frames = locations_.frames(location, symbols_);
-    if (frames.empty()) {
-      // Unresolved: named by address and file, as perf script shows it.
-      std::string where = location.dso != nullptr ? location.dso->short_name : "unknown";
-      frames.push_back({fmt::format("[unknown] {:#x} ({})", location.ip, where), "", 0});
-    }
+    auto frames = locations_.named_frames(location, symbols_);
     for (const ProfileLocations::Frame& frame : frames) {
       key = frame.name;
       key.push_back('\0');
