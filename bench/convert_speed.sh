@@ -4,7 +4,8 @@
 # uses (bench/lib/deep_stacks_data.sh records it once into CACHE, default /var/tmp/sonde-bench).
 # Formats: --to-json (perf's layout; both write the same bytes, checked here with cmp), --to-ctf
 # (babeltrace2's text of both compared, for a deep profile a few minutes of babeltrace2), and
-# --to-pprof, --to-speedscope and --to-chrome (sonde's alone: perf has no converter to them).
+# --to-pprof, --to-speedscope, --to-chrome and --to-firefox (sonde's alone: perf 6.1 has no
+# converter to them; newer perf's `script report gecko` is a Python script).
 # Each case runs RUNS times (default 1; medians), sonde first then perf, each writing into
 # OUTDIR (default /var/tmp/sonde-bench/out, removed after each run: a deep JSON is ~3 GB).
 # Measured: wall time, peak RSS (/usr/bin/time) and output size; ratio = perf / sonde (above 1:
@@ -75,7 +76,7 @@ done
 # sonde's own formats: no perf converter to compare with; time, memory and size.
 for input in "${inputs[@]}"; do
     IFS='|' read -r name data <<<"$input"
-    for format in pprof speedscope chrome; do
+    for format in pprof speedscope chrome firefox; do
         key=$name.$format
         for ((r = 0; r < RUNS; r++)); do
             measure "$key.sonde" "$OUTDIR/bench-sonde.out" "$SONDE" data convert -i "$data" "--to-$format" "$OUTDIR/bench-sonde.out"

@@ -1,6 +1,6 @@
 // sonde data convert: perf data's one subcommand, `convert -i FILE --to-json OUT [-f]` or
 // `--to-ctf DIR [--all] [--tod]` with perf 6.1's options and
-// its two summary lines on stderr, plus sonde's --to-pprof, --to-speedscope and --to-chrome.
+// its two summary lines on stderr, plus sonde's --to-pprof, --to-speedscope, --to-chrome and --to-firefox.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -33,6 +33,8 @@ int data_convert(int argc, char** argv) {
   app.add_option("--to-speedscope", options.speedscope_path, "Convert to speedscope's JSON file format");
   app.add_option("--to-chrome", options.chrome_path,
                  "Convert to the Chrome trace event format (Perfetto UI, chrome://tracing)");
+  app.add_option("--to-firefox", options.firefox_path,
+                 "Convert to the Gecko profile format (the Firefox Profiler, as perf script report gecko)");
   app.add_flag("-f,--force", options.force, "don't complain, do it");
   app.add_flag("-v,--verbose", verbose, "be more verbose");
   app.add_flag("--all", options.all, "Convert all events");
@@ -40,11 +42,13 @@ int data_convert(int argc, char** argv) {
   if (auto exit_code = parse_command_line(app, argc, argv, "data convert", AfterOptions::nothing))
     return *exit_code;
   int outputs = !options.json_path.empty() + !options.ctf_directory.empty() + !options.pprof_path.empty() +
-                !options.speedscope_path.empty() + !options.chrome_path.empty();
+                !options.speedscope_path.empty() + !options.chrome_path.empty() +
+                !options.firefox_path.empty();
   if (outputs == 0)
     return report_usage_error(
         "data convert",
-        "name an output: --to-json, --to-pprof, --to-speedscope or --to-chrome FILE, or --to-ctf DIR");
+        "name an output: --to-json, --to-pprof, --to-speedscope, --to-chrome or --to-firefox FILE, or "
+        "--to-ctf DIR");
   if (outputs > 1) return report_usage_error("data convert", "name one output format a run; convert twice");
 
   if ((options.all || options.tod) && options.ctf_directory.empty())
@@ -70,6 +74,10 @@ int data_convert(int argc, char** argv) {
     summary = pipeline::convert_to_chrome(options, diagnostics);
     format = "Chrome trace";
     output = &options.chrome_path;
+  } else if (!options.firefox_path.empty()) {
+    summary = pipeline::convert_to_firefox(options, diagnostics);
+    format = "Firefox profile";
+    output = &options.firefox_path;
   } else if (!options.pprof_path.empty()) {
     summary = pipeline::convert_to_pprof(options, diagnostics);
     format = "pprof";

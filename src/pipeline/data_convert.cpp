@@ -13,6 +13,7 @@
 #include "base/progress.hpp"
 #include "output/convert/chrome_trace.hpp"
 #include "output/convert/ctf_trace.hpp"
+#include "output/convert/firefox_profile.hpp"
 #include "output/convert/perf_json.hpp"
 #include "output/convert/pprof_profile.hpp"
 #include "output/convert/speedscope_profile.hpp"
@@ -173,6 +174,15 @@ Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& optio
   ProfileReplay& r = **replay;
   return stream_document(r.session, options.speedscope_path, options.force, [&](OutputStream& out) {
     return std::make_unique<output::SpeedscopeProfile>(r.session, r.symbols, out, options.input);
+  });
+}
+
+Result<DataConvertSummary> convert_to_firefox(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  auto replay = open_profile_replay(options, diagnostics);
+  if (!replay) return tl::unexpected(replay.error());
+  ProfileReplay& r = **replay;
+  return stream_document(r.session, options.firefox_path, options.force, [&](OutputStream& out) {
+    return std::make_unique<output::FirefoxProfile>(r.session, r.symbols, out);
   });
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // sonde data convert: a perf.data file written in another tool's format: perf's JSON and CTF
 // (--to-json), byte for byte as perf 6.1 writes it, pprof's profile (--to-pprof) and speedscope's
-// file format (--to-speedscope).
+// file format (--to-speedscope), the Chrome trace event format (--to-chrome) and the
+// Firefox Profiler's Gecko format (--to-firefox).
 #include <cstdint>
 #include <string>
 
@@ -18,6 +19,7 @@ struct DataConvertOptions {
   std::string speedscope_path;      // --to-speedscope
   std::string ctf_directory;        // --to-ctf
   std::string chrome_path;          // --to-chrome
+  std::string firefox_path;         // --to-firefox
   bool force = false;               // -f: an existing output is replaced
   bool all = false;                 // --all (CTF): side-band records too
   bool tod = false;                 // --tod (CTF): wall-clock stamps
@@ -42,5 +44,7 @@ Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Dia
 Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, Diagnostics& diagnostics);
 // speedscope's JSON file format: a sampled profile per thread and event.
 Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& options, Diagnostics& diagnostics);
+// The Gecko profile format the Firefox Profiler imports: a thread per thread and event.
+Result<DataConvertSummary> convert_to_firefox(const DataConvertOptions& options, Diagnostics& diagnostics);
 
 }  // namespace sonde::pipeline
