@@ -12,6 +12,7 @@
 #include "base/output_stream.hpp"
 #include "base/progress.hpp"
 #include "output/convert/chrome_trace.hpp"
+#include "output/convert/chrome_tracedat.hpp"
 #include "output/convert/ctf_trace.hpp"
 #include "output/convert/firefox_profile.hpp"
 #include "output/convert/perf_json.hpp"
@@ -19,6 +20,8 @@
 #include "output/convert/speedscope_profile.hpp"
 #include "pipeline/script_run.hpp"
 #include "session/session.hpp"
+#include "tracedat/format.hpp"
+#include "tracedat/reader.hpp"
 #include "unwind/dwarf_unwinder.hpp"
 
 namespace sonde::pipeline {
@@ -42,26 +45,36 @@ int64_t input_mtime(const std::string& input) {
   return result == 0 ? static_cast<int64_t>(st.st_mtime) : -1;
 }
 
-// A document written while the file is replayed: the output is created once the input has
-// opened, and removed when the conversion fails (a document cut short is no document).
-// `make(out)` builds the visitor, which must offer finish(), samples() and bytes().
-template <typename Make>
-Result<DataConvertSummary> stream_document(session::Session& session, const std::string& path, bool force,
-                                           Make make) {
+// A document written by `write(out)`, which returns the summary: the output is created once the
+// input has opened, and removed when the conversion fails (a document cut short is no document).
+template <typename Write>
+Result<DataConvertSummary> write_document(const std::string& path, bool force, Write write) {
   auto fd = create_output(path, force);
   if (!fd) return tl::unexpected(fd.error());
   struct stat created {};
   bool regular = ::fstat(*fd, &created) == 0 && S_ISREG(created.st_mode);
   OutputStream out(*fd, true, path);
-  auto writer = make(out);
-  auto processed = session.process(*writer);
-  if (processed) processed = writer->finish();
-  if (!processed) {
+  Result<DataConvertSummary> written = write(out);
+  Result<void> closed = out.close();
+  if (!written || !closed) {
     if (regular) ::unlink(path.c_str());
-    return tl::unexpected(processed.error());
+    return tl::unexpected(!written ? written.error() : closed.error());
   }
-  if (auto closed = out.close(); !closed) return tl::unexpected(closed.error());
-  return DataConvertSummary{writer->samples(), 0, writer->bytes()};
+  return written;
+}
+
+// A document written while the file is replayed. `make(out)` builds the visitor, which must offer
+// finish(), samples() and bytes().
+template <typename Make>
+Result<DataConvertSummary> stream_document(session::Session& session, const std::string& path, bool force,
+                                           Make make) {
+  return write_document(path, force, [&](OutputStream& out) -> Result<DataConvertSummary> {
+    auto writer = make(out);
+    auto processed = session.process(*writer);
+    if (processed) processed = writer->finish();
+    if (!processed) return tl::unexpected(processed.error());
+    return DataConvertSummary{writer->samples(), 0, writer->bytes()};
+  });
 }
 
 }  // namespace
@@ -109,13 +122,12 @@ Result<std::unique_ptr<ProfileReplay>> open_profile_replay(const DataConvertOpti
 
 // A document made whole in memory, written out at once.
 Result<void> write_output(const std::string& path, bool force, const std::string& bytes) {
-  auto fd = create_output(path, force);
-  if (!fd) return tl::unexpected(fd.error());
-  OutputStream out(*fd, true, path);
-  Result<void> written = out.write(bytes.data(), bytes.size());
-  if (written) written = out.close();
-  if (!written) ::unlink(path.c_str());
-  return written;
+  auto written = write_document(path, force, [&](OutputStream& out) -> Result<DataConvertSummary> {
+    if (auto put = out.write(bytes.data(), bytes.size()); !put) return tl::unexpected(put.error());
+    return DataConvertSummary{};
+  });
+  if (!written) return tl::unexpected(written.error());
+  return {};
 }
 
 }  // namespace
@@ -141,7 +153,35 @@ Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Dia
   return DataConvertSummary{(*trace)->samples(), (*trace)->non_samples(), (*trace)->bytes()};
 }
 
+namespace {
+
+// Whether the input is a trace.dat (trace-cmd's magic) rather than a perf.data.
+bool is_trace_dat(const std::string& input) {
+  if (input == "-") return false;
+  int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char magic[tracedat::kMagic.size()];
+  bool matches = ::read(fd, magic, sizeof magic) == static_cast<ssize_t>(sizeof magic) &&
+                 std::string_view(magic, sizeof magic) == tracedat::kMagic;
+  ::close(fd);
+  return matches;
+}
+
+Result<DataConvertSummary> convert_trace_dat_to_chrome(const DataConvertOptions& options) {
+  auto reader = tracedat::TraceDatReader::open(options.input);
+  if (!reader) return tl::unexpected(reader.error());
+  return write_document(options.chrome_path, options.force,
+                        [&](OutputStream& out) -> Result<DataConvertSummary> {
+                          auto written = output::write_chrome_trace(**reader, out);
+                          if (!written) return tl::unexpected(written.error());
+                          return DataConvertSummary{written->events, 0, written->bytes};
+                        });
+}
+
+}  // namespace
+
 Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, Diagnostics& diagnostics) {
+  if (is_trace_dat(options.input)) return convert_trace_dat_to_chrome(options);
   auto replay = open_profile_replay(options, diagnostics);
   if (!replay) return tl::unexpected(replay.error());
   ProfileReplay& r = **replay;

@@ -1,11 +1,11 @@
 #pragma once
-// data convert --to-chrome: the Chrome trace event format (JSON object form), which Perfetto UI,
-// chrome://tracing and speedscope import. Each thread's samples become a flame chart of nested
-// begin/end ("B"/"E") slices on its own track: a frame stays open while consecutive samples keep it
-// on their stack, and closes when a sample leaves it or the thread stops being sampled (a gap of
-// more than two sample periods). Tracepoints are instant events with their fields as args;
-// sched_switch also draws which task runs on each CPU as slices on per-CPU tracks. Streamed:
-// memory holds the open stacks and the distinct frames, not the samples.
+// data convert --to-chrome from a perf.data file: the Chrome trace event format (chrome_events).
+// Each thread's samples become a flame chart of nested begin/end ("B"/"E") slices on its own
+// track: a frame stays open while consecutive samples keep it on their stack, and closes when a
+// sample leaves it or the thread stops being sampled (a gap of more than two sample periods).
+// Tracepoints are instant events with their fields as args; sched_switch also draws which task
+// runs on each CPU. Streamed: memory holds the open stacks and the distinct frames, not the
+// samples.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "analysis/report/hist_index.hpp"
-#include "base/background_writer.hpp"
+#include "output/convert/chrome_events.hpp"
 #include "output/convert/profile_locations.hpp"
 #include "output/script/script_symbols.hpp"
 #include "session/session.hpp"
@@ -32,7 +32,7 @@ class ChromeTrace : public session::SessionVisitor {
   Result<void> finish();
 
   uint64_t samples() const { return samples_; }
-  uint64_t bytes() const { return bytes_put_ + text_.size(); }
+  uint64_t bytes() const { return events_.bytes(); }
 
  private:
   struct ThreadTrack {
@@ -42,31 +42,17 @@ class ChromeTrace : public session::SessionVisitor {
     std::vector<uint64_t> starts;  // when each opened
     uint64_t last_time = 0, cover = 0;
   };
-  struct CpuTrack {
-    bool open = false;
-    uint64_t start = 0;
-    std::string name;
-  };
 
   void prepare();
   const std::vector<uint32_t>& stack_frames(const session::SampleEvent& sample);
-  // A frame opening ('B') or closing ('E') on a thread's track: emitted in time order, the
-  // closing ones first, so every reader nests them alike.
-  void duration_event(char phase, uint32_t name, const ThreadTrack& track, uint64_t time);
+  // Closes the thread's open frames above the first `keep`, innermost first: 'E' events in time
+  // order, the closing ones before the opening ones, so every reader nests them alike.
   void close_frames(ThreadTrack& track, size_t keep, uint64_t time);
-  void complete_event(std::string_view name_json, int64_t pid, int64_t tid, uint64_t start, uint64_t end);
-  void tracepoint_event(const session::SampleEvent& sample, tep_event* format);
-  void sched_switch(const session::SampleEvent& sample, tep_event* format);
-  void begin_event();
-  void drain();
 
   session::Session& session_;
   ScriptSymbols& symbols_;
-  BackgroundWriter out_;
-  std::string text_;
-  uint64_t bytes_put_ = 0;
-  Result<void> status_;
-  bool prepared_ = false, first_event_ = true;
+  ChromeEvents events_;
+  bool prepared_ = false;
   uint64_t samples_ = 0, last_time_ = 0;
   std::unique_ptr<session::TracepointFormats> formats_;
   std::vector<std::string> event_names_;
@@ -81,7 +67,6 @@ class ChromeTrace : public session::SessionVisitor {
   std::unordered_map<std::string, uint32_t> name_ids_;
   std::vector<uint32_t> scratch_;
   std::unordered_map<uint64_t, ThreadTrack> threads_;  // by pid << 32 | tid
-  std::vector<CpuTrack> cpus_;
 };
 
 }  // namespace sonde::output
