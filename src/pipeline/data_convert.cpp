@@ -14,6 +14,7 @@
 #include "output/convert/chrome_trace.hpp"
 #include "output/convert/chrome_tracedat.hpp"
 #include "output/convert/ctf_trace.hpp"
+#include "output/convert/ctf_tracedat.hpp"
 #include "output/convert/firefox_profile.hpp"
 #include "output/convert/perf_json.hpp"
 #include "output/convert/pprof_profile.hpp"
@@ -37,6 +38,18 @@ Result<int> create_output(const std::string& path, bool force) {
   if (err == EEXIST) return failf("output file '{}' exists; use -f/--force to overwrite it", path);
   if (err == ELOOP) return failf("output file '{}' is a symbolic link; name the file itself", path);
   return fail_errno(err, fmt::format("cannot create output file '{}'", path));
+}
+
+// Whether the input is a trace.dat (trace-cmd's magic) rather than a perf.data.
+bool is_trace_dat(const std::string& input) {
+  if (input == "-") return false;
+  int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char magic[tracedat::kMagic.size()];
+  bool matches = ::read(fd, magic, sizeof magic) == static_cast<ssize_t>(sizeof magic) &&
+                 std::string_view(magic, sizeof magic) == tracedat::kMagic;
+  ::close(fd);
+  return matches;
 }
 
 int64_t input_mtime(const std::string& input) {
@@ -142,6 +155,16 @@ Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Dia
     if (!empty && !options.force)
       return failf("output directory '{}' is not empty; use -f/--force to write into it", directory);
   }
+  if (is_trace_dat(options.input)) {
+    if (options.tod)
+      return fail("--tod converts perf.data stamps; a trace.dat's are the trace clock's already");
+    if (options.all) return fail("--all adds perf.data's side-band records; a trace.dat has none");
+    auto reader = tracedat::TraceDatReader::open(options.input);
+    if (!reader) return tl::unexpected(reader.error());
+    auto written = output::write_ctf_trace(**reader, directory);
+    if (!written) return tl::unexpected(written.error());
+    return DataConvertSummary{written->events, 0, written->bytes};
+  }
   auto session = session::Session::open(options.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   session->show_progress("Converting");
@@ -154,18 +177,6 @@ Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Dia
 }
 
 namespace {
-
-// Whether the input is a trace.dat (trace-cmd's magic) rather than a perf.data.
-bool is_trace_dat(const std::string& input) {
-  if (input == "-") return false;
-  int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char magic[tracedat::kMagic.size()];
-  bool matches = ::read(fd, magic, sizeof magic) == static_cast<ssize_t>(sizeof magic) &&
-                 std::string_view(magic, sizeof magic) == tracedat::kMagic;
-  ::close(fd);
-  return matches;
-}
 
 Result<DataConvertSummary> convert_trace_dat_to_chrome(const DataConvertOptions& options) {
   auto reader = tracedat::TraceDatReader::open(options.input);

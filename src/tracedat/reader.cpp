@@ -22,6 +22,21 @@ TraceDatReader::~TraceDatReader() {
   if (tep_) tep_free(tep_);
 }
 
+tep_event* TraceDatReader::record_format(const tep_record& record) const {
+  int id = tep_data_type(tep_, const_cast<tep_record*>(&record));  // libtraceevent reads only
+  return load_event(id) ? tep_find_event(tep_, id) : nullptr;
+}
+
+std::string TraceDatReader::event_name(size_t buffer, int id, const tep_event* format) const {
+  std::string name;
+  if (buffer < buffers_.size() && !buffers_[buffer].name.empty()) name = buffers_[buffer].name + "/";
+  if (format != nullptr)
+    name += fmt::format("{}:{}", format->system, format->name);
+  else
+    name += fmt::format("unknown:{}", id);
+  return name;
+}
+
 bool TraceDatReader::load_event(int id) const {
   // Asked for every record: after the first time, the answer comes from a table by id.
   bool cacheable = id >= 0 && id <= 0xffff;

@@ -18,6 +18,8 @@
 #include "tracedat/writer.hpp"
 
 struct tep_handle;
+struct tep_event;
+struct tep_record;
 struct tep_plugin_list;
 
 namespace sonde::tracedat {
@@ -60,6 +62,11 @@ class TraceDatReader {
   // every format of the machine (thousands), a trace uses a few. Returns whether the event
   // with this id is known now.
   bool load_event(int id) const;
+  // The format of a record's event, parsed now if it was not yet; nullptr when the file has none.
+  tep_event* record_format(const tep_record& record) const;
+  // An event as the converters name it: "system:event", an instance buffer's prefixed with the
+  // instance's name ("name/system:event"); "unknown:ID" without a format.
+  std::string event_name(size_t buffer, int id, const tep_event* format) const;
   // Parses every remaining format (filters name events, so they need them all).
   void load_all_events() const;
   // The file's kallsyms, built on first use and installed as tep()'s function resolver. Only

@@ -22,17 +22,11 @@ Result<ChromeTraceDatSummary> write_chrome_trace(const tracedat::TraceDatReader&
   uint64_t last_time = 0;
   size_t buffer = 0;
   while (const tep_record* record = merger.next(buffer)) {
+    tep_event* format = reader.record_format(*record);
     auto* mutable_record = const_cast<tep_record*>(record);  // libtraceevent reads only
     int id = tep_data_type(tep, mutable_record);
-    reader.load_event(id);
-    tep_event* format = tep_find_event(tep, id);
     auto [name, fresh] = names.try_emplace(static_cast<uint64_t>(buffer) << 32 | static_cast<uint32_t>(id));
-    if (fresh) {
-      const std::string& instance = reader.buffers()[buffer].name;
-      if (!instance.empty()) name->second = instance + "/";
-      name->second += format != nullptr ? std::string(format->system) + ":" + format->name
-                                        : "unknown:" + std::to_string(id);
-    }
+    if (fresh) name->second = reader.event_name(buffer, id, format);
     int pid = tep_data_pid(tep, mutable_record);
     auto time = static_cast<uint64_t>(record->ts);
     const auto* raw = static_cast<const uint8_t*>(record->data);
