@@ -19,6 +19,7 @@
 #include "output/convert/perf_json.hpp"
 #include "output/convert/pprof_profile.hpp"
 #include "output/convert/speedscope_profile.hpp"
+#include "pipeline/profile_replay.hpp"
 #include "pipeline/script_run.hpp"
 #include "session/session.hpp"
 #include "tracedat/format.hpp"
@@ -107,32 +108,6 @@ Result<DataConvertSummary> convert_to_json(const DataConvertOptions& options, Di
 
 namespace {
 
-// A profile converter's replay: frames named as report names them, DWARF-unwound user frames
-// included, the raw callchains placed by the converter itself.
-struct ProfileReplay {
-  ProfileReplay(session::Session opened, const output::ScriptSymbolOptions& options)
-      : session(std::move(opened)),
-        symbols(options),
-        unwinder([this](const session::Dso& dso) { return symbols.elf_path(dso); }, kernel_max_stack()) {
-    session.show_progress("Converting");
-    bool dwarf = false;
-    for (const auto& event : session.reader().attrs().events())
-      dwarf |= (event.attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
-    if (dwarf) session.set_unwinder(&unwinder);
-    session.set_locate_callchains(false);
-  }
-  session::Session session;
-  output::ScriptSymbols symbols;
-  unwind::DwarfUnwinder unwinder;
-};
-
-Result<std::unique_ptr<ProfileReplay>> open_profile_replay(const DataConvertOptions& options,
-                                                           Diagnostics& diagnostics) {
-  auto session = session::Session::open(options.input, diagnostics);
-  if (!session) return tl::unexpected(session.error());
-  return std::make_unique<ProfileReplay>(std::move(*session), options.symbols);
-}
-
 // A document made whole in memory, written out at once.
 Result<void> write_output(const std::string& path, bool force, const std::string& bytes) {
   auto written = write_document(path, force, [&](OutputStream& out) -> Result<DataConvertSummary> {
@@ -193,7 +168,7 @@ Result<DataConvertSummary> convert_trace_dat_to_chrome(const DataConvertOptions&
 
 Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, Diagnostics& diagnostics) {
   if (is_trace_dat(options.input)) return convert_trace_dat_to_chrome(options);
-  auto replay = open_profile_replay(options, diagnostics);
+  auto replay = open_profile_replay(options.input, options.symbols, diagnostics, "Converting");
   if (!replay) return tl::unexpected(replay.error());
   ProfileReplay& r = **replay;
   return stream_document(r.session, options.chrome_path, options.force, [&](OutputStream& out) {
@@ -202,7 +177,7 @@ Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, 
 }
 
 Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, Diagnostics& diagnostics) {
-  auto replay = open_profile_replay(options, diagnostics);
+  auto replay = open_profile_replay(options.input, options.symbols, diagnostics, "Converting");
   if (!replay) return tl::unexpected(replay.error());
   output::PprofProfile profile((*replay)->session, (*replay)->symbols);
   if (auto processed = (*replay)->session.process(profile); !processed)
@@ -220,7 +195,7 @@ Result<DataConvertSummary> convert_to_pprof(const DataConvertOptions& options, D
 
 Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& options,
                                                  Diagnostics& diagnostics) {
-  auto replay = open_profile_replay(options, diagnostics);
+  auto replay = open_profile_replay(options.input, options.symbols, diagnostics, "Converting");
   if (!replay) return tl::unexpected(replay.error());
   ProfileReplay& r = **replay;
   return stream_document(r.session, options.speedscope_path, options.force, [&](OutputStream& out) {
@@ -229,7 +204,7 @@ Result<DataConvertSummary> convert_to_speedscope(const DataConvertOptions& optio
 }
 
 Result<DataConvertSummary> convert_to_firefox(const DataConvertOptions& options, Diagnostics& diagnostics) {
-  auto replay = open_profile_replay(options, diagnostics);
+  auto replay = open_profile_replay(options.input, options.symbols, diagnostics, "Converting");
   if (!replay) return tl::unexpected(replay.error());
   ProfileReplay& r = **replay;
   return stream_document(r.session, options.firefox_path, options.force, [&](OutputStream& out) {

@@ -1,8 +1,8 @@
 #include "output/convert/pprof_profile.hpp"
 
 #include <linux/perf_event.h>
-#include <zlib.h>
 
+#include "base/gzip.hpp"
 #include "proto/profile.pb.h"
 
 namespace sonde::output {
@@ -25,22 +25,6 @@ class StringTable {
   pb::Profile& profile_;
   std::unordered_map<std::string, int64_t> ids_;
 };
-
-Result<std::string> gzip(const std::string& bytes) {
-  z_stream stream{};
-  if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    return fail("zlib could not start a gzip stream");
-  std::string out(deflateBound(&stream, bytes.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  stream.avail_in = static_cast<uInt>(bytes.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  int result = deflate(&stream, Z_FINISH);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  if (result != Z_STREAM_END) return fail("zlib could not compress the profile");
-  return out;
-}
 
 }  // namespace
 
