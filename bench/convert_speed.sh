@@ -5,7 +5,8 @@
 # Formats: --to-json (perf's layout; both write the same bytes, checked here with cmp), --to-ctf
 # (babeltrace2's text of both compared, for a deep profile a few minutes of babeltrace2), and
 # --to-pprof, --to-speedscope, --to-chrome and --to-firefox (sonde's alone: perf 6.1 has no
-# converter to them; newer perf's `script report gecko` is a Python script).
+# converter to them; newer perf's `script report gecko` is a Python script), and report --html
+# (written, then opened in headless Chromium: target under 20 MB and 3 s for 1M samples).
 # Each case runs RUNS times (default 1; medians), sonde first then perf, each writing into
 # OUTDIR (default /var/tmp/sonde-bench/out, removed after each run: a deep JSON is ~3 GB).
 # Measured: wall time, peak RSS (/usr/bin/time) and output size; ratio = perf / sonde (above 1:
@@ -85,6 +86,27 @@ for input in "${inputs[@]}"; do
         printf '%-6s %-10s %7.3f %9s %9.0f %9s %10.1f\n' "$name" "$format" "$(median "$tmp/$key.sonde" 1)" - \
             "$(echo "$(median "$tmp/$key.sonde" 2) / 1024" | bc -l)" - "$(echo "$(median "$tmp/$key.sonde" 3) / 1048576" | bc -l)"
     done
+done
+# The HTML report (sonde report --html): written like the formats above, then opened in headless
+# Chromium until its views are drawn (wall time, Chromium's own start of ~0.7 s included).
+for input in "${inputs[@]}"; do
+    IFS='|' read -r name data <<<"$input"
+    key=$name.html
+    for ((r = 0; r < RUNS; r++)); do
+        measure "$key.sonde" "$OUTDIR/bench-sonde.html" "$SONDE" report -i "$data" --html "$OUTDIR/bench-sonde.html"
+    done
+    printf '%-6s %-10s %7.3f %9s %9.0f %9s %10.1f\n' "$name" html "$(median "$tmp/$key.sonde" 1)" - \
+        "$(echo "$(median "$tmp/$key.sonde" 2) / 1024" | bc -l)" - "$(echo "$(median "$tmp/$key.sonde" 3) / 1048576" | bc -l)"
+    if command -v chromium >/dev/null; then
+        start=$(date +%s%N)
+        ready=$(timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chromium" \
+            --virtual-time-budget=60000 --dump-dom "file://$OUTDIR/bench-sonde.html" 2>/dev/null |
+            grep -c 'data-ready-ms=')
+        end=$(date +%s%N)
+        printf '%-6s %-10s %7.3f (views drawn: %s)\n' "$name" "html open" "$(echo "($end - $start) / 1000000000" | bc -l)" \
+            "$([[ $ready == 1 ]] && echo yes || echo NO)"
+    fi
+    rm -f "$OUTDIR"/bench-sonde.html
 done
 echo "note: sonde formats on one thread and writes on another; on a deep profile the writing"
 echo "thread (the kernel copying ~3 GB into the page cache) is the longer of the two."

@@ -13,6 +13,7 @@
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "output/report/report_output.hpp"
+#include "pipeline/html_report.hpp"
 
 namespace sonde::cli {
 
@@ -33,6 +34,25 @@ int print_collapsed_stacks(const analysis::ReportRequest& request) {
   return 0;
 }
 
+// --html: the page replaces the text; its views filter interactively, so the text's filters are
+// refused rather than silently applied to one view.
+int write_html(const analysis::ReportRequest& request, const std::string& path) {
+  if (request.filters.any())
+    return report_usage_error("report",
+                              "--html filters in the page (search, zoom, event); drop --comm, --pid, "
+                              "--tid, -d and -S");
+  pipeline::HtmlReportOptions options;
+  options.input = request.input;
+  options.output = path;
+  options.symbols = {request.symfs, request.kallsyms, request.vmlinux, request.demangle, false};
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
+  auto written = pipeline::write_html_report(options, diagnostics);
+  if (!written) return report_error("report", written.error());
+  fmt::print(stderr, "[ sonde report: wrote '{}' ({:.3f} MB, {} samples): open it in a browser ]\n", path,
+             static_cast<double>(written->bytes) / 1024.0 / 1024.0, written->samples);
+  return 0;
+}
+
 }  // namespace
 
 int cmd_report(int argc, char** argv) {
@@ -42,6 +62,7 @@ int cmd_report(int argc, char** argv) {
   bool children = false, no_children = false, tui = false, inverted = false;
   [[maybe_unused]] bool stdio = false;
   std::optional<std::string> comms, dsos, symbols, pids, tids;
+  std::string html;
   CLI::App app{"Read perf.data and display the profile (perf report --stdio)", "sonde report"};
   app.add_option("-i,--input", request.input, "input file name (default perf.data; - for a pipe)");
   app.add_option("-s,--sort", sort, "sort by keys: comm, pid, dso, sym, srcline, parent, cpu, trace");
@@ -70,6 +91,9 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("--wall", request.wall,
                "a 'record --off-cpu' file's on- and off-CPU time as one event, wall-clock; off-CPU stacks "
                "topped by their state ([S sleeping], [D uninterruptible], [R preempted])");
+  app.add_option(
+      "--html", html,
+      "write a self-contained HTML report to FILE: call trees, flame graph, timeline (no server needed)");
   app.add_flag("--stdio", stdio, "text output (the only interface sonde has)");
   app.add_flag("--tui", tui, "not available: sonde report prints text");
   app.add_flag("-v,--verbose", request.verbose, "say what could not be resolved");
@@ -97,6 +121,7 @@ int cmd_report(int argc, char** argv) {
   if (auto parsed = analysis::parse_filters(request.filters, comms, dsos, symbols, pids, tids); !parsed)
     return report_error("report", parsed.error());
 
+  if (!html.empty()) return write_html(request, html);
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
   Diagnostics diagnostics = Diagnostics::printing_to(stderr);

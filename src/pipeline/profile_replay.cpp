@@ -21,7 +21,8 @@ ProfileReplay::ProfileReplay(session::Session opened, const output::ScriptSymbol
 
 Result<std::unique_ptr<ProfileReplay>> open_profile_replay(const std::string& input,
                                                            const output::ScriptSymbolOptions& options,
-                                                           Diagnostics& diagnostics, std::string_view progress) {
+                                                           Diagnostics& diagnostics,
+                                                           std::string_view progress) {
   auto session = session::Session::open(input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   return std::make_unique<ProfileReplay>(std::move(*session), options, progress);

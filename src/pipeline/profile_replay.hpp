@@ -15,7 +15,8 @@
 namespace sonde::pipeline {
 
 struct ProfileReplay {
-  ProfileReplay(session::Session opened, const output::ScriptSymbolOptions& options, std::string_view progress);
+  ProfileReplay(session::Session opened, const output::ScriptSymbolOptions& options,
+                std::string_view progress);
   session::Session session;
   output::ScriptSymbols symbols;
   unwind::DwarfUnwinder unwinder;
@@ -24,6 +25,7 @@ struct ProfileReplay {
 // `progress` labels the progress line shown on a terminal ("Converting").
 Result<std::unique_ptr<ProfileReplay>> open_profile_replay(const std::string& input,
                                                            const output::ScriptSymbolOptions& options,
-                                                           Diagnostics& diagnostics, std::string_view progress);
+                                                           Diagnostics& diagnostics,
+                                                           std::string_view progress);
 
 }  // namespace sonde::pipeline

@@ -1,0 +1,100 @@
+#include "output/html/report_data.hpp"
+
+#include <linux/perf_event.h>
+
+#include <unordered_map>
+
+namespace sonde::output {
+
+namespace {
+
+constexpr size_t kMaxEvents = 255;  // an event's index is a byte per sample
+
+}  // namespace
+
+HtmlReportData::HtmlReportData(session::Session& session, ScriptSymbols& symbols)
+    : session_(session), symbols_(symbols), locations_(session) {
+  for (const auto& event : session.reader().attrs().events()) {
+    HtmlReportEvent entry;
+    entry.name = session::event_name(event);
+    entry.nanoseconds = counts_nanoseconds(event, entry.name);
+    tables_.events.push_back(std::move(entry));
+    if (tables_.events.size() == kMaxEvents) break;
+  }
+}
+
+void HtmlReportData::on_sample(const session::SampleEvent& sample) {
+  if (sample.event_index >= tables_.events.size()) return;
+  const perfdata::Sample& s = sample.sample;
+  bool inserted;
+  uint32_t thread = thread_ids_.intern({static_cast<uint64_t>(static_cast<uint32_t>(sample.thread.pid)),
+                                        static_cast<uint64_t>(static_cast<uint32_t>(sample.thread.tid))},
+                                       inserted);
+  if (inserted) tables_.threads.push_back({sample.thread.pid, sample.thread.tid, "", 0});
+  HtmlReportThread& entry = tables_.threads[thread];
+  entry.comm = sample.thread.comm;  // the latest name, after exec or prctl
+  ++entry.samples;
+  HtmlReportEvent& event = tables_.events[sample.event_index];
+  ++event.samples;
+  scratch_.clear();
+  locations_.append_stack(sample, scratch_);
+  location_stacks_.push_back(stacks_.intern(scratch_, inserted));
+  tables_.times.push_back(s.has(PERF_SAMPLE_TIME) ? s.time : 0);
+  tables_.sample_threads.push_back(thread);
+  tables_.sample_events.push_back(static_cast<uint8_t>(sample.event_index));
+  uint64_t period = s.has(PERF_SAMPLE_PERIOD) ? s.period : sample.event.attr.sample_period;
+  tables_.weights.push_back(event.nanoseconds ? static_cast<double>(period) : 1.0);
+}
+
+HtmlReportTables HtmlReportData::finish() {
+  // Every location's functions as frames, innermost first.
+  std::vector<std::vector<uint32_t>> location_frames;
+  std::unordered_map<std::string, uint32_t> frame_ids;
+  std::string key;
+  for (const ProfileLocations::Location& location : locations_.locations()) {
+    auto& ids = location_frames.emplace_back();
+    std::string dso = location.dso != nullptr ? location.dso->short_name : std::string("[unknown]");
+    bool kernel = location.dso != nullptr && location.dso->is_kernel();
+    for (ProfileLocations::Frame& named : locations_.named_frames(location, symbols_)) {
+      key = named.name;
+      key.push_back('\0');
+      key += dso;
+      key.push_back('\0');
+      key += named.file;
+      key.push_back('\0');
+      key += std::to_string(named.line);
+      auto [it, fresh] = frame_ids.try_emplace(key, static_cast<uint32_t>(tables_.frames.size()));
+      ids.push_back(it->second);
+      if (fresh)
+        tables_.frames.push_back({std::move(named.name), dso, std::move(named.file), named.line, kernel});
+    }
+  }
+  // Each distinct location stack as a frame stack, root first: (prefix, frame) pairs interned,
+  // so equal paths share their nodes.
+  analysis::KeyIndex<2> nodes;  // prefix + 1 (0 for none), frame
+  std::vector<uint32_t> leaf_of(stacks_.size(), UINT32_MAX);
+  for (uint32_t stack = 0; stack < stacks_.size(); ++stack) {
+    uint64_t prefix = 0;
+    auto locations = stacks_.sequence(stack);
+    for (size_t l = locations.size(); l-- > 0;) {
+      const auto& inner_first = location_frames[locations[l]];
+      for (size_t f = inner_first.size(); f-- > 0;) {
+        bool fresh;
+        uint32_t node = nodes.intern({prefix, inner_first[f]}, fresh);
+        if (fresh) {
+          tables_.stack_prefix.push_back(prefix == 0 ? -1 : static_cast<int32_t>(prefix - 1));
+          tables_.stack_frame.push_back(inner_first[f]);
+        }
+        prefix = uint64_t{node} + 1;
+      }
+    }
+    leaf_of[stack] = prefix == 0 ? UINT32_MAX : static_cast<uint32_t>(prefix - 1);
+  }
+  tables_.sample_stacks.reserve(location_stacks_.size());
+  for (uint32_t stack : location_stacks_) tables_.sample_stacks.push_back(leaf_of[stack]);
+  location_stacks_.clear();
+  location_stacks_.shrink_to_fit();
+  return std::move(tables_);
+}
+
+}  // namespace sonde::output

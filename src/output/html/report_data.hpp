@@ -1,0 +1,71 @@
+#pragma once
+// What the HTML report embeds, gathered in one replay: every sample as a row of columns (time,
+// thread, event, stack, weight), the stacks as a table of (prefix, frame) pairs from the root,
+// so that a stack id is a node of the top-down call tree, and the frames once each (function,
+// DSO, source file and line, kernel or user; inlined functions are frames of their own).
+// Samples weigh their period for the clock events and off-CPU time (nanoseconds), as report
+// weighs them, and 1 for the other events. Memory: five columns per sample and the distinct
+// stacks and frames.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/report/hist_index.hpp"
+#include "output/convert/profile_locations.hpp"
+#include "output/script/script_symbols.hpp"
+#include "session/session.hpp"
+
+namespace sonde::output {
+
+struct HtmlReportFrame {
+  std::string name, dso, file;
+  int64_t line = 0;
+  bool kernel = false;
+};
+
+struct HtmlReportThread {
+  int32_t pid = 0, tid = 0;
+  std::string comm;
+  uint64_t samples = 0;
+};
+
+struct HtmlReportEvent {
+  std::string name;
+  bool nanoseconds = false;  // weights are nanoseconds (else counts)
+  uint64_t samples = 0;
+};
+
+// The finished tables.
+struct HtmlReportTables {
+  std::vector<HtmlReportEvent> events;
+  std::vector<HtmlReportThread> threads;
+  std::vector<HtmlReportFrame> frames;
+  std::vector<int32_t> stack_prefix;  // -1 for a root frame
+  std::vector<uint32_t> stack_frame;
+  // Per sample, in file order.
+  std::vector<uint64_t> times;                          // nanoseconds
+  std::vector<uint32_t> sample_threads, sample_stacks;  // sample_stacks: UINT32_MAX for none
+  std::vector<uint8_t> sample_events;
+  std::vector<double> weights;
+};
+
+class HtmlReportData : public session::SessionVisitor {
+ public:
+  HtmlReportData(session::Session& session, ScriptSymbols& symbols);
+
+  void on_sample(const session::SampleEvent& sample) override;
+  // Names the frames and turns the samples' location stacks into frame stacks.
+  HtmlReportTables finish();
+
+ private:
+  session::Session& session_;
+  ScriptSymbols& symbols_;
+  ProfileLocations locations_;
+  HtmlReportTables tables_;
+  analysis::KeyIndex<2> thread_ids_;            // pid, tid
+  analysis::SequenceIndexOf<uint32_t> stacks_;  // location ids, leaf first
+  std::vector<uint32_t> location_stacks_;       // per sample: ids in stacks_
+  std::vector<uint32_t> scratch_;
+};
+
+}  // namespace sonde::output

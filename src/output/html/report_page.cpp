@@ -1,0 +1,186 @@
+#include "output/html/report_page.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "base/gzip.hpp"
+#include "output/convert/perf_json.hpp"
+
+namespace sonde::output {
+
+namespace {
+
+constexpr std::string_view kStyle = R"CSS(
+body { font: 13px/1.4 system-ui, sans-serif; margin: 0; color: #222; background: #fafafa; }
+header { padding: 8px 14px; background: #263238; color: #eee; }
+header h1 { font-size: 16px; margin: 0; font-weight: 600; }
+header #status { font-size: 12px; color: #b0bec5; }
+nav { display: flex; gap: 6px; align-items: center; padding: 6px 14px; background: #eceff1; flex-wrap: wrap; }
+nav button { border: 1px solid #b0bec5; background: #fff; padding: 3px 10px; cursor: pointer; border-radius: 3px; }
+nav button.on { background: #37474f; color: #fff; }
+nav input[type=search] { width: 220px; padding: 3px 6px; }
+#timeline-box { padding: 6px 14px; background: #fff; border-bottom: 1px solid #ddd; }
+#timeline { cursor: crosshair; display: block; }
+#range { font-size: 12px; color: #555; }
+section.tab { padding: 8px 14px; }
+table.tree { border-collapse: collapse; width: 100%; background: #fff; }
+table.tree th { text-align: left; background: #eceff1; padding: 3px 6px; cursor: pointer; position: sticky; top: 0; }
+table.tree td { padding: 1px 6px; border-bottom: 1px solid #f0f0f0; white-space: nowrap; }
+table.tree tr:hover td { background: #fff3e0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; width: 7em; }
+td.fn { cursor: pointer; font-family: ui-monospace, monospace; }
+.toggle { display: inline-block; width: 1em; color: #777; }
+.dso { color: #888; font-size: 11px; }
+table.facts th { text-align: left; padding: 2px 12px 2px 0; color: #555; font-weight: 500; }
+#flame-box { background: #fff; }
+#flame-detail { font-family: ui-monospace, monospace; min-height: 1.4em; }
+#loading { padding: 20px; }
+)CSS";
+
+// JSON inside <script>: "</" would end the element.
+void append_script_json(std::string& out, std::string_view json) {
+  for (size_t i = 0; i < json.size(); ++i) {
+    out.push_back(json[i]);
+    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') out.push_back('\\');
+  }
+}
+
+template <typename T>
+void append_column(std::string& out, const std::vector<T>& values) {
+  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+// The per-sample and per-stack columns as report_script's decode() takes them.
+std::string columns(const HtmlReportTables& t) {
+  uint64_t start = t.times.empty() ? 0 : *std::min_element(t.times.begin(), t.times.end());
+  std::vector<double> milliseconds;
+  milliseconds.reserve(t.times.size());
+  for (uint64_t time : t.times) milliseconds.push_back(static_cast<double>(time - start) / 1e6);
+  std::vector<int32_t> stacks;
+  stacks.reserve(t.sample_stacks.size());
+  for (uint32_t stack : t.sample_stacks)
+    stacks.push_back(stack == UINT32_MAX ? -1 : static_cast<int32_t>(stack));
+  std::string out;
+  append_column(out, milliseconds);
+  append_column(out, t.weights);
+  append_column(out, t.sample_threads);
+  append_column(out, stacks);
+  append_column(out, t.stack_prefix);
+  append_column(out, t.stack_frame);
+  append_column(out, t.sample_events);
+  return out;
+}
+
+std::string meta_json(const HtmlReportTables& t, const HtmlReportFacts& facts) {
+  std::vector<std::string_view> strings;
+  std::unordered_map<std::string_view, size_t> string_ids;
+  auto id = [&](std::string_view text) {
+    auto [it, fresh] = string_ids.try_emplace(text, strings.size());
+    if (fresh) strings.push_back(text);
+    return it->second;
+  };
+  std::string names = "[", dsos = "[", files = "[", lines = "[", kernel = "[";
+  for (size_t f = 0; f < t.frames.size(); ++f) {
+    const HtmlReportFrame& frame = t.frames[f];
+    const char* comma = f == 0 ? "" : ",";
+    names += comma, dsos += comma, files += comma, lines += comma, kernel += comma;
+    append_json_number(names, id(frame.name));
+    append_json_number(dsos, id(frame.dso));
+    append_json_number(files, id(frame.file));
+    append_json_number(lines, frame.line);
+    kernel += frame.kernel ? '1' : '0';
+  }
+  std::string out = "{\"title\":";
+  append_json_string(out, facts.title);
+  out += ",\"samples\":";
+  append_json_number(out, t.times.size());
+  out += ",\"stacks\":";
+  append_json_number(out, t.stack_prefix.size());
+  out += ",\"events\":[";
+  for (size_t e = 0; e < t.events.size(); ++e) {
+    out += e == 0 ? "{\"name\":" : ",{\"name\":";
+    append_json_string(out, t.events[e].name);
+    out += t.events[e].nanoseconds ? ",\"ns\":true,\"samples\":" : ",\"ns\":false,\"samples\":";
+    append_json_number(out, t.events[e].samples);
+    out += '}';
+  }
+  out += "],\"threads\":[";
+  for (size_t i = 0; i < t.threads.size(); ++i) {
+    out += i == 0 ? "[" : ",[";
+    append_json_number(out, t.threads[i].pid);
+    out += ',';
+    append_json_number(out, t.threads[i].tid);
+    out += ',';
+    append_json_string(out, t.threads[i].comm);
+    out += ',';
+    append_json_number(out, t.threads[i].samples);
+    out += ']';
+  }
+  out += "],\"facts\":[";
+  for (size_t i = 0; i < facts.rows.size(); ++i) {
+    out += i == 0 ? "[" : ",[";
+    append_json_string(out, facts.rows[i].first);
+    out += ',';
+    append_json_string(out, facts.rows[i].second);
+    out += ']';
+  }
+  out += "],\"frames\":{\"name\":" + names + "],\"dso\":" + dsos + "],\"file\":" + files +
+         "],\"line\":" + lines + "],\"kernel\":" + kernel + "]},\"strings\":[";
+  for (size_t i = 0; i < strings.size(); ++i) {
+    if (i != 0) out += ',';
+    append_json_string(out, strings[i]);
+  }
+  out += "]}";
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> html_report_page(const HtmlReportTables& tables, const HtmlReportFacts& facts) {
+  auto packed = gzip(columns(tables));
+  if (!packed) return tl::unexpected(packed.error());
+  std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
+  std::string title = "sonde report: " + facts.title;
+  for (char c : title) {
+    if (c == '<')
+      page += "&lt;";
+    else if (c == '&')
+      page += "&amp;";
+    else
+      page += c;
+  }
+  page += "</title>\n<style>";
+  page += kStyle;
+  page +=
+      "</style>\n</head>\n<body>\n<header><h1 id=\"title\"></h1><div id=\"status\"></div></header>\n"
+      "<nav><button data-tab=\"summary\">Summary</button><button data-tab=\"tree\">Call tree</button>"
+      "<button data-tab=\"up\">Bottom-up</button><button data-tab=\"flame\">Flame graph</button>"
+      "<select id=\"event\"></select><input id=\"search\" type=\"search\" placeholder=\"search functions "
+      "(regex)\">"
+      "<button id=\"reset\">Reset zoom</button><span id=\"range\"></span></nav>\n"
+      "<div id=\"timeline-box\"><canvas id=\"timeline\" height=\"40\"></canvas></div>\n"
+      "<div id=\"loading\">Loading the profile&hellip;</div>\n"
+      "<section class=\"tab\" id=\"tab-summary\" hidden><div id=\"summary\"></div></section>\n"
+      "<section class=\"tab\" id=\"tab-tree\" hidden><table class=\"tree\"><thead><tr><th "
+      "data-sort=\"total\">Total"
+      "</th><th data-sort=\"total\">Self</th><th data-sort=\"total\">Weight</th><th "
+      "data-sort=\"name\">Function"
+      "</th></tr></thead><tbody id=\"tree-body\"></tbody></table></section>\n"
+      "<section class=\"tab\" id=\"tab-up\" hidden><table class=\"tree\"><thead><tr><th "
+      "data-sort=\"total\">Total"
+      "</th><th data-sort=\"total\">Self</th><th data-sort=\"total\">Weight</th><th "
+      "data-sort=\"name\">Function"
+      "</th></tr></thead><tbody id=\"up-body\"></tbody></table></section>\n"
+      "<section class=\"tab\" id=\"tab-flame\" hidden><label><input id=\"icicle\" type=\"checkbox\"> icicle"
+      "</label> <span id=\"flame-detail\"></span><div id=\"flame-box\"><canvas id=\"flame-canvas\"></canvas>"
+      "</div></section>\n<script id=\"meta\" type=\"application/json\">";
+  append_script_json(page, meta_json(tables, facts));
+  page += "</script>\n<script id=\"columns\" type=\"application/octet-stream\">";
+  page += base64(*packed);
+  page += "</script>\n<script>";
+  page += html_report_script();
+  page += "\ndocument.getElementById(\"title\").textContent = document.title;\n</script>\n</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace sonde::output

@@ -1,0 +1,28 @@
+#pragma once
+// report --html: one self-contained page (no network, no server) of a recording's profile: the
+// tables of report_data embedded once (frames and strings as JSON, the per-sample and per-stack
+// columns gzip-compressed and base64-encoded), the stylesheet, and the script (report_script)
+// that draws the summary, the top-down and bottom-up call trees, the flame graph and icicle,
+// and the per-thread timeline whose dragged range filters every view.
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/error.hpp"
+#include "output/html/report_data.hpp"
+
+namespace sonde::output {
+
+struct HtmlReportFacts {
+  std::string title;                                      // the input's name
+  std::vector<std::pair<std::string, std::string>> rows;  // the summary's (fact, value) lines
+};
+
+// The whole page.
+Result<std::string> html_report_page(const HtmlReportTables& tables, const HtmlReportFacts& facts);
+
+// The page's script (report_script.cpp).
+std::string_view html_report_script();
+
+}  // namespace sonde::output

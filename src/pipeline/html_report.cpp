@@ -1,0 +1,66 @@
+#include "pipeline/html_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/file.hpp"
+#include "output/html/report_data.hpp"
+#include "output/html/report_page.hpp"
+#include "pipeline/profile_replay.hpp"
+
+namespace sonde::pipeline {
+
+namespace {
+
+// The summary's facts: what perf report --header shows first, and the recording's span.
+output::HtmlReportFacts report_facts(const std::string& input, session::Session& session,
+                                     const output::HtmlReportTables& tables) {
+  output::HtmlReportFacts facts;
+  facts.title = input;
+  const perfdata::FeatureSet& f = session.reader().features();
+  auto add = [&](std::string name, std::string value) {
+    if (!value.empty()) facts.rows.emplace_back(std::move(name), std::move(value));
+  };
+  add("file", input);
+  if (f.cmdline) {
+    std::string command;
+    for (const std::string& word : *f.cmdline) command += (command.empty() ? "" : " ") + word;
+    add("command", command);
+  }
+  add("host", f.hostname.value_or(""));
+  add("kernel", f.os_release.value_or(""));
+  add("recorded by", f.version ? "perf " + *f.version : "");
+  add("cpu", f.cpu_desc.value_or(""));
+  if (!tables.times.empty()) {
+    auto [first, last] = std::minmax_element(tables.times.begin(), tables.times.end());
+    add("duration",
+        fmt::format("{:.3f} s (samples from first to last)", static_cast<double>(*last - *first) / 1e9));
+  }
+  add("samples", std::to_string(tables.times.size()));
+  std::string events;
+  for (const auto& event : tables.events) events += (events.empty() ? "" : ", ") + event.name;
+  add("events", events);
+  add("threads", std::to_string(tables.threads.size()));
+  const session::SessionStats& stats = session.stats();
+  add("lost", fmt::format("{} events, {} samples", stats.lost_events, stats.lost_samples));
+  return facts;
+}
+
+}  // namespace
+
+Result<HtmlReportSummary> write_html_report(const HtmlReportOptions& options, Diagnostics& diagnostics) {
+  auto replay = open_profile_replay(options.input, options.symbols, diagnostics, "Reading");
+  if (!replay) return tl::unexpected(replay.error());
+  ProfileReplay& r = **replay;
+  output::HtmlReportData data(r.session, r.symbols);
+  if (auto processed = r.session.process(data); !processed) return tl::unexpected(processed.error());
+  output::HtmlReportTables tables = data.finish();
+  auto page = output::html_report_page(tables, report_facts(options.input, r.session, tables));
+  if (!page) return tl::unexpected(page.error());
+  if (auto written = replace_file(options.output, *page, 0600); !written)
+    return tl::unexpected(written.error());
+  return HtmlReportSummary{tables.times.size(), page->size()};
+}
+
+}  // namespace sonde::pipeline
