@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analysis/annotate/function_annotation.hpp"
 #include "base/file.hpp"
 #include "output/html/report_data.hpp"
 #include "output/html/report_page.hpp"
@@ -56,7 +57,16 @@ Result<HtmlReportSummary> write_html_report(const HtmlReportOptions& options, Di
   output::HtmlReportData data(r.session, r.symbols);
   if (auto processed = r.session.process(data); !processed) return tl::unexpected(processed.error());
   output::HtmlReportTables tables = data.finish();
-  auto page = output::html_report_page(tables, report_facts(options.input, r.session, tables));
+  // The source and disassembly of the hottest functions whose files are here; a function that
+  // cannot be read (no file, stripped of its symbol) is left out of that view only.
+  std::vector<output::HtmlAnnotation> annotations;
+  for (const output::HtmlHotFunction& function : tables.hot_functions) {
+    std::string path = r.symbols.elf_path(*function.dso);
+    if (path.empty()) continue;
+    auto annotated = analysis::annotate_function(path, function.start, function.weights);
+    if (annotated) annotations.push_back({function.name, function.dso->short_name, std::move(*annotated)});
+  }
+  auto page = output::html_report_page(tables, annotations, report_facts(options.input, r.session, tables));
   if (!page) return tl::unexpected(page.error());
   if (auto written = replace_file(options.output, *page, 0600); !written)
     return tl::unexpected(written.error());

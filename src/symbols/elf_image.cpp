@@ -277,4 +277,19 @@ Result<std::string> elf_build_id(const std::string& path) {
   return id ? format::build_id_hex(*id) : std::string();
 }
 
+std::string_view ElfImage::code(uint64_t vaddr, uint64_t size) const {
+  size_t file_size = 0;
+  const char* raw = elf_ != nullptr ? elf_rawfile(elf_, &file_size) : nullptr;
+  if (raw == nullptr) return {};
+  for (const LoadSegment& segment : segments_) {
+    if (vaddr < segment.vaddr || vaddr - segment.vaddr > segment.filesz ||
+        size > segment.filesz - (vaddr - segment.vaddr))
+      continue;
+    uint64_t offset = segment.offset + (vaddr - segment.vaddr);
+    if (offset > file_size || size > file_size - offset) return {};
+    return {raw + offset, size};
+  }
+  return {};
+}
+
 }  // namespace sonde::symbols

@@ -60,6 +60,10 @@ class ElfImage {
   std::optional<std::string> debuglink() const;
 
   Elf* elf() const { return elf_; }
+  uint16_t machine() const { return ehdr_.e_machine; }  // EM_X86_64, EM_AARCH64, ...
+  // The file's bytes at ELF virtual addresses [vaddr, vaddr + size), through the load segment
+  // that holds them; empty when no segment holds them all (or the file has no code there).
+  std::string_view code(uint64_t vaddr, uint64_t size) const;
 
  private:
   // Every entry of .symtab (or .dynsym when `dynamic`) that has a name string, in table order.

@@ -2,6 +2,7 @@
 
 #include <linux/perf_event.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace sonde::output {
@@ -43,10 +44,43 @@ void HtmlReportData::on_sample(const session::SampleEvent& sample) {
   tables_.sample_threads.push_back(thread);
   tables_.sample_events.push_back(static_cast<uint8_t>(sample.event_index));
   uint64_t period = s.has(PERF_SAMPLE_PERIOD) ? s.period : sample.event.attr.sample_period;
-  tables_.weights.push_back(event.nanoseconds ? static_cast<double>(period) : 1.0);
+  double weight = event.nanoseconds ? static_cast<double>(period) : 1.0;
+  tables_.weights.push_back(weight);
+  if (!scratch_.empty()) leaf_weights_[uint64_t{sample.event_index} << 32 | scratch_.front()] += weight;
+}
+
+void HtmlReportData::find_hot_functions() {
+  constexpr size_t kHotFunctions = 12;
+  for (size_t e = 1; e < tables_.events.size(); ++e)
+    if (tables_.events[e].samples > tables_.events[tables_.busiest_event].samples) tables_.busiest_event = e;
+  // Leaf weights by (DSO, symbol start), user code with symbols only: kernel code has no file
+  // here to disassemble.
+  std::map<std::pair<const session::Dso*, uint64_t>, HtmlHotFunction> functions;
+  const auto& locations = locations_.locations();
+  for (const auto& [key, weight] : leaf_weights_) {
+    if (key >> 32 != tables_.busiest_event) continue;
+    const ProfileLocations::Location& location = locations[static_cast<uint32_t>(key)];
+    if (location.dso == nullptr || location.dso->is_kernel()) continue;
+    const ResolvedSymbol& symbol = symbols_.resolve(*location.dso, location.dso_address);
+    if (!symbol.found) continue;
+    uint64_t start = symbol.elf_address - symbol.offset;
+    HtmlHotFunction& function = functions[{location.dso, start}];
+    if (function.dso == nullptr) {
+      function.dso = location.dso;
+      function.name = std::string(symbol.name);
+      function.start = start;
+    }
+    function.total += weight;
+    function.weights[symbol.elf_address] += weight;
+  }
+  for (auto& [key, function] : functions) tables_.hot_functions.push_back(std::move(function));
+  std::sort(tables_.hot_functions.begin(), tables_.hot_functions.end(),
+            [](const HtmlHotFunction& a, const HtmlHotFunction& b) { return a.total > b.total; });
+  if (tables_.hot_functions.size() > kHotFunctions) tables_.hot_functions.resize(kHotFunctions);
 }
 
 HtmlReportTables HtmlReportData::finish() {
+  find_hot_functions();
   // Every location's functions as frames, innermost first.
   std::vector<std::vector<uint32_t>> location_frames;
   std::unordered_map<std::string, uint32_t> frame_ids;

@@ -7,7 +7,9 @@
 // weighs them, and 1 for the other events. Memory: five columns per sample and the distinct
 // stacks and frames.
 #include <cstdint>
+#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/report/hist_index.hpp"
@@ -35,6 +37,16 @@ struct HtmlReportEvent {
   uint64_t samples = 0;
 };
 
+// A function where the busiest event's samples land most (their leaf), with the weight at each
+// of its addresses (ELF virtual addresses), for the source and disassembly view.
+struct HtmlHotFunction {
+  const session::Dso* dso = nullptr;
+  std::string name;
+  uint64_t start = 0;  // the ELF virtual address of the symbol
+  double total = 0;
+  std::map<uint64_t, double> weights;
+};
+
 // The finished tables.
 struct HtmlReportTables {
   std::vector<HtmlReportEvent> events;
@@ -47,6 +59,8 @@ struct HtmlReportTables {
   std::vector<uint32_t> sample_threads, sample_stacks;  // sample_stacks: UINT32_MAX for none
   std::vector<uint8_t> sample_events;
   std::vector<double> weights;
+  size_t busiest_event = 0;                    // the event with the most samples: the page opens on it
+  std::vector<HtmlHotFunction> hot_functions;  // its hottest user functions, hottest first
 };
 
 class HtmlReportData : public session::SessionVisitor {
@@ -58,13 +72,16 @@ class HtmlReportData : public session::SessionVisitor {
   HtmlReportTables finish();
 
  private:
+  void find_hot_functions();
+
   session::Session& session_;
   ScriptSymbols& symbols_;
   ProfileLocations locations_;
   HtmlReportTables tables_;
-  analysis::KeyIndex<2> thread_ids_;            // pid, tid
-  analysis::SequenceIndexOf<uint32_t> stacks_;  // location ids, leaf first
-  std::vector<uint32_t> location_stacks_;       // per sample: ids in stacks_
+  analysis::KeyIndex<2> thread_ids_;                   // pid, tid
+  analysis::SequenceIndexOf<uint32_t> stacks_;         // location ids, leaf first
+  std::vector<uint32_t> location_stacks_;              // per sample: ids in stacks_
+  std::unordered_map<uint64_t, double> leaf_weights_;  // by event << 32 | leaf location id
   std::vector<uint32_t> scratch_;
 };
 

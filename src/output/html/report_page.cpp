@@ -1,5 +1,7 @@
 #include "output/html/report_page.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -35,6 +37,12 @@ table.facts th { text-align: left; padding: 2px 12px 2px 0; color: #555; font-we
 #flame-box { background: #fff; }
 #flame-detail { font-family: ui-monospace, monospace; min-height: 1.4em; }
 #loading { padding: 20px; }
+.source-grid { display: grid; grid-template-columns: minmax(220px, 22%) 1fr; gap: 14px; align-items: start; }
+table.code { border-collapse: collapse; font: 12px/1.35 ui-monospace, monospace; background: #fff; width: 100%; }
+table.code td { padding: 0 8px; white-space: pre; }
+table.code td.num { color: #444; }
+table.code td.at { color: #888; }
+#source-functions tr.on td { background: #ffe0b2; }
 )CSS";
 
 // JSON inside <script>: "</" would end the element.
@@ -71,7 +79,55 @@ std::string columns(const HtmlReportTables& t) {
   return out;
 }
 
-std::string meta_json(const HtmlReportTables& t, const HtmlReportFacts& facts) {
+// The source view's functions: per function its instructions (address, text, weight, file,
+// line) and its main file's lines (number, text, weight), weights of the busiest event.
+std::string annotations_json(const std::vector<HtmlAnnotation>& annotations) {
+  std::string out = "[";
+  for (size_t a = 0; a < annotations.size(); ++a) {
+    const HtmlAnnotation& annotation = annotations[a];
+    const analysis::FunctionAnnotation& code = annotation.code;
+    out += a == 0 ? "{\"name\":" : ",{\"name\":";
+    append_json_string(out, annotation.name);
+    out += ",\"dso\":";
+    append_json_string(out, annotation.dso);
+    out += ",\"total\":";
+    out += fmt::format("{}", code.total);
+    out += ",\"files\":[";
+    for (size_t f = 0; f < code.files.size(); ++f) {
+      if (f != 0) out += ',';
+      append_json_string(out, code.files[f]);
+    }
+    out += "],\"mainFile\":";
+    append_json_number(out, code.main_file);
+    out += ",\"instructions\":[";
+    for (size_t i = 0; i < code.instructions.size(); ++i) {
+      const analysis::AnnotatedInstruction& instruction = code.instructions[i];
+      out += i == 0 ? "[" : ",[";
+      append_json_string(out, fmt::format("{:x}", instruction.address));
+      out += ',';
+      append_json_string(out, instruction.text);
+      out += fmt::format(",{},", instruction.weight);
+      append_json_number(out, instruction.file);
+      out += ',';
+      append_json_number(out, instruction.line);
+      out += ']';
+    }
+    out += "],\"source\":[";
+    for (size_t l = 0; l < code.source.size(); ++l) {
+      const analysis::AnnotatedSourceLine& line = code.source[l];
+      out += l == 0 ? "[" : ",[";
+      append_json_number(out, line.line);
+      out += ',';
+      append_json_string(out, line.text);
+      out += fmt::format(",{}]", line.weight);
+    }
+    out += "]}";
+  }
+  return out + "]";
+}
+
+std::string meta_json(const HtmlReportTables& t, const std::vector<HtmlAnnotation>& annotations,
+                      const HtmlReportFacts& facts) {
   std::vector<std::string_view> strings;
   std::unordered_map<std::string_view, size_t> string_ids;
   auto id = [&](std::string_view text) {
@@ -94,6 +150,9 @@ std::string meta_json(const HtmlReportTables& t, const HtmlReportFacts& facts) {
   append_json_string(out, facts.title);
   out += ",\"samples\":";
   append_json_number(out, t.times.size());
+  out += ",\"busiestEvent\":";
+  append_json_number(out, t.busiest_event);
+  out += ",\"annotations\":" + annotations_json(annotations);
   out += ",\"stacks\":";
   append_json_number(out, t.stack_prefix.size());
   out += ",\"events\":[";
@@ -136,7 +195,9 @@ std::string meta_json(const HtmlReportTables& t, const HtmlReportFacts& facts) {
 
 }  // namespace
 
-Result<std::string> html_report_page(const HtmlReportTables& tables, const HtmlReportFacts& facts) {
+Result<std::string> html_report_page(const HtmlReportTables& tables,
+                                     const std::vector<HtmlAnnotation>& annotations,
+                                     const HtmlReportFacts& facts) {
   auto packed = gzip(columns(tables));
   if (!packed) return tl::unexpected(packed.error());
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
@@ -155,6 +216,7 @@ Result<std::string> html_report_page(const HtmlReportTables& tables, const HtmlR
       "</style>\n</head>\n<body>\n<header><h1 id=\"title\"></h1><div id=\"status\"></div></header>\n"
       "<nav><button data-tab=\"summary\">Summary</button><button data-tab=\"tree\">Call tree</button>"
       "<button data-tab=\"up\">Bottom-up</button><button data-tab=\"flame\">Flame graph</button>"
+      "<button data-tab=\"source\">Source</button>"
       "<select id=\"event\"></select><input id=\"search\" type=\"search\" placeholder=\"search functions "
       "(regex)\">"
       "<button id=\"reset\">Reset zoom</button><span id=\"range\"></span></nav>\n"
@@ -173,8 +235,14 @@ Result<std::string> html_report_page(const HtmlReportTables& tables, const HtmlR
       "</th></tr></thead><tbody id=\"up-body\"></tbody></table></section>\n"
       "<section class=\"tab\" id=\"tab-flame\" hidden><label><input id=\"icicle\" type=\"checkbox\"> icicle"
       "</label> <span id=\"flame-detail\"></span><div id=\"flame-box\"><canvas id=\"flame-canvas\"></canvas>"
-      "</div></section>\n<script id=\"meta\" type=\"application/json\">";
-  append_script_json(page, meta_json(tables, facts));
+      "</div></section>\n"
+      "<section class=\"tab\" id=\"tab-source\" hidden><div id=\"source-note\"></div><div "
+      "class=\"source-grid\">"
+      "<table class=\"tree\" id=\"source-functions\"></table><div><h3 id=\"source-title\"></h3>"
+      "<table class=\"code\" id=\"source-lines\"></table><h3>Disassembly</h3><table class=\"code\" "
+      "id=\"source-asm\">"
+      "</table></div></div></section>\n<script id=\"meta\" type=\"application/json\">";
+  append_script_json(page, meta_json(tables, annotations, facts));
   page += "</script>\n<script id=\"columns\" type=\"application/octet-stream\">";
   page += base64(*packed);
   page += "</script>\n<script>";

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/annotate/function_annotation.hpp"
 #include "base/error.hpp"
 #include "output/html/report_data.hpp"
 
@@ -19,8 +20,16 @@ struct HtmlReportFacts {
   std::vector<std::pair<std::string, std::string>> rows;  // the summary's (fact, value) lines
 };
 
+// A hot function's source and disassembly, named as the report names it.
+struct HtmlAnnotation {
+  std::string name, dso;
+  analysis::FunctionAnnotation code;
+};
+
 // The whole page.
-Result<std::string> html_report_page(const HtmlReportTables& tables, const HtmlReportFacts& facts);
+Result<std::string> html_report_page(const HtmlReportTables& tables,
+                                     const std::vector<HtmlAnnotation>& annotations,
+                                     const HtmlReportFacts& facts);
 
 // The page's script (report_script.cpp).
 std::string_view html_report_script();

@@ -378,6 +378,28 @@ std::string_view html_report_script() {
       "</table>";
   }
 
+  // ---- Source and disassembly of the hottest functions: the whole recording, the busiest event.
+  let sourceIndex = 0;
+  const shade = (part) => (part > 0 ? `background:rgba(230,80,0,${Math.min(0.08 + 0.9 * part, 0.95).toFixed(3)})` : "");
+  function renderSource() {
+    const list = meta.annotations;
+    $("source-note").textContent = list.length
+      ? `Where the samples of ${meta.events[meta.busiestEvent].name} land in its hottest functions, over the whole recording (shares of each function's own).`
+      : "No hot function of this recording has its code on this machine (kernel code, or files not found).";
+    $("source-functions").innerHTML = list.map((a, i) =>
+      `<tr data-index="${i}" class="${i === sourceIndex ? "on" : ""}"><td class="fn">${escape(a.name)} <span class="dso">${escape(a.dso)}</span></td></tr>`).join("");
+    const a = list[sourceIndex];
+    if (!a) return;
+    const part = (w) => (a.total > 0 ? w / a.total : 0);
+    const pct = (w) => (w > 0 ? (100 * part(w)).toFixed(2) + "%" : "");
+    $("source-title").textContent = a.mainFile >= 0 ? a.files[a.mainFile] : `${a.name}: no source lines (the file has no DWARF)`;
+    $("source-lines").innerHTML = a.source.map(([line, text, w]) =>
+      `<tr style="${shade(part(w))}"><td class="num">${pct(w)}</td><td class="at">${line}</td><td>${escape(text)}</td></tr>`).join("");
+    $("source-asm").innerHTML = a.instructions.map(([at, text, w, file, line]) =>
+      `<tr style="${shade(part(w))}"><td class="num">${pct(w)}</td><td class="at">${at}:</td><td>${escape(text)}</td>` +
+      `<td class="at">${file >= 0 ? escape(a.files[file].split("/").pop()) + ":" + line : ""}</td></tr>`).join("");
+  }
+
   function refresh() {
     view = compute();
     buildBottomUp();
@@ -393,6 +415,7 @@ std::string_view html_report_script() {
     for (const b of document.querySelectorAll("nav button[data-tab]")) b.classList.toggle("on", b.dataset.tab === tab);
     for (const s of document.querySelectorAll("section.tab")) s.hidden = s.id !== "tab-" + tab;
     if (tab === "flame") renderFlame();
+    if (tab === "source") renderSource();
   }
 
   function wire() {
@@ -420,6 +443,12 @@ std::string_view html_report_script() {
     };
     for (const th of document.querySelectorAll("th[data-sort]"))
       th.onclick = () => { state.sortKey = th.dataset.sort; renderTopDown(); renderBottomUp(); };
+    $("source-functions").onclick = (e) => {
+      const tr = e.target.closest("tr");
+      if (!tr) return;
+      sourceIndex = Number(tr.dataset.index);
+      renderSource();
+    };
     const flame = $("flame-canvas");
     flame.onclick = (e) => { const b = flameBoxAt(e); state.flameRoot = b ? b.node : -1; renderFlame(); };
     flame.onmousemove = (e) => {
@@ -497,6 +526,20 @@ std::string_view html_report_script() {
       const again = flameBoxes.find((b) => b.node === target.node);
       check(again && again.w > target.w, "a clicked frame fills the width");
     }
+    // The source view: NAME's instructions carry its samples, its hottest line has its text.
+    const annotated = meta.annotations.findIndex((a) => a.name === name);
+    check(annotated >= 0, `a source view of ${name}`);
+    if (annotated >= 0) {
+      sourceIndex = annotated;
+      show("source");
+      renderSource();
+      const a = meta.annotations[annotated];
+      const onInstructions = a.instructions.reduce((sum, i) => sum + i[2], 0);
+      check(a.total > 0 && Math.abs(onInstructions - a.total) <= 1e-6 * a.total, "the instructions hold the function's samples");
+      const hottest = a.source.reduce((best, l) => (!best || l[2] > best[2] ? l : best), null);
+      check(hottest && hottest[2] > 0 && hottest[1].trim() !== "", "the hottest source line is shown with its text");
+      check(document.querySelectorAll("#source-asm tr").length === a.instructions.length, "the disassembly is listed");
+    }
     check(errors.length === 0, "script errors: " + errors.join("; "));
     document.body.setAttribute("data-selftest", problems.length ? "fail: " + problems.join("; ") : "pass");
   }
@@ -514,7 +557,8 @@ std::string_view html_report_script() {
       $("loading").hidden = true;
       // When the views were first drawn, in milliseconds from the page's start (for benchmarks).
       document.body.setAttribute("data-ready-ms", String(Math.round(performance.now())));
-      const tab = /^#tab=(summary|tree|up|flame)$/.exec(location.hash);
+      renderSource();
+      const tab = /^#tab=(summary|tree|up|flame|source)$/.exec(location.hash);
       show(tab ? tab[1] : "tree");
       const test = /^#selftest(?:=(.*))?$/.exec(location.hash);
       if (test) selftest(decodeURIComponent(test[1] || ""));
