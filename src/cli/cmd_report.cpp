@@ -36,7 +36,8 @@ int print_collapsed_stacks(const analysis::ReportRequest& request) {
 
 // --html: the page replaces the text; its views filter interactively, so the text's filters are
 // refused rather than silently applied to one view.
-int write_html(const analysis::ReportRequest& request, const std::string& path) {
+int write_html(const analysis::ReportRequest& request, const std::string& path,
+               const std::string& diff_base) {
   if (request.filters.any())
     return report_usage_error("report",
                               "--html filters in the page (search, zoom, event); drop --comm, --pid, "
@@ -44,6 +45,7 @@ int write_html(const analysis::ReportRequest& request, const std::string& path) 
   pipeline::HtmlReportOptions options;
   options.input = request.input;
   options.output = path;
+  options.diff_base = diff_base;
   options.symbols = {request.symfs, request.kallsyms, request.vmlinux, request.demangle, false};
   Diagnostics diagnostics = Diagnostics::printing_to(stderr);
   auto written = pipeline::write_html_report(options, diagnostics);
@@ -62,7 +64,7 @@ int cmd_report(int argc, char** argv) {
   bool children = false, no_children = false, tui = false, inverted = false;
   [[maybe_unused]] bool stdio = false;
   std::optional<std::string> comms, dsos, symbols, pids, tids;
-  std::string html;
+  std::string html, diff_base;
   CLI::App app{"Read perf.data and display the profile (perf report --stdio)", "sonde report"};
   app.add_option("-i,--input", request.input, "input file name (default perf.data; - for a pipe)");
   app.add_option("-s,--sort", sort, "sort by keys: comm, pid, dso, sym, srcline, parent, cpu, trace");
@@ -94,6 +96,7 @@ int cmd_report(int argc, char** argv) {
   app.add_option(
       "--html", html,
       "write a self-contained HTML report to FILE: call trees, flame graph, timeline (no server needed)");
+  app.add_option("--diff", diff_base, "with --html: the differential views against this baseline perf.data");
   app.add_flag("--stdio", stdio, "text output (the only interface sonde has)");
   app.add_flag("--tui", tui, "not available: sonde report prints text");
   app.add_flag("-v,--verbose", request.verbose, "say what could not be resolved");
@@ -121,7 +124,10 @@ int cmd_report(int argc, char** argv) {
   if (auto parsed = analysis::parse_filters(request.filters, comms, dsos, symbols, pids, tids); !parsed)
     return report_error("report", parsed.error());
 
-  if (!html.empty()) return write_html(request, html);
+  if (!diff_base.empty() && html.empty())
+    return report_usage_error(
+        "report", "--diff BASE.data goes with --html (for text, use sonde diff BASE.data NEW.data)");
+  if (!html.empty()) return write_html(request, html, diff_base);
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
   Diagnostics diagnostics = Diagnostics::printing_to(stderr);

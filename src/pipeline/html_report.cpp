@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "analysis/annotate/function_annotation.hpp"
 #include "base/file.hpp"
@@ -66,7 +67,17 @@ Result<HtmlReportSummary> write_html_report(const HtmlReportOptions& options, Di
     auto annotated = analysis::annotate_function(path, function.start, function.weights);
     if (annotated) annotations.push_back({function.name, function.dso->short_name, std::move(*annotated)});
   }
-  auto page = output::html_report_page(tables, annotations, report_facts(options.input, r.session, tables));
+  std::optional<output::HtmlReportDiff> diff;
+  if (!options.diff_base.empty()) {
+    auto base = open_profile_replay(options.diff_base, options.symbols, diagnostics, "Reading the baseline");
+    if (!base) return tl::unexpected(base.error());
+    output::HtmlReportData base_data((*base)->session, (*base)->symbols);
+    if (auto processed = (*base)->session.process(base_data); !processed)
+      return tl::unexpected(processed.error());
+    diff = output::diff_tables(tables, base_data.finish(), options.diff_base);
+  }
+  auto page = output::html_report_page(tables, annotations, report_facts(options.input, r.session, tables),
+                                       diff ? &*diff : nullptr);
   if (!page) return tl::unexpected(page.error());
   if (auto written = replace_file(options.output, *page, 0600); !written)
     return tl::unexpected(written.error());

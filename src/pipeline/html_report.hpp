@@ -14,6 +14,7 @@ namespace sonde::pipeline {
 struct HtmlReportOptions {
   std::string input = "perf.data";
   std::string output;
+  std::string diff_base;  // --diff BASE.data: the differential views against it
   output::ScriptSymbolOptions symbols;
 };
 

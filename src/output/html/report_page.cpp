@@ -43,6 +43,7 @@ table.code td { padding: 0 8px; white-space: pre; }
 table.code td.num { color: #444; }
 table.code td.at { color: #888; }
 #source-functions tr.on td { background: #ffe0b2; }
+td.grew { color: #b71c1c; } td.shrank { color: #0d47a1; }
 )CSS";
 
 // JSON inside <script>: "</" would end the element.
@@ -126,8 +127,27 @@ std::string annotations_json(const std::vector<HtmlAnnotation>& annotations) {
   return out + "]";
 }
 
+// The baseline's side of the differential views, or null.
+std::string diff_json(const HtmlReportDiff* diff) {
+  if (diff == nullptr) return "null";
+  std::string out = "{\"title\":";
+  append_json_string(out, diff->title);
+  out += ",\"event\":";
+  append_json_string(out, diff->event);
+  out += fmt::format(",\"sum\":{},\"functions\":[", diff->sum);
+  for (size_t i = 0; i < diff->functions.size(); ++i) {
+    out += i == 0 ? "[" : ",[";
+    append_json_string(out, diff->functions[i].name);
+    out += fmt::format(",{},{}]", diff->functions[i].self, diff->functions[i].total);
+  }
+  out += "],\"nodes\":[";
+  for (size_t i = 0; i < diff->node_totals.size(); ++i)
+    out += fmt::format("{}{},{}", i == 0 ? "" : ",", diff->node_totals[i].first, diff->node_totals[i].second);
+  return out + "]}";
+}
+
 std::string meta_json(const HtmlReportTables& t, const std::vector<HtmlAnnotation>& annotations,
-                      const HtmlReportFacts& facts) {
+                      const HtmlReportFacts& facts, const HtmlReportDiff* diff) {
   std::vector<std::string_view> strings;
   std::unordered_map<std::string_view, size_t> string_ids;
   auto id = [&](std::string_view text) {
@@ -153,6 +173,7 @@ std::string meta_json(const HtmlReportTables& t, const std::vector<HtmlAnnotatio
   out += ",\"busiestEvent\":";
   append_json_number(out, t.busiest_event);
   out += ",\"annotations\":" + annotations_json(annotations);
+  out += ",\"diff\":" + diff_json(diff);
   out += ",\"stacks\":";
   append_json_number(out, t.stack_prefix.size());
   out += ",\"events\":[";
@@ -197,7 +218,7 @@ std::string meta_json(const HtmlReportTables& t, const std::vector<HtmlAnnotatio
 
 Result<std::string> html_report_page(const HtmlReportTables& tables,
                                      const std::vector<HtmlAnnotation>& annotations,
-                                     const HtmlReportFacts& facts) {
+                                     const HtmlReportFacts& facts, const HtmlReportDiff* diff) {
   auto packed = gzip(columns(tables));
   if (!packed) return tl::unexpected(packed.error());
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
@@ -216,7 +237,7 @@ Result<std::string> html_report_page(const HtmlReportTables& tables,
       "</style>\n</head>\n<body>\n<header><h1 id=\"title\"></h1><div id=\"status\"></div></header>\n"
       "<nav><button data-tab=\"summary\">Summary</button><button data-tab=\"tree\">Call tree</button>"
       "<button data-tab=\"up\">Bottom-up</button><button data-tab=\"flame\">Flame graph</button>"
-      "<button data-tab=\"source\">Source</button>"
+      "<button data-tab=\"source\">Source</button><button data-tab=\"diff\" hidden>Diff</button>"
       "<select id=\"event\"></select><input id=\"search\" type=\"search\" placeholder=\"search functions "
       "(regex)\">"
       "<button id=\"reset\">Reset zoom</button><span id=\"range\"></span></nav>\n"
@@ -234,19 +255,27 @@ Result<std::string> html_report_page(const HtmlReportTables& tables,
       "data-sort=\"name\">Function"
       "</th></tr></thead><tbody id=\"up-body\"></tbody></table></section>\n"
       "<section class=\"tab\" id=\"tab-flame\" hidden><label><input id=\"icicle\" type=\"checkbox\"> icicle"
-      "</label> <span id=\"flame-detail\"></span><div id=\"flame-box\"><canvas id=\"flame-canvas\"></canvas>"
+      "</label> <label id=\"diff-colors-box\" hidden><input id=\"diff-colors\" type=\"checkbox\"> colour by "
+      "change "
+      "against the baseline (red: grew, blue: shrank)</label> <span id=\"flame-detail\"></span><div "
+      "id=\"flame-box\"><canvas id=\"flame-canvas\"></canvas>"
       "</div></section>\n"
+      "<section class=\"tab\" id=\"tab-diff\" hidden><div id=\"diff-note\"></div><table class=\"tree\">"
+      "<thead><tr><th>Baseline self</th><th>New self</th><th>Delta</th><th>Baseline total</th><th>New "
+      "total</th>"
+      "<th>Function</th></tr></thead><tbody id=\"diff-body\"></tbody></table></section>\n"
       "<section class=\"tab\" id=\"tab-source\" hidden><div id=\"source-note\"></div><div "
       "class=\"source-grid\">"
       "<table class=\"tree\" id=\"source-functions\"></table><div><h3 id=\"source-title\"></h3>"
       "<table class=\"code\" id=\"source-lines\"></table><h3>Disassembly</h3><table class=\"code\" "
       "id=\"source-asm\">"
       "</table></div></div></section>\n<script id=\"meta\" type=\"application/json\">";
-  append_script_json(page, meta_json(tables, annotations, facts));
+  append_script_json(page, meta_json(tables, annotations, facts, diff));
   page += "</script>\n<script id=\"columns\" type=\"application/octet-stream\">";
   page += base64(*packed);
   page += "</script>\n<script>";
-  page += html_report_script();
+  page += html_report_views_script();
+  page += html_report_main_script();
   page += "\ndocument.getElementById(\"title\").textContent = document.title;\n</script>\n</body>\n</html>\n";
   return page;
 }

@@ -12,6 +12,7 @@
 #include "analysis/annotate/function_annotation.hpp"
 #include "base/error.hpp"
 #include "output/html/report_data.hpp"
+#include "output/html/report_diff.hpp"
 
 namespace sonde::output {
 
@@ -29,9 +30,11 @@ struct HtmlAnnotation {
 // The whole page.
 Result<std::string> html_report_page(const HtmlReportTables& tables,
                                      const std::vector<HtmlAnnotation>& annotations,
-                                     const HtmlReportFacts& facts);
+                                     const HtmlReportFacts& facts, const HtmlReportDiff* diff);
 
-// The page's script (report_script.cpp).
-std::string_view html_report_script();
+// The page's script, in two parts: its start and the views (report_script.cpp), then the
+// self-test and the start-up (report_selftest.cpp).
+std::string_view html_report_views_script();
+std::string_view html_report_main_script();
 
 }  // namespace sonde::output

@@ -12,7 +12,7 @@
 
 namespace sonde::output {
 
-std::string_view html_report_script() {
+std::string_view html_report_views_script() {
   return R"JS("use strict";
 (function () {
   const errors = [];
@@ -25,7 +25,7 @@ std::string_view html_report_script() {
   const frameName = (f) => strings[frames.name[f]];
   const frameDso = (f) => strings[frames.dso[f]];
   let data = null;
-  const state = { event: 0, range: null, search: "", sortKey: "total", flameRoot: -1, icicle: false };
+  const state = { event: 0, range: null, search: "", sortKey: "total", flameRoot: -1, icicle: false, diffColors: false };
   let view = null;  // the current filter's totals
   const expanded = new Set();
   const expandedUp = new Set();
@@ -260,7 +260,8 @@ std::string_view html_report_script() {
       const w = view.total[s] * scale;
       if (w < 0.5) return;
       const f = data.frame[s];
-      box(x, w, d, frameName(f), flameColor(frameName(f), view.match && view.match.frameHit[f]), s);
+      const color = state.diffColors && baseTotals ? changeColor(s) : flameColor(frameName(f), view.match && view.match.frameHit[f]);
+      box(x, w, d, frameName(f), color, s);
       let cx = x;
       for (const c of byName(childrenOf(s))) {
         draw(c, cx, d + 1);
@@ -275,6 +276,15 @@ std::string_view html_report_script() {
         x += view.total[c] * scale;
       }
     }
+  }
+  // --diff: the baseline's weight at each node of this tree; a node's colour says how its share
+  // changed (red: grew, blue: shrank, white: the same), as flamegraph.pl's differential graphs.
+  let baseTotals = null;
+  function changeColor(s) {
+    const change = view.total[s] / (view.sum || 1) - baseTotals[s] / (meta.diff.sum || 1);
+    const k = Math.min(1, Math.abs(change) * 5);
+    const fade = Math.round(255 * (1 - k));
+    return change >= 0 ? `rgb(255,${fade},${fade})` : `rgb(${fade},${fade},255)`;
   }
   // A stack's children that weigh something, by name, as flamegraph.pl orders them.
   function byName(list) {
@@ -400,6 +410,36 @@ std::string_view html_report_script() {
       `<td class="at">${file >= 0 ? escape(a.files[file].split("/").pop()) + ":" + line : ""}</td></tr>`).join("");
   }
 
+  // ---- Diff: each function's self and total share here and in the baseline (perf diff's
+  // Baseline and Delta columns are the self shares); this side follows the filters.
+  function renderDiff() {
+    const d = meta.diff;
+    if (!d) return;
+    const selfOf = new Map(), totalOf = new Map();
+    for (let s = 0; s < view.total.length; s++) {
+      if (view.total[s] <= 0) continue;
+      const name = frameName(data.frame[s]);
+      if (view.self[s] > 0) selfOf.set(name, (selfOf.get(name) || 0) + view.self[s]);
+      let outermost = true;
+      for (let up = data.prefix[s]; up >= 0 && outermost; up = data.prefix[up]) outermost = frameName(data.frame[up]) !== name;
+      if (outermost) totalOf.set(name, (totalOf.get(name) || 0) + view.total[s]);
+    }
+    const base = new Map(d.functions.map(([name, self, total]) => [name, [self, total]]));
+    const names = new Set([...base.keys(), ...totalOf.keys()]);
+    const share = (w, sum) => (sum > 0 ? 100 * w / sum : 0);
+    const rows = Array.from(names, (name) => {
+      const [bs, bt] = base.get(name) || [0, 0];
+      const ns = share(selfOf.get(name) || 0, view.sum), bsp = share(bs, d.sum);
+      return { name, bs: bsp, ns, delta: ns - bsp, bt: share(bt, d.sum), nt: share(totalOf.get(name) || 0, view.sum) };
+    }).sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || a.name.localeCompare(b.name)).slice(0, 300);
+    const pct = (v) => v.toFixed(2) + "%";
+    $("diff-note").textContent = `Against ${d.title} (${d.event}): shares of each profile's own weight.`;
+    $("diff-body").innerHTML = rows.map((r) =>
+      `<tr><td class="num">${pct(r.bs)}</td><td class="num">${pct(r.ns)}</td>` +
+      `<td class="num ${r.delta > 0 ? "grew" : r.delta < 0 ? "shrank" : ""}">${(r.delta >= 0 ? "+" : "") + r.delta.toFixed(2)}%</td>` +
+      `<td class="num">${pct(r.bt)}</td><td class="num">${pct(r.nt)}</td><td class="fn">${escape(r.name)}</td></tr>`).join("");
+  }
+
   function refresh() {
     view = compute();
     buildBottomUp();
@@ -408,6 +448,7 @@ std::string_view html_report_script() {
     renderTopDown();
     renderBottomUp();
     renderFlame();
+    renderDiff();
     $("status").textContent = `${view.samples} samples, ${amount(view.sum)}` + (state.search ? ` matching /${state.search}/` : "");
   }
 
@@ -416,6 +457,7 @@ std::string_view html_report_script() {
     for (const s of document.querySelectorAll("section.tab")) s.hidden = s.id !== "tab-" + tab;
     if (tab === "flame") renderFlame();
     if (tab === "source") renderSource();
+    if (tab === "diff") renderDiff();
   }
 
   function wire() {
@@ -427,6 +469,7 @@ std::string_view html_report_script() {
     $("search").oninput = () => { state.search = $("search").value; refresh(); };
     $("reset").onclick = () => { state.range = null; state.flameRoot = -1; refresh(); };
     $("icicle").onchange = () => { state.icicle = $("icicle").checked; renderFlame(); };
+    $("diff-colors").onchange = () => { state.diffColors = $("diff-colors").checked; renderFlame(); };
     $("tree-body").onclick = (e) => {
       const tr = e.target.closest("tr");
       if (!tr) return;
@@ -471,105 +514,6 @@ std::string_view html_report_script() {
     });
     window.addEventListener("resize", () => { renderTimeline(); renderFlame(); });
   }
-)JS"
-         R"JS(
-  // ---- "#selftest=NAME": what a user would check, recorded on <body>.
-  function selftest(name) {
-    const problems = [];
-    const check = (ok, what) => { if (!ok) problems.push(what); };
-    check(data.time.length === meta.samples, "decoded samples");
-    // The top-down tree's hottest path, opened, reaches NAME.
-    expandHottest();
-    renderTopDown();
-    const names = Array.from(document.querySelectorAll("#tree-body td.fn"), (td) => td.textContent);
-    check(names.some((t) => t.includes(" " + name + " ")), `top-down hottest path shows ${name}`);
-    // Bottom-up: NAME is the hottest leaf; opening it lists its callers.
-    const top = sortedChildren(upRoots, (x) => x.weight, (x) => frameName(x.frame))[0];
-    check(top && frameName(top.frame) === name, `bottom-up starts at ${name}, not ${top ? frameName(top.frame) : "nothing"}`);
-    if (top) {
-      expandedUp.add(top.key);
-      renderBottomUp();
-      check(document.querySelectorAll("#up-body tr").length > 1, "bottom-up opens to callers");
-    }
-    // Search: only the samples that hold NAME, highlighted in the flame graph.
-    const full = view.samples;
-    state.search = name;
-    $("search").value = name;
-    refresh();
-    let holding = 0;
-    for (let i = 0; i < data.time.length; i++) {
-      if (data.event[i] !== state.event || data.stack[i] < 0) continue;
-      for (let s = data.stack[i]; s >= 0; s = data.prefix[s])
-        if (frameName(data.frame[s]) === name) { holding++; break; }
-    }
-    check(view.samples === holding && holding > 0, `search keeps the ${holding} samples holding ${name}, not ${view.samples}`);
-    show("flame");
-    check(flameBoxes.some((b) => b.node >= 0 && view.match.frameHit[data.frame[b.node]]), "flame graph highlights the match");
-    state.search = "";
-    $("search").value = "";
-    // Zoom: the first half of the timeline; every view counts only its samples.
-    const half = [span[0], (span[0] + span[1]) / 2];
-    state.range = half;
-    refresh();
-    let inRange = 0, weight = 0;
-    for (let i = 0; i < data.time.length; i++)
-      if (data.event[i] === state.event && data.time[i] >= half[0] && data.time[i] <= half[1]) inRange++, weight += data.weight[i];
-    check(view.samples === inRange && inRange > 0 && inRange < full, `zoom keeps ${inRange} of ${full} samples, not ${view.samples}`);
-    let roots = 0;
-    for (const c of childrenOf(-1)) roots += view.total[c];
-    check(Math.abs(roots + view.rootless - weight) <= 1e-6 * weight, "the trees' totals are the range's");
-    // The flame graph zooms into a frame on click.
-    const target = flameBoxes.find((b) => b.node >= 0 && b.w < $("flame-canvas").clientWidth * 0.9 && b.w > 40);
-    if (target) {
-      state.flameRoot = target.node;
-      renderFlame();
-      const again = flameBoxes.find((b) => b.node === target.node);
-      check(again && again.w > target.w, "a clicked frame fills the width");
-    }
-    // The source view: NAME's instructions carry its samples, its hottest line has its text.
-    const annotated = meta.annotations.findIndex((a) => a.name === name);
-    check(annotated >= 0, `a source view of ${name}`);
-    if (annotated >= 0) {
-      sourceIndex = annotated;
-      show("source");
-      renderSource();
-      const a = meta.annotations[annotated];
-      const onInstructions = a.instructions.reduce((sum, i) => sum + i[2], 0);
-      check(a.total > 0 && Math.abs(onInstructions - a.total) <= 1e-6 * a.total, "the instructions hold the function's samples");
-      const hottest = a.source.reduce((best, l) => (!best || l[2] > best[2] ? l : best), null);
-      check(hottest && hottest[2] > 0 && hottest[1].trim() !== "", "the hottest source line is shown with its text");
-      check(document.querySelectorAll("#source-asm tr").length === a.instructions.length, "the disassembly is listed");
-    }
-    check(errors.length === 0, "script errors: " + errors.join("; "));
-    document.body.setAttribute("data-selftest", problems.length ? "fail: " + problems.join("; ") : "pass");
-  }
-
-  async function main() {
-    try {
-      data = await decode();
-      let busiest = 0;
-      meta.events.forEach((e, i) => { if (e.samples > meta.events[busiest].samples) busiest = i; });
-      state.event = busiest;
-      wire();
-      refresh();
-      expandHottest();
-      renderTopDown();
-      $("loading").hidden = true;
-      // When the views were first drawn, in milliseconds from the page's start (for benchmarks).
-      document.body.setAttribute("data-ready-ms", String(Math.round(performance.now())));
-      renderSource();
-      const tab = /^#tab=(summary|tree|up|flame|source)$/.exec(location.hash);
-      show(tab ? tab[1] : "tree");
-      const test = /^#selftest(?:=(.*))?$/.exec(location.hash);
-      if (test) selftest(decodeURIComponent(test[1] || ""));
-    } catch (e) {
-      errors.push(String(e));
-      $("loading").textContent = "This report could not be read: " + e;
-      document.body.setAttribute("data-selftest", "fail: " + errors.join("; "));
-    }
-  }
-  main();
-})();
 )JS";
 }
 
