@@ -1,9 +1,12 @@
 #include "output/html/report_data.hpp"
 
 #include <linux/perf_event.h>
+#include <traceevent/event-parse.h>
 
 #include <algorithm>
 #include <unordered_map>
+
+#include "output/convert/tracepoint_values.hpp"
 
 namespace sonde::output {
 
@@ -22,6 +25,37 @@ HtmlReportData::HtmlReportData(session::Session& session, ScriptSymbols& symbols
     tables_.events.push_back(std::move(entry));
     if (tables_.events.size() == kMaxEvents) break;
   }
+  // sched_switch draws the CPUs' lanes: which tracepoint ids are it.
+  Bytes blob = session.reader().tracing_data();
+  if (!blob.empty())
+    if (auto formats = session::TracepointFormats::parse(blob))
+      formats_ = std::make_unique<session::TracepointFormats>(std::move(*formats));
+  for (size_t e = 0; e < tables_.events.size(); ++e) {
+    const perf_event_attr& attr = session.reader().attrs().events()[e].attr;
+    tep_event* format = formats_ && attr.type == PERF_TYPE_TRACEPOINT ? formats_->find(attr.config) : nullptr;
+    is_sched_switch_.push_back(format != nullptr && std::string_view(format->name) == "sched_switch" &&
+                               (attr.sample_type & PERF_SAMPLE_CPU));
+  }
+}
+
+void HtmlReportData::sched_switch(const session::SampleEvent& sample) {
+  const perfdata::Sample& s = sample.sample;
+  tep_event* format = formats_->find(sample.event.attr.config);
+  tep_format_field* next_comm = tep_find_field(format, "next_comm");
+  tep_format_field* next_pid = tep_find_field(format, "next_pid");
+  if (next_comm == nullptr || next_pid == nullptr) return;
+  if (s.cpu >= cpus_.size()) cpus_.resize(s.cpu + 1);
+  CpuTrack& cpu = cpus_[s.cpu];
+  if (cpu.open && s.time >= cpu.start)
+    tables_.cpu_slices.push_back({cpu.start, s.time, s.cpu, cpu.pid, cpu.comm});
+  const uint8_t* raw = s.raw.data();
+  size_t size = s.raw.size();
+  cpu.pid = static_cast<int32_t>(field_number(raw, size, static_cast<size_t>(next_pid->offset),
+                                              static_cast<size_t>(next_pid->size), true));
+  std::string_view comm = field_string(raw, size, static_cast<size_t>(next_comm->offset));
+  cpu.comm = std::string(comm.substr(0, std::min<size_t>(comm.size(), static_cast<size_t>(next_comm->size))));
+  cpu.open = cpu.pid != 0;  // the idle task leaves the lane empty
+  cpu.start = s.time;
 }
 
 void HtmlReportData::on_sample(const session::SampleEvent& sample) {
@@ -44,6 +78,8 @@ void HtmlReportData::on_sample(const session::SampleEvent& sample) {
   tables_.sample_threads.push_back(thread);
   tables_.sample_events.push_back(static_cast<uint8_t>(sample.event_index));
   uint64_t period = s.has(PERF_SAMPLE_PERIOD) ? s.period : sample.event.attr.sample_period;
+  if (s.has(PERF_SAMPLE_TIME) && s.time > last_time_) last_time_ = s.time;
+  if (is_sched_switch_[sample.event_index]) sched_switch(sample);
   double weight = event.nanoseconds ? static_cast<double>(period) : 1.0;
   tables_.weights.push_back(weight);
   if (!scratch_.empty()) leaf_weights_[uint64_t{sample.event_index} << 32 | scratch_.front()] += weight;
@@ -81,6 +117,9 @@ void HtmlReportData::find_hot_functions() {
 
 HtmlReportTables HtmlReportData::finish() {
   find_hot_functions();
+  for (uint32_t cpu = 0; cpu < cpus_.size(); ++cpu)
+    if (cpus_[cpu].open && last_time_ >= cpus_[cpu].start)
+      tables_.cpu_slices.push_back({cpus_[cpu].start, last_time_, cpu, cpus_[cpu].pid, cpus_[cpu].comm});
   // Every location's functions as frames, innermost first.
   std::vector<std::vector<uint32_t>> location_frames;
   std::unordered_map<std::string, uint32_t> frame_ids;

@@ -8,6 +8,7 @@
 // stacks and frames.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "output/convert/profile_locations.hpp"
 #include "output/script/script_symbols.hpp"
 #include "session/session.hpp"
+#include "session/tracepoint_formats.hpp"
 
 namespace sonde::output {
 
@@ -47,6 +49,14 @@ struct HtmlHotFunction {
   std::map<uint64_t, double> weights;
 };
 
+// Who ran on a CPU from one sched_switch to the next (the idle task's spans are left out).
+struct HtmlCpuSlice {
+  uint64_t start = 0, end = 0;  // nanoseconds
+  uint32_t cpu = 0;
+  int32_t pid = 0;
+  std::string comm;
+};
+
 // The finished tables.
 struct HtmlReportTables {
   std::vector<HtmlReportEvent> events;
@@ -59,6 +69,7 @@ struct HtmlReportTables {
   std::vector<uint32_t> sample_threads, sample_stacks;  // sample_stacks: UINT32_MAX for none
   std::vector<uint8_t> sample_events;
   std::vector<double> weights;
+  std::vector<HtmlCpuSlice> cpu_slices;        // from sched_switch, when the file has it with CPUs
   size_t busiest_event = 0;                    // the event with the most samples: the page opens on it
   std::vector<HtmlHotFunction> hot_functions;  // its hottest user functions, hottest first
 };
@@ -73,6 +84,14 @@ class HtmlReportData : public session::SessionVisitor {
 
  private:
   void find_hot_functions();
+  // A sched_switch sample: the CPU's running slice ends, the next task's begins.
+  void sched_switch(const session::SampleEvent& sample);
+  struct CpuTrack {
+    bool open = false;
+    uint64_t start = 0;
+    int32_t pid = 0;
+    std::string comm;
+  };
 
   session::Session& session_;
   ScriptSymbols& symbols_;
@@ -83,6 +102,10 @@ class HtmlReportData : public session::SessionVisitor {
   std::vector<uint32_t> location_stacks_;              // per sample: ids in stacks_
   std::unordered_map<uint64_t, double> leaf_weights_;  // by event << 32 | leaf location id
   std::vector<uint32_t> scratch_;
+  std::unique_ptr<session::TracepointFormats> formats_;
+  std::vector<bool> is_sched_switch_;  // by event
+  std::vector<CpuTrack> cpus_;
+  uint64_t last_time_ = 0;
 };
 
 }  // namespace sonde::output

@@ -59,25 +59,60 @@ void append_column(std::string& out, const std::vector<T>& values) {
   out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
 }
 
-// The per-sample and per-stack columns as report_script's decode() takes them.
-std::string columns(const HtmlReportTables& t) {
-  uint64_t start = t.times.empty() ? 0 : *std::min_element(t.times.begin(), t.times.end());
-  std::vector<double> milliseconds;
-  milliseconds.reserve(t.times.size());
-  for (uint64_t time : t.times) milliseconds.push_back(static_cast<double>(time - start) / 1e6);
+// The milliseconds every time is given from: the first sample's or CPU slice's.
+uint64_t start_time(const HtmlReportTables& t) {
+  uint64_t start = UINT64_MAX;
+  for (uint64_t time : t.times) start = std::min(start, time);
+  for (const HtmlCpuSlice& slice : t.cpu_slices) start = std::min(start, slice.start);
+  return start == UINT64_MAX ? 0 : start;
+}
+
+// The per-sample, per-stack and per-CPU-slice columns as report_script's decode() takes them
+// (the 8-byte ones first, the byte column last, so that each starts aligned).
+std::string columns(const HtmlReportTables& t, const std::vector<std::string>& slice_names) {
+  uint64_t start = start_time(t);
+  auto milliseconds = [start](uint64_t time) { return static_cast<double>(time - start) / 1e6; };
+  std::vector<double> times, slice_starts, slice_ends;
+  times.reserve(t.times.size());
+  for (uint64_t time : t.times) times.push_back(milliseconds(time));
+  std::vector<uint32_t> slice_cpus, slice_name_ids;
+  std::vector<int32_t> slice_pids;
+  std::unordered_map<std::string_view, uint32_t> name_ids;
+  for (size_t i = 0; i < slice_names.size(); ++i) name_ids.emplace(slice_names[i], static_cast<uint32_t>(i));
+  for (const HtmlCpuSlice& slice : t.cpu_slices) {
+    slice_starts.push_back(milliseconds(slice.start));
+    slice_ends.push_back(milliseconds(slice.end));
+    slice_cpus.push_back(slice.cpu);
+    slice_pids.push_back(slice.pid);
+    slice_name_ids.push_back(name_ids.at(slice.comm));
+  }
   std::vector<int32_t> stacks;
   stacks.reserve(t.sample_stacks.size());
   for (uint32_t stack : t.sample_stacks)
     stacks.push_back(stack == UINT32_MAX ? -1 : static_cast<int32_t>(stack));
   std::string out;
-  append_column(out, milliseconds);
+  append_column(out, times);
   append_column(out, t.weights);
+  append_column(out, slice_starts);
+  append_column(out, slice_ends);
   append_column(out, t.sample_threads);
   append_column(out, stacks);
   append_column(out, t.stack_prefix);
   append_column(out, t.stack_frame);
+  append_column(out, slice_cpus);
+  append_column(out, slice_pids);
+  append_column(out, slice_name_ids);
   append_column(out, t.sample_events);
   return out;
+}
+
+// The CPU slices' task names, once each.
+std::vector<std::string> slice_names(const HtmlReportTables& t) {
+  std::vector<std::string> names;
+  std::unordered_map<std::string_view, bool> seen;
+  for (const HtmlCpuSlice& slice : t.cpu_slices)
+    if (seen.emplace(slice.comm, true).second) names.push_back(slice.comm);
+  return names;
 }
 
 // The source view's functions: per function its instructions (address, text, weight, file,
@@ -173,6 +208,15 @@ std::string meta_json(const HtmlReportTables& t, const std::vector<HtmlAnnotatio
   out += ",\"busiestEvent\":";
   append_json_number(out, t.busiest_event);
   out += ",\"annotations\":" + annotations_json(annotations);
+  out += ",\"slices\":";
+  append_json_number(out, t.cpu_slices.size());
+  out += ",\"sliceNames\":[";
+  auto task_names = slice_names(t);
+  for (size_t i = 0; i < task_names.size(); ++i) {
+    if (i != 0) out += ',';
+    append_json_string(out, task_names[i]);
+  }
+  out += ']';
   out += ",\"diff\":" + diff_json(diff);
   out += ",\"stacks\":";
   append_json_number(out, t.stack_prefix.size());
@@ -219,7 +263,7 @@ std::string meta_json(const HtmlReportTables& t, const std::vector<HtmlAnnotatio
 Result<std::string> html_report_page(const HtmlReportTables& tables,
                                      const std::vector<HtmlAnnotation>& annotations,
                                      const HtmlReportFacts& facts, const HtmlReportDiff* diff) {
-  auto packed = gzip(columns(tables));
+  auto packed = gzip(columns(tables, slice_names(tables)));
   if (!packed) return tl::unexpected(packed.error());
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
   std::string title = "sonde report: " + facts.title;

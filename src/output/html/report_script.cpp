@@ -43,12 +43,15 @@ std::string_view html_report_views_script() {
       at += n * Type.BYTES_PER_ELEMENT;
       return array;
     };
-    const n = meta.samples, m = meta.stacks;
+    const n = meta.samples, m = meta.stacks, k = meta.slices;
     const d = {
-      time: take(Float64Array, n), weight: take(Float64Array, n), thread: take(Uint32Array, n),
-      stack: take(Int32Array, n), prefix: take(Int32Array, m), frame: take(Uint32Array, m),
-      event: take(Uint8Array, n),
+      time: take(Float64Array, n), weight: take(Float64Array, n), sliceStart: take(Float64Array, k),
+      sliceEnd: take(Float64Array, k), thread: take(Uint32Array, n), stack: take(Int32Array, n),
+      prefix: take(Int32Array, m), frame: take(Uint32Array, m), sliceCpu: take(Uint32Array, k),
+      slicePid: take(Int32Array, k), sliceName: take(Uint32Array, k), event: take(Uint8Array, n),
     };
+    d.cpus = 0;
+    for (let i = 0; i < k; i++) d.cpus = Math.max(d.cpus, d.sliceCpu[i] + 1);
     // Children of each stack (compressed rows), for the top-down tree and the flame graph.
     const count = new Uint32Array(m + 1);
     for (let s = 0; s < m; s++) count[d.prefix[s] + 1]++;
@@ -311,13 +314,18 @@ std::string_view html_report_views_script() {
       t0 = Math.min(t0, data.time[i]);
       t1 = Math.max(t1, data.time[i]);
     }
+    for (let i = 0; i < data.sliceStart.length; i++) {
+      t0 = Math.min(t0, data.sliceStart[i]);
+      t1 = Math.max(t1, data.sliceEnd[i]);
+    }
     if (!(t1 >= t0)) t0 = 0, t1 = 1;
     if (t1 === t0) t1 = t0 + 1;
     span = [t0, t1];
     lanes = Array.from(counts.keys()).filter((t) => counts[t] > 0).sort((a, b) => counts[b] - counts[a]).slice(0, kMaxLanes);
     const lane = new Int32Array(meta.threads.length).fill(-1);
     lanes.forEach((t, i) => (lane[t] = i));
-    const plot = width - kLabelWidth, height = Math.max(lanes.length, 1) * kLaneHeight + 18;
+    const rows = Math.max(lanes.length + data.cpus, 1);
+    const plot = width - kLabelWidth, height = rows * kLaneHeight + 18;
     const ratio = window.devicePixelRatio || 1;
     canvas.width = width * ratio;
     canvas.height = height * ratio;
@@ -347,7 +355,21 @@ std::string_view html_report_views_script() {
         g.fillRect(kLabelWidth + x, l * kLaneHeight + 1, 1, kLaneHeight - 2);
       }
     });
-    const axis = Math.max(lanes.length, 1) * kLaneHeight + 12;
+    // Below the threads, who ran on each CPU (sched_switch): a colour per task.
+    const lastX = new Float64Array(data.cpus).fill(-1);
+    for (let cpu = 0; cpu < data.cpus; cpu++) {
+      g.fillStyle = "#333";
+      g.fillText(`CPU ${cpu}`, 4, (lanes.length + cpu) * kLaneHeight + kLaneHeight / 2);
+    }
+    for (let i = 0; i < data.sliceStart.length; i++) {
+      const cpu = data.sliceCpu[i];
+      const a = (data.sliceStart[i] - t0) / (t1 - t0) * plot, b = (data.sliceEnd[i] - t0) / (t1 - t0) * plot;
+      if (b - a < 1 && Math.floor(a) === lastX[cpu]) continue;  // one sliver a pixel is enough
+      lastX[cpu] = Math.floor(a);
+      g.fillStyle = taskColor(data.slicePid[i]);
+      g.fillRect(kLabelWidth + a, (lanes.length + cpu) * kLaneHeight + 1, Math.max(b - a, 1), kLaneHeight - 2);
+    }
+    const axis = rows * kLaneHeight + 12;
     g.fillStyle = "#555";
     g.fillText("0 ms", kLabelWidth, axis);
     g.fillText(`${(t1 - t0).toFixed(1)} ms`, width - 60, axis);
@@ -360,6 +382,18 @@ std::string_view html_report_views_script() {
     $("range").textContent = state.range
       ? `${(state.range[0] - t0).toFixed(2)}–${(state.range[1] - t0).toFixed(2)} ms of ${(t1 - t0).toFixed(1)} ms`
       : `all ${(t1 - t0).toFixed(1)} ms`;
+  }
+  const taskColor = (pid) => `hsl(${(pid * 137) % 360},55%,${55 + (pid % 3) * 8}%)`;
+  // The task a CPU lane shows under the pointer, for the lane's tooltip.
+  function taskAt(event) {
+    const canvas = $("timeline"), rect = canvas.getBoundingClientRect();
+    const cpu = Math.floor((event.clientY - rect.top) / kLaneHeight) - lanes.length;
+    if (cpu < 0 || cpu >= data.cpus) return "";
+    const t = timeAt(event.clientX);
+    for (let i = 0; i < data.sliceStart.length; i++)
+      if (data.sliceCpu[i] === cpu && data.sliceStart[i] <= t && t <= data.sliceEnd[i])
+        return `CPU ${cpu}: ${meta.sliceNames[data.sliceName[i]]} ${data.slicePid[i]}`;
+    return `CPU ${cpu}: idle`;
   }
   function timeAt(clientX) {
     const canvas = $("timeline"), rect = canvas.getBoundingClientRect();
@@ -503,6 +537,7 @@ std::string_view html_report_views_script() {
     const timeline = $("timeline");
     let dragFrom = null;
     timeline.onmousedown = (e) => { dragFrom = timeAt(e.clientX); };
+    timeline.onmousemove = (e) => { timeline.title = taskAt(e); };
     window.addEventListener("mouseup", (e) => {
       if (dragFrom === null) return;
       const to = timeAt(e.clientX);
