@@ -9,7 +9,9 @@
 #include "base/file.hpp"
 #include "output/html/report_data.hpp"
 #include "output/html/report_page.hpp"
+#include "output/html/tracedat_tables.hpp"
 #include "pipeline/profile_replay.hpp"
+#include "tracedat/reader.hpp"
 
 namespace sonde::pipeline {
 
@@ -82,6 +84,31 @@ Result<HtmlReportSummary> write_html_report(const HtmlReportOptions& options, Di
   if (auto written = replace_file(options.output, *page, 0600); !written)
     return tl::unexpected(written.error());
   return HtmlReportSummary{tables.times.size(), page->size()};
+}
+
+Result<HtmlReportSummary> write_trace_dat_html_report(const std::string& input, const std::string& output) {
+  auto reader = tracedat::TraceDatReader::open(input);
+  if (!reader) return tl::unexpected(reader.error());
+  auto tables = output::trace_dat_tables(**reader);
+  if (!tables) return tl::unexpected(tables.error());
+  output::HtmlReportFacts facts;
+  facts.title = input;
+  facts.command = "sonde ftrace report";
+  facts.rows = {{"file", input},
+                {"trace.dat version", std::to_string((*reader)->version())},
+                {"cpus", std::to_string((*reader)->cpu_count())},
+                {"records", std::to_string(tables->times.size())},
+                {"event types", std::to_string(tables->frames.size())},
+                {"tasks", std::to_string(tables->threads.size())}};
+  if (!tables->times.empty()) {
+    auto [first, last] = std::minmax_element(tables->times.begin(), tables->times.end());
+    facts.rows.emplace_back("duration", fmt::format("{:.3f} s (records from first to last)",
+                                                    static_cast<double>(*last - *first) / 1e9));
+  }
+  auto page = output::html_report_page(*tables, {}, facts, nullptr);
+  if (!page) return tl::unexpected(page.error());
+  if (auto written = replace_file(output, *page, 0600); !written) return tl::unexpected(written.error());
+  return HtmlReportSummary{tables->times.size(), page->size()};
 }
 
 }  // namespace sonde::pipeline

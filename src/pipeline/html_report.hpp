@@ -24,5 +24,7 @@ struct HtmlReportSummary {
 };
 
 Result<HtmlReportSummary> write_html_report(const HtmlReportOptions& options, Diagnostics& diagnostics);
+// ftrace report --html: a trace.dat's records in the same page (output/html/tracedat_tables).
+Result<HtmlReportSummary> write_trace_dat_html_report(const std::string& input, const std::string& output);
 
 }  // namespace sonde::pipeline

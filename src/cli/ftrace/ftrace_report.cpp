@@ -5,6 +5,7 @@
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
 #include "kernel/cpus.hpp"
+#include "pipeline/html_report.hpp"
 #include "tracedat/reader.hpp"
 #include "tracedat/report.hpp"
 
@@ -20,6 +21,10 @@ int ftrace_report(int argc, char** argv) {
   app.add_option("--cpu", cpu_lists, "Show only these CPUs (list: 0,2-3)");
   app.add_flag("-t", options.nanoseconds, "Full nanosecond timestamps");
   app.add_flag("--stat", options.stat, "Show the recorded kernel buffer statistics");
+  std::string html;
+  app.add_option(
+      "--html", html,
+      "Write a self-contained HTML page of the records instead: per-task and per-CPU timeline, counts");
   if (auto exit = parse_command_line(app, argc, argv, "ftrace report")) return *exit;
   auto rest = app.remaining();
   if (rest.size() > 1 || (rest.size() == 1 && !rest[0].empty() && rest[0][0] == '-'))
@@ -28,6 +33,17 @@ int ftrace_report(int argc, char** argv) {
         Error::Kind::usage});
   if (rest.size() == 1) input = rest[0];
 
+  if (!html.empty()) {
+    if (!options.filters.empty() || !cpu_lists.empty() || options.stat)
+      return report_error(
+          Error{"sonde ftrace report: --html shows every record; -F, --cpu and --stat go with the text",
+                Error::Kind::usage});
+    auto written = pipeline::write_trace_dat_html_report(input, html);
+    if (!written) return report_error("ftrace report", written.error());
+    fmt::print(stderr, "[ sonde ftrace report: wrote '{}' ({:.3f} MB, {} records): open it in a browser ]\n",
+               html, static_cast<double>(written->bytes) / 1024.0 / 1024.0, written->samples);
+    return 0;
+  }
   for (const auto& list : cpu_lists) {
     auto cpus = kernel::parse_cpu_list(list);
     if (!cpus) return report_error(cpus.error().with_context("sonde ftrace report: --cpu"));

@@ -38,24 +38,29 @@ HtmlReportData::HtmlReportData(session::Session& session, ScriptSymbols& symbols
   }
 }
 
-void HtmlReportData::sched_switch(const session::SampleEvent& sample) {
-  const perfdata::Sample& s = sample.sample;
-  tep_event* format = formats_->find(sample.event.attr.config);
-  tep_format_field* next_comm = tep_find_field(format, "next_comm");
-  tep_format_field* next_pid = tep_find_field(format, "next_pid");
+void HtmlCpuLanes::on_switch(uint32_t cpu, uint64_t time, const tep_event* format, const uint8_t* raw,
+                             size_t size) {
+  tep_format_field* next_comm = tep_find_field(const_cast<tep_event*>(format), "next_comm");
+  tep_format_field* next_pid = tep_find_field(const_cast<tep_event*>(format), "next_pid");
   if (next_comm == nullptr || next_pid == nullptr) return;
-  if (s.cpu >= cpus_.size()) cpus_.resize(s.cpu + 1);
-  CpuTrack& cpu = cpus_[s.cpu];
-  if (cpu.open && s.time >= cpu.start)
-    tables_.cpu_slices.push_back({cpu.start, s.time, s.cpu, cpu.pid, cpu.comm});
-  const uint8_t* raw = s.raw.data();
-  size_t size = s.raw.size();
-  cpu.pid = static_cast<int32_t>(field_number(raw, size, static_cast<size_t>(next_pid->offset),
-                                              static_cast<size_t>(next_pid->size), true));
+  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+  CpuTrack& track = cpus_[cpu];
+  if (track.open && time >= track.start) slices_.push_back({track.start, time, cpu, track.pid, track.comm});
+  track.pid = static_cast<int32_t>(field_number(raw, size, static_cast<size_t>(next_pid->offset),
+                                                static_cast<size_t>(next_pid->size), true));
   std::string_view comm = field_string(raw, size, static_cast<size_t>(next_comm->offset));
-  cpu.comm = std::string(comm.substr(0, std::min<size_t>(comm.size(), static_cast<size_t>(next_comm->size))));
-  cpu.open = cpu.pid != 0;  // the idle task leaves the lane empty
-  cpu.start = s.time;
+  track.comm =
+      std::string(comm.substr(0, std::min<size_t>(comm.size(), static_cast<size_t>(next_comm->size))));
+  track.open = track.pid != 0;  // the idle task leaves the lane empty
+  track.start = time;
+}
+
+std::vector<HtmlCpuSlice> HtmlCpuLanes::finish(uint64_t last_time) {
+  for (uint32_t cpu = 0; cpu < cpus_.size(); ++cpu)
+    if (cpus_[cpu].open && last_time >= cpus_[cpu].start)
+      slices_.push_back({cpus_[cpu].start, last_time, cpu, cpus_[cpu].pid, cpus_[cpu].comm});
+  cpus_.clear();
+  return std::move(slices_);
 }
 
 void HtmlReportData::on_sample(const session::SampleEvent& sample) {
@@ -79,7 +84,8 @@ void HtmlReportData::on_sample(const session::SampleEvent& sample) {
   tables_.sample_events.push_back(static_cast<uint8_t>(sample.event_index));
   uint64_t period = s.has(PERF_SAMPLE_PERIOD) ? s.period : sample.event.attr.sample_period;
   if (s.has(PERF_SAMPLE_TIME) && s.time > last_time_) last_time_ = s.time;
-  if (is_sched_switch_[sample.event_index]) sched_switch(sample);
+  if (is_sched_switch_[sample.event_index])
+    cpu_lanes_.on_switch(s.cpu, s.time, formats_->find(sample.event.attr.config), s.raw.data(), s.raw.size());
   double weight = event.nanoseconds ? static_cast<double>(period) : 1.0;
   tables_.weights.push_back(weight);
   if (!scratch_.empty()) leaf_weights_[uint64_t{sample.event_index} << 32 | scratch_.front()] += weight;
@@ -117,9 +123,7 @@ void HtmlReportData::find_hot_functions() {
 
 HtmlReportTables HtmlReportData::finish() {
   find_hot_functions();
-  for (uint32_t cpu = 0; cpu < cpus_.size(); ++cpu)
-    if (cpus_[cpu].open && last_time_ >= cpus_[cpu].start)
-      tables_.cpu_slices.push_back({cpus_[cpu].start, last_time_, cpu, cpus_[cpu].pid, cpus_[cpu].comm});
+  tables_.cpu_slices = cpu_lanes_.finish(last_time_);
   // Every location's functions as frames, innermost first.
   std::vector<std::vector<uint32_t>> location_frames;
   std::unordered_map<std::string, uint32_t> frame_ids;

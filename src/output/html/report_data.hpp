@@ -19,6 +19,8 @@
 #include "session/session.hpp"
 #include "session/tracepoint_formats.hpp"
 
+struct tep_event;
+
 namespace sonde::output {
 
 struct HtmlReportFrame {
@@ -57,6 +59,26 @@ struct HtmlCpuSlice {
   std::string comm;
 };
 
+// The CPU lanes as sched_switch payloads arrive, in time order per CPU.
+class HtmlCpuLanes {
+ public:
+  // A sched_switch payload (`format` its event's): the CPU's running slice ends, the next task's
+  // begins.
+  void on_switch(uint32_t cpu, uint64_t time, const tep_event* format, const uint8_t* raw, size_t size);
+  // Ends the slices still open at `last_time` and hands over all of them.
+  std::vector<HtmlCpuSlice> finish(uint64_t last_time);
+
+ private:
+  struct CpuTrack {
+    bool open = false;
+    uint64_t start = 0;
+    int32_t pid = 0;
+    std::string comm;
+  };
+  std::vector<CpuTrack> cpus_;
+  std::vector<HtmlCpuSlice> slices_;
+};
+
 // The finished tables.
 struct HtmlReportTables {
   std::vector<HtmlReportEvent> events;
@@ -84,14 +106,6 @@ class HtmlReportData : public session::SessionVisitor {
 
  private:
   void find_hot_functions();
-  // A sched_switch sample: the CPU's running slice ends, the next task's begins.
-  void sched_switch(const session::SampleEvent& sample);
-  struct CpuTrack {
-    bool open = false;
-    uint64_t start = 0;
-    int32_t pid = 0;
-    std::string comm;
-  };
 
   session::Session& session_;
   ScriptSymbols& symbols_;
@@ -104,7 +118,7 @@ class HtmlReportData : public session::SessionVisitor {
   std::vector<uint32_t> scratch_;
   std::unique_ptr<session::TracepointFormats> formats_;
   std::vector<bool> is_sched_switch_;  // by event
-  std::vector<CpuTrack> cpus_;
+  HtmlCpuLanes cpu_lanes_;
   uint64_t last_time_ = 0;
 };
 

@@ -266,7 +266,7 @@ Result<std::string> html_report_page(const HtmlReportTables& tables,
   auto packed = gzip(columns(tables, slice_names(tables)));
   if (!packed) return tl::unexpected(packed.error());
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
-  std::string title = "sonde report: " + facts.title;
+  std::string title = facts.command + ": " + facts.title;
   for (char c : title) {
     if (c == '<')
       page += "&lt;";

@@ -18,6 +18,7 @@ namespace sonde::output {
 
 struct HtmlReportFacts {
   std::string title;                                      // the input's name
+  std::string command = "sonde report";                   // what wrote the page, before the title
   std::vector<std::pair<std::string, std::string>> rows;  // the summary's (fact, value) lines
 };
 
