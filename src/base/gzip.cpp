@@ -5,6 +5,9 @@
 namespace sonde {
 
 Result<std::string> gzip(std::string_view bytes) {
+  // One deflate call: its counts are 32-bit.
+  if (bytes.size() > UINT32_MAX / 2)
+    return failf("cannot compress {} bytes at once (2 GiB at most)", bytes.size());
   z_stream stream{};
   if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return fail("zlib could not start a gzip stream");

@@ -14,7 +14,8 @@ namespace sonde::analysis {
 
 namespace {
 
-constexpr uint32_t kMaxSourceLines = 600;  // a listing, not the whole file
+constexpr uint32_t kMaxSourceLines = 600;       // a listing, not the whole file
+constexpr uint64_t kMaxFunctionSize = 1 << 20;  // beyond it, a symbol's size is not to be believed
 
 // The lines [first, last] of a text file; fewer (or none) when it is shorter or unreadable.
 std::vector<std::string> read_lines(const std::string& path, uint32_t first, uint32_t last) {
@@ -44,6 +45,9 @@ Result<FunctionAnnotation> annotate_function(const std::string& elf_path, uint64
     if (annotation.size != 0) break;
   }
   if (annotation.size == 0) return failf("'{}' has no function symbol at {:#x}", elf_path, start);
+  if (annotation.size > kMaxFunctionSize)
+    return failf("'{}': {} claims {} bytes of code; not disassembled", elf_path, annotation.name,
+                 annotation.size);
   std::string_view bytes = image->code(start, annotation.size);
   if (bytes.empty()) return failf("'{}' holds no code for {} at {:#x}", elf_path, annotation.name, start);
   auto instructions = symbols::disassemble(bytes, start, image->machine());
@@ -78,26 +82,34 @@ Result<FunctionAnnotation> annotate_function(const std::string& elf_path, uint64
   if (annotation.files.empty()) return annotation;
 
   // The source shown: the file with the most weight (the first one when none has any).
-  auto heaviest = std::max_element(file_weights.begin(), file_weights.end());
-  annotation.main_file = *heaviest > 0 ? static_cast<int32_t>(heaviest - file_weights.begin())
+  auto heaviest_file = std::max_element(file_weights.begin(), file_weights.end());
+  annotation.main_file = *heaviest_file > 0 ? static_cast<int32_t>(heaviest_file - file_weights.begin())
                          : annotation.instructions.front().file >= 0 ? annotation.instructions.front().file
                                                                      : 0;
-  uint32_t first = UINT32_MAX, last = 0;
+  uint64_t first = UINT32_MAX, last = 0, heaviest = 0;
   std::map<uint32_t, double> line_weights;
   for (const AnnotatedInstruction& instruction : annotation.instructions) {
     if (instruction.file != annotation.main_file || instruction.line == 0) continue;
-    first = std::min(first, instruction.line);
-    last = std::max(last, instruction.line);
-    line_weights[instruction.line] += instruction.weight;
+    first = std::min<uint64_t>(first, instruction.line);
+    last = std::max<uint64_t>(last, instruction.line);
+    double& weight = line_weights[instruction.line];
+    weight += instruction.weight;
+    if (heaviest == 0 || weight > line_weights[static_cast<uint32_t>(heaviest)]) heaviest = instruction.line;
   }
   if (first > last) return annotation;
-  last = std::min(last, first + kMaxSourceLines - 1);
-  auto text = read_lines(annotation.files[static_cast<size_t>(annotation.main_file)], first, last);
-  for (uint32_t number = first; number <= last; ++number) {
+  // A long span (an inline helper defined far away in the same file) keeps the hottest line in
+  // view: the window starts up to half a window before it.
+  if (last - first >= kMaxSourceLines) {
+    first = std::max(first, heaviest > kMaxSourceLines / 2 ? heaviest - kMaxSourceLines / 2 : 0);
+    last = std::min(last, first + kMaxSourceLines - 1);
+  }
+  auto text = read_lines(annotation.files[static_cast<size_t>(annotation.main_file)],
+                         static_cast<uint32_t>(first), static_cast<uint32_t>(last));
+  for (uint64_t number = first; number <= last; ++number) {
     AnnotatedSourceLine& line = annotation.source.emplace_back();
-    line.line = number;
+    line.line = static_cast<uint32_t>(number);
     if (number - first < text.size()) line.text = text[number - first];
-    auto weight = line_weights.find(number);
+    auto weight = line_weights.find(static_cast<uint32_t>(number));
     if (weight != line_weights.end()) line.weight = weight->second;
   }
   return annotation;

@@ -15,6 +15,7 @@ namespace {
 constexpr size_t kFlushSize = 1 << 20;
 // Per-CPU tracks sit in a process of their own, far from real pids.
 constexpr int64_t kCpuProcess = int64_t{1} << 30;
+constexpr uint32_t kMaxCpus = 4096;
 
 // Microseconds, the format's unit, with the nanoseconds kept as three decimals.
 void append_micros(std::string& out, uint64_t ns) {
@@ -40,7 +41,11 @@ void ChromeEvents::begin_event() {
 }
 
 void ChromeEvents::drain() {
-  if (text_.size() < kFlushSize || !status_) return;
+  if (!status_) {
+    text_.clear();  // the output failed: what follows is dropped, finish() says why
+    return;
+  }
+  if (text_.size() < kFlushSize) return;
   bytes_put_ += text_.size();
   status_ = out_.put(text_);
   text_.reserve(kFlushSize + 64 * 1024);
@@ -128,6 +133,7 @@ void ChromeEvents::sched_switch(uint32_t cpu, uint64_t time, const tep_event* fo
   tep_format_field* next_comm = tep_find_field(const_cast<tep_event*>(format), "next_comm");
   tep_format_field* next_pid = tep_find_field(const_cast<tep_event*>(format), "next_pid");
   if (next_comm == nullptr || next_pid == nullptr) return;
+  if (cpu >= kMaxCpus) return;  // a damaged sample's CPU
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   CpuTrack& track = cpus_[cpu];
   if (track.open && time >= track.start) {

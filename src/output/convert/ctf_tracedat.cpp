@@ -50,6 +50,8 @@ Result<CtfTraceDatSummary> write_ctf_trace(const tracedat::TraceDatReader& reade
     ++summary.events;
   }
   if (!writer->status()) return tl::unexpected(writer->status().error());
+  // A damaged page: no metadata, so the directory is not taken for a whole trace.
+  if (!merger.problems().empty()) return fail(merger.problems().front());
 
   std::string event_classes;
   for (size_t id = 0; id < classes.size(); ++id) {
@@ -61,7 +63,6 @@ Result<CtfTraceDatSummary> write_ctf_trace(const tracedat::TraceDatReader& reade
   }
   if (auto finished = writer->finish({}, 0, event_classes); !finished)
     return tl::unexpected(finished.error());
-  if (!merger.problems().empty()) return fail(merger.problems().front());
   summary.bytes = writer->bytes();
   return summary;
 }

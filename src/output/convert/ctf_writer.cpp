@@ -164,6 +164,9 @@ Result<CtfWriter> CtfWriter::create(std::string directory, size_t cpus) {
 CtfWriter::CtfWriter(CtfWriter&& other) noexcept { *this = std::move(other); }
 
 CtfWriter& CtfWriter::operator=(CtfWriter&& other) noexcept {
+  if (this == &other) return *this;
+  for (Stream& stream : streams_)
+    if (stream.fd >= 0) ::close(stream.fd);
   directory_ = std::move(other.directory_);
   streams_ = std::move(other.streams_);
   other.streams_.clear();  // their fds are ours now

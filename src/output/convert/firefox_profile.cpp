@@ -40,12 +40,13 @@ double interval_milliseconds(session::Session& session) {
 }  // namespace
 
 FirefoxProfile::FirefoxProfile(session::Session& session, ScriptSymbols& symbols, OutputStream& out)
-    : session_(session), symbols_(symbols), out_(out), locations_(session) {
-  for (const auto& event : session.reader().attrs().events())
-    event_names_.push_back(session::event_name(event));
-}
+    : session_(session), symbols_(symbols), out_(out), locations_(session) {}
 
 void FirefoxProfile::on_sample(const session::SampleEvent& sample) {
+  // A pipe's events arrive as records ahead of its samples: named at the first sample.
+  if (event_names_.empty())
+    for (const auto& event : session_.reader().attrs().events())
+      event_names_.push_back(session::event_name(event));
   const perfdata::Sample& s = sample.sample;
   ++samples_;
   bool inserted;

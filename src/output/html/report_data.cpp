@@ -13,12 +13,17 @@ namespace sonde::output {
 namespace {
 
 constexpr size_t kMaxEvents = 255;  // an event's index is a byte per sample
+constexpr uint32_t kMaxCpus = 4096;
 
 }  // namespace
 
 HtmlReportData::HtmlReportData(session::Session& session, ScriptSymbols& symbols)
-    : session_(session), symbols_(symbols), locations_(session) {
-  for (const auto& event : session.reader().attrs().events()) {
+    : session_(session), symbols_(symbols), locations_(session) {}
+
+// A pipe's events and tracing data arrive as records ahead of its samples: read at the first.
+void HtmlReportData::prepare() {
+  prepared_ = true;
+  for (const auto& event : session_.reader().attrs().events()) {
     HtmlReportEvent entry;
     entry.name = session::event_name(event);
     entry.nanoseconds = counts_nanoseconds(event, entry.name);
@@ -26,12 +31,12 @@ HtmlReportData::HtmlReportData(session::Session& session, ScriptSymbols& symbols
     if (tables_.events.size() == kMaxEvents) break;
   }
   // sched_switch draws the CPUs' lanes: which tracepoint ids are it.
-  Bytes blob = session.reader().tracing_data();
+  Bytes blob = session_.reader().tracing_data();
   if (!blob.empty())
     if (auto formats = session::TracepointFormats::parse(blob))
       formats_ = std::make_unique<session::TracepointFormats>(std::move(*formats));
   for (size_t e = 0; e < tables_.events.size(); ++e) {
-    const perf_event_attr& attr = session.reader().attrs().events()[e].attr;
+    const perf_event_attr& attr = session_.reader().attrs().events()[e].attr;
     tep_event* format = formats_ && attr.type == PERF_TYPE_TRACEPOINT ? formats_->find(attr.config) : nullptr;
     is_sched_switch_.push_back(format != nullptr && std::string_view(format->name) == "sched_switch" &&
                                (attr.sample_type & PERF_SAMPLE_CPU));
@@ -43,6 +48,7 @@ void HtmlCpuLanes::on_switch(uint32_t cpu, uint64_t time, const tep_event* forma
   tep_format_field* next_comm = tep_find_field(const_cast<tep_event*>(format), "next_comm");
   tep_format_field* next_pid = tep_find_field(const_cast<tep_event*>(format), "next_pid");
   if (next_comm == nullptr || next_pid == nullptr) return;
+  if (cpu >= kMaxCpus) return;  // a damaged sample's CPU
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   CpuTrack& track = cpus_[cpu];
   if (track.open && time >= track.start) slices_.push_back({track.start, time, cpu, track.pid, track.comm});
@@ -64,6 +70,7 @@ std::vector<HtmlCpuSlice> HtmlCpuLanes::finish(uint64_t last_time) {
 }
 
 void HtmlReportData::on_sample(const session::SampleEvent& sample) {
+  if (!prepared_) prepare();
   if (sample.event_index >= tables_.events.size()) return;
   const perfdata::Sample& s = sample.sample;
   bool inserted;
@@ -82,11 +89,15 @@ void HtmlReportData::on_sample(const session::SampleEvent& sample) {
   tables_.times.push_back(s.has(PERF_SAMPLE_TIME) ? s.time : 0);
   tables_.sample_threads.push_back(thread);
   tables_.sample_events.push_back(static_cast<uint8_t>(sample.event_index));
-  uint64_t period = s.has(PERF_SAMPLE_PERIOD) ? s.period : sample.event.attr.sample_period;
+  // Weighed by period, as report weighs every event (a sample of a frequency-mode event without
+  // its period counts 1).
+  uint64_t period = s.has(PERF_SAMPLE_PERIOD) ? s.period
+                    : sample.event.attr.freq  ? 1
+                                              : sample.event.attr.sample_period;
   if (s.has(PERF_SAMPLE_TIME) && s.time > last_time_) last_time_ = s.time;
   if (is_sched_switch_[sample.event_index])
     cpu_lanes_.on_switch(s.cpu, s.time, formats_->find(sample.event.attr.config), s.raw.data(), s.raw.size());
-  double weight = event.nanoseconds ? static_cast<double>(period) : 1.0;
+  double weight = static_cast<double>(period > 0 ? period : 1);
   tables_.weights.push_back(weight);
   if (!scratch_.empty()) leaf_weights_[uint64_t{sample.event_index} << 32 | scratch_.front()] += weight;
 }
@@ -122,6 +133,7 @@ void HtmlReportData::find_hot_functions() {
 }
 
 HtmlReportTables HtmlReportData::finish() {
+  if (!prepared_) prepare();
   find_hot_functions();
   tables_.cpu_slices = cpu_lanes_.finish(last_time_);
   // Every location's functions as frames, innermost first.
@@ -132,18 +144,14 @@ HtmlReportTables HtmlReportData::finish() {
     auto& ids = location_frames.emplace_back();
     std::string dso = location.dso != nullptr ? location.dso->short_name : std::string("[unknown]");
     bool kernel = location.dso != nullptr && location.dso->is_kernel();
+    // A frame is a function of a DSO, whatever line the address has: the trees count functions.
     for (ProfileLocations::Frame& named : locations_.named_frames(location, symbols_)) {
       key = named.name;
       key.push_back('\0');
       key += dso;
-      key.push_back('\0');
-      key += named.file;
-      key.push_back('\0');
-      key += std::to_string(named.line);
       auto [it, fresh] = frame_ids.try_emplace(key, static_cast<uint32_t>(tables_.frames.size()));
       ids.push_back(it->second);
-      if (fresh)
-        tables_.frames.push_back({std::move(named.name), dso, std::move(named.file), named.line, kernel});
+      if (fresh) tables_.frames.push_back({std::move(named.name), dso, std::move(named.file), 0, kernel});
     }
   }
   // Each distinct location stack as a frame stack, root first: (prefix, frame) pairs interned,

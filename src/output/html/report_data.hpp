@@ -3,8 +3,8 @@
 // thread, event, stack, weight), the stacks as a table of (prefix, frame) pairs from the root,
 // so that a stack id is a node of the top-down call tree, and the frames once each (function,
 // DSO, source file and line, kernel or user; inlined functions are frames of their own).
-// Samples weigh their period for the clock events and off-CPU time (nanoseconds), as report
-// weighs them, and 1 for the other events. Memory: five columns per sample and the distinct
+// Samples weigh their period, as report weighs them (nanoseconds for the clock events and
+// off-CPU time). Memory: five columns per sample and the distinct
 // stacks and frames.
 #include <cstdint>
 #include <map>
@@ -23,9 +23,9 @@ struct tep_event;
 
 namespace sonde::output {
 
-struct HtmlReportFrame {
-  std::string name, dso, file;
-  int64_t line = 0;
+struct HtmlReportFrame {        // a function of a DSO
+  std::string name, dso, file;  // file: where it was first seen, "" when unknown
+  int64_t line = 0;             // 0: the trees count functions, not lines
   bool kernel = false;
 };
 
@@ -37,7 +37,7 @@ struct HtmlReportThread {
 
 struct HtmlReportEvent {
   std::string name;
-  bool nanoseconds = false;  // weights are nanoseconds (else counts)
+  bool nanoseconds = false;  // its periods are nanoseconds (else counts of its unit)
   uint64_t samples = 0;
 };
 
@@ -105,6 +105,7 @@ class HtmlReportData : public session::SessionVisitor {
   HtmlReportTables finish();
 
  private:
+  void prepare();
   void find_hot_functions();
 
   session::Session& session_;
@@ -120,6 +121,7 @@ class HtmlReportData : public session::SessionVisitor {
   std::vector<bool> is_sched_switch_;  // by event
   HtmlCpuLanes cpu_lanes_;
   uint64_t last_time_ = 0;
+  bool prepared_ = false;
 };
 
 }  // namespace sonde::output

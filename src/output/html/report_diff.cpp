@@ -46,16 +46,19 @@ HtmlReportDiff diff_tables(const HtmlReportTables& now, const HtmlReportTables& 
     if (outermost) diff.functions[name].total += total[s];
   }
 
-  // The new tree's nodes by (prefix + 1, function name id), to follow each baseline path in it.
-  std::vector<uint32_t> now_names(now.frames.size());
-  for (size_t f = 0; f < now.frames.size(); ++f) {
-    auto [it, fresh] = function_ids.try_emplace(now.frames[f].name, diff.functions.size());
-    if (fresh) diff.functions.push_back({now.frames[f].name, 0, 0});
-    now_names[f] = static_cast<uint32_t>(it->second);
-  }
+  // The new tree's nodes by (prefix + 1, function): a function is its name and DSO in both files
+  // (a node's frame is one), so each baseline path is followed into the new tree.
+  std::unordered_map<std::string, uint32_t> identities;
+  auto identity = [&](const HtmlReportFrame& frame) {
+    std::string key = frame.name + '\0' + frame.dso;
+    return identities.try_emplace(std::move(key), static_cast<uint32_t>(identities.size())).first->second;
+  };
+  std::vector<uint32_t> now_ids(now.frames.size()), base_ids(base.frames.size());
+  for (size_t f = 0; f < now.frames.size(); ++f) now_ids[f] = identity(now.frames[f]);
+  for (size_t f = 0; f < base.frames.size(); ++f) base_ids[f] = identity(base.frames[f]);
   std::unordered_map<uint64_t, uint32_t> now_children;
   for (size_t s = 0; s < now.stack_prefix.size(); ++s)
-    now_children.emplace(static_cast<uint64_t>(now.stack_prefix[s] + 1) << 32 | now_names[now.stack_frame[s]],
+    now_children.emplace(static_cast<uint64_t>(now.stack_prefix[s] + 1) << 32 | now_ids[now.stack_frame[s]],
                          static_cast<uint32_t>(s));
   std::vector<int64_t> mapped(nodes, -1);
   std::unordered_map<uint32_t, double> on_now;
@@ -63,10 +66,9 @@ HtmlReportDiff diff_tables(const HtmlReportTables& now, const HtmlReportTables& 
     int32_t prefix = base.stack_prefix[s];
     if (prefix >= 0 && mapped[static_cast<size_t>(prefix)] < 0) continue;
     int64_t parent = prefix >= 0 ? mapped[static_cast<size_t>(prefix)] : -1;
-    auto found = now_children.find(static_cast<uint64_t>(parent + 1) << 32 | base_names[base.stack_frame[s]]);
+    auto found = now_children.find(static_cast<uint64_t>(parent + 1) << 32 | base_ids[base.stack_frame[s]]);
     if (found == now_children.end()) continue;
     mapped[s] = found->second;
-    // Two baseline frames of one name under one parent (other lines, other DSOs) share the node.
     if (total[s] > 0) on_now[found->second] += total[s];
   }
   diff.node_totals.assign(on_now.begin(), on_now.end());

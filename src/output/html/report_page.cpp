@@ -46,11 +46,14 @@ table.code td.at { color: #888; }
 td.grew { color: #b71c1c; } td.shrank { color: #0d47a1; }
 )CSS";
 
-// JSON inside <script>: "</" would end the element.
+// JSON inside <script>: "</script" would end the element and "<!--" change how the parser looks
+// for that end. A '<' can only be inside a JSON string here, where \u003c means the same.
 void append_script_json(std::string& out, std::string_view json) {
-  for (size_t i = 0; i < json.size(); ++i) {
-    out.push_back(json[i]);
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') out.push_back('\\');
+  for (char c : json) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out.push_back(c);
   }
 }
 

@@ -325,7 +325,7 @@ std::string_view html_report_views_script() {
     const lane = new Int32Array(meta.threads.length).fill(-1);
     lanes.forEach((t, i) => (lane[t] = i));
     const rows = Math.max(lanes.length + data.cpus, 1);
-    const plot = width - kLabelWidth, height = rows * kLaneHeight + 18;
+    const plot = Math.max(width - kLabelWidth, 1), height = rows * kLaneHeight + 18;
     const ratio = window.devicePixelRatio || 1;
     canvas.width = width * ratio;
     canvas.height = height * ratio;
