@@ -48,4 +48,8 @@ fi
 step sonde flamegraph /tmp/sonde-demo.data -o /tmp/sonde-demo.svg
 "$sonde" flamegraph /tmp/sonde-demo.data -o /tmp/sonde-demo.svg
 "$sonde" flamegraph /tmp/sonde-demo.data -o /tmp/sonde-demo.html
-printf '\nflame graph written to /tmp/sonde-demo.svg and /tmp/sonde-demo.html: open either in a browser\n'
+
+step sonde report -i /tmp/sonde-demo.data --html /tmp/sonde-demo-report.html
+"$sonde" report -i /tmp/sonde-demo.data --html /tmp/sonde-demo-report.html 2>/dev/null
+printf '\nflame graph written to /tmp/sonde-demo.svg and /tmp/sonde-demo.html, the whole report (call\n'
+printf 'trees, flame graph, timeline, source) to /tmp/sonde-demo-report.html: open any in a browser\n'
