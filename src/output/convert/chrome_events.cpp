@@ -129,10 +129,8 @@ void ChromeEvents::tracepoint(std::string_view name, int64_t pid, int64_t tid, u
 
 void ChromeEvents::sched_switch(uint32_t cpu, uint64_t time, const tep_event* format, const uint8_t* raw,
                                 size_t size) {
-  if (format == nullptr) return;
-  tep_format_field* next_comm = tep_find_field(const_cast<tep_event*>(format), "next_comm");
-  tep_format_field* next_pid = tep_find_field(const_cast<tep_event*>(format), "next_pid");
-  if (next_comm == nullptr || next_pid == nullptr) return;
+  NextTask next;
+  if (format == nullptr || !read_next_task(*format, raw, size, next)) return;
   if (cpu >= kMaxCpus) return;  // a damaged sample's CPU
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   CpuTrack& track = cpus_[cpu];
@@ -141,14 +139,10 @@ void ChromeEvents::sched_switch(uint32_t cpu, uint64_t time, const tep_event* fo
     append_json_string(name, track.name);
     complete_event(name, kCpuProcess, kCpuProcess + cpu, track.start, time);
   }
-  auto pid = static_cast<int32_t>(field_number(raw, size, static_cast<size_t>(next_pid->offset),
-                                               static_cast<size_t>(next_pid->size), true));
-  std::string_view comm = field_string(raw, size, static_cast<size_t>(next_comm->offset));
-  comm = comm.substr(0, std::min<size_t>(comm.size(), static_cast<size_t>(next_comm->size)));
   // The idle task leaves the CPU's track empty.
-  track.open = pid != 0;
+  track.open = next.pid != 0;
   track.start = time;
-  track.name = fmt::format("{} {}", comm, pid);
+  track.name = fmt::format("{} {}", next.comm, next.pid);
 }
 
 void ChromeEvents::name_thread(int64_t pid, int64_t tid, std::string_view comm) {

@@ -24,7 +24,7 @@ Result<ChromeTraceDatSummary> write_chrome_trace(const tracedat::TraceDatReader&
   while (const tep_record* record = merger.next(buffer)) {
     tep_event* format = reader.record_format(*record);
     auto* mutable_record = const_cast<tep_record*>(record);  // libtraceevent reads only
-    int id = tep_data_type(tep, mutable_record);
+    int id = format != nullptr ? format->id : tep_data_type(tep, mutable_record);
     auto [name, fresh] = names.try_emplace(static_cast<uint64_t>(buffer) << 32 | static_cast<uint32_t>(id));
     if (fresh) name->second = reader.event_name(buffer, id, format);
     int pid = tep_data_pid(tep, mutable_record);

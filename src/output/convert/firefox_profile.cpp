@@ -56,12 +56,12 @@ void FirefoxProfile::on_sample(const session::SampleEvent& sample) {
     Thread thread;
     thread.pid = sample.thread.pid;
     thread.tid = sample.thread.tid;
+    thread.event = sample.event_index;
     threads_.push_back(std::move(thread));
   }
   Thread& thread = threads_[thread_id];
   // A thread named after exec or prctl keeps its latest name, as perf's script does.
-  thread.name = sample.thread.comm;
-  if (event_names_.size() > 1) thread.name += " (" + event_names_[sample.event_index] + ")";
+  if (thread.name != sample.thread.comm) thread.name = sample.thread.comm;
   scratch_.clear();
   locations_.append_stack(sample, scratch_);
   thread.stacks.push_back(stacks_.intern(scratch_, inserted));
@@ -162,7 +162,8 @@ Result<void> FirefoxProfile::write_thread(const Thread& thread,
   }
 
   out += "\n{\"name\":";
-  append_json_string(out, thread.name);
+  append_json_string(
+      out, event_names_.size() > 1 ? thread.name + " (" + event_names_[thread.event] + ")" : thread.name);
   out += ",\"processType\":\"default\",\"pid\":";
   append_json_number(out, thread.pid);
   out += ",\"tid\":";

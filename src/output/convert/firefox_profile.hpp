@@ -34,7 +34,8 @@ class FirefoxProfile : public session::SessionVisitor {
 
  private:
   struct Thread {
-    std::string name;
+    std::string name;  // the thread's latest comm
+    size_t event = 0;
     int32_t pid = 0, tid = 0;
     std::vector<uint32_t> stacks;  // ids in stacks_
     std::vector<uint64_t> times;   // nanoseconds

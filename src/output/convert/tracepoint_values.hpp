@@ -56,4 +56,22 @@ inline std::string_view field_string(const uint8_t* raw, size_t size, size_t at)
   return {text, strnlen(text, size - at)};
 }
 
+// The task a sched_switch payload puts on the CPU (next_pid, next_comm cut to its field); false
+// when the format has no such fields.
+struct NextTask {
+  int32_t pid = 0;
+  std::string_view comm;
+};
+inline bool read_next_task(const tep_event& format, const uint8_t* raw, size_t size, NextTask& task) {
+  tep_format_field* next_comm = tep_find_field(const_cast<tep_event*>(&format), "next_comm");
+  tep_format_field* next_pid = tep_find_field(const_cast<tep_event*>(&format), "next_pid");
+  if (next_comm == nullptr || next_pid == nullptr) return false;
+  task.pid = static_cast<int32_t>(field_number(raw, size, static_cast<size_t>(next_pid->offset),
+                                               static_cast<size_t>(next_pid->size), true));
+  task.comm = field_string(raw, size, static_cast<size_t>(next_comm->offset));
+  if (task.comm.size() > static_cast<size_t>(next_comm->size))
+    task.comm = task.comm.substr(0, next_comm->size);
+  return true;
+}
+
 }  // namespace sonde::output

@@ -38,25 +38,22 @@ void HtmlReportData::prepare() {
   for (size_t e = 0; e < tables_.events.size(); ++e) {
     const perf_event_attr& attr = session_.reader().attrs().events()[e].attr;
     tep_event* format = formats_ && attr.type == PERF_TYPE_TRACEPOINT ? formats_->find(attr.config) : nullptr;
-    is_sched_switch_.push_back(format != nullptr && std::string_view(format->name) == "sched_switch" &&
-                               (attr.sample_type & PERF_SAMPLE_CPU));
+    bool is_switch = format != nullptr && std::string_view(format->name) == "sched_switch" &&
+                     (attr.sample_type & PERF_SAMPLE_CPU);
+    sched_switch_formats_.push_back(is_switch ? format : nullptr);
   }
 }
 
 void HtmlCpuLanes::on_switch(uint32_t cpu, uint64_t time, const tep_event* format, const uint8_t* raw,
                              size_t size) {
-  tep_format_field* next_comm = tep_find_field(const_cast<tep_event*>(format), "next_comm");
-  tep_format_field* next_pid = tep_find_field(const_cast<tep_event*>(format), "next_pid");
-  if (next_comm == nullptr || next_pid == nullptr) return;
+  NextTask next;
+  if (!read_next_task(*format, raw, size, next)) return;
   if (cpu >= kMaxCpus) return;  // a damaged sample's CPU
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   CpuTrack& track = cpus_[cpu];
   if (track.open && time >= track.start) slices_.push_back({track.start, time, cpu, track.pid, track.comm});
-  track.pid = static_cast<int32_t>(field_number(raw, size, static_cast<size_t>(next_pid->offset),
-                                                static_cast<size_t>(next_pid->size), true));
-  std::string_view comm = field_string(raw, size, static_cast<size_t>(next_comm->offset));
-  track.comm =
-      std::string(comm.substr(0, std::min<size_t>(comm.size(), static_cast<size_t>(next_comm->size))));
+  track.pid = next.pid;
+  track.comm = std::string(next.comm);
   track.open = track.pid != 0;  // the idle task leaves the lane empty
   track.start = time;
 }
@@ -79,7 +76,7 @@ void HtmlReportData::on_sample(const session::SampleEvent& sample) {
                                        inserted);
   if (inserted) tables_.threads.push_back({sample.thread.pid, sample.thread.tid, "", 0});
   HtmlReportThread& entry = tables_.threads[thread];
-  entry.comm = sample.thread.comm;  // the latest name, after exec or prctl
+  if (entry.comm != sample.thread.comm) entry.comm = sample.thread.comm;  // the latest, after exec or prctl
   ++entry.samples;
   HtmlReportEvent& event = tables_.events[sample.event_index];
   ++event.samples;
@@ -95,8 +92,8 @@ void HtmlReportData::on_sample(const session::SampleEvent& sample) {
                     : sample.event.attr.freq  ? 1
                                               : sample.event.attr.sample_period;
   if (s.has(PERF_SAMPLE_TIME) && s.time > last_time_) last_time_ = s.time;
-  if (is_sched_switch_[sample.event_index])
-    cpu_lanes_.on_switch(s.cpu, s.time, formats_->find(sample.event.attr.config), s.raw.data(), s.raw.size());
+  if (const tep_event* format = sched_switch_formats_[sample.event_index])
+    cpu_lanes_.on_switch(s.cpu, s.time, format, s.raw.data(), s.raw.size());
   double weight = static_cast<double>(period > 0 ? period : 1);
   tables_.weights.push_back(weight);
   if (!scratch_.empty()) leaf_weights_[uint64_t{sample.event_index} << 32 | scratch_.front()] += weight;

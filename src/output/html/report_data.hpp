@@ -118,7 +118,7 @@ class HtmlReportData : public session::SessionVisitor {
   std::unordered_map<uint64_t, double> leaf_weights_;  // by event << 32 | leaf location id
   std::vector<uint32_t> scratch_;
   std::unique_ptr<session::TracepointFormats> formats_;
-  std::vector<bool> is_sched_switch_;  // by event
+  std::vector<const tep_event*> sched_switch_formats_;  // by event: its format if it is sched_switch
   HtmlCpuLanes cpu_lanes_;
   uint64_t last_time_ = 0;
   bool prepared_ = false;
