@@ -20,6 +20,7 @@ int cmd_stat(int argc, char** argv);
 int cmd_record(int argc, char** argv);
 int cmd_report(int argc, char** argv);
 int cmd_script(int argc, char** argv);
+int cmd_annotate(int argc, char** argv);
 int cmd_buildid_list(int argc, char** argv);
 int cmd_buildid_cache(int argc, char** argv);
 int cmd_collapse(int argc, char** argv);

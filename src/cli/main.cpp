@@ -16,6 +16,7 @@ const std::vector<Command>& commands() {
       {"stat", "Run a command and count its events", cmd_stat},
       {"report", "Read perf.data and display the profile", cmd_report},
       {"script", "Read perf.data and print every event", cmd_script},
+      {"annotate", "Read perf.data and show each sampled symbol's code with its samples", cmd_annotate},
       {"buildid-list", "List the build-ids in a perf.data file", cmd_buildid_list},
       {"buildid-cache", "Manage the build-id cache (~/.debug)", cmd_buildid_cache},
       {"collapse", "Fold stacks for flame graphs", cmd_collapse},

@@ -1,7 +1,12 @@
 #pragma once
 // Machine code as text, in process with capstone (no objdump, no child per function): x86-64 in
-// AT&T syntax as objdump and perf annotate print it by default (Intel on request), AArch64 in
-// its one syntax.
+// AT&T syntax spelled as objdump prints it (perf annotate's default), Intel on request, AArch64
+// in its one syntax. Capstone 4 spells AT&T differently from objdump ("movl $1, %eax" where
+// objdump prints "mov $0x1,%eax"); the x86 text is rewritten to objdump's spelling where the
+// instruction's details say how: operand-size suffixes dropped where a register operand gives
+// the size, immediates in hex at their operand's size, no space after commas, the scale of an
+// index and an encoded zero displacement written out. Branch targets and RIP-relative addresses
+// are given as numbers for the caller to name.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,6 +20,12 @@ struct Instruction {
   uint64_t address = 0;
   uint16_t size = 0;
   std::string mnemonic, operands;
+  // A direct jump or call: its target (the operands are then its hex address, as objdump
+  // prints it before "<symbol+off>"); 0 otherwise.
+  uint64_t branch_target = 0;
+  // A RIP-relative memory operand: the address it names (objdump's "# addr <symbol+off>"
+  // comment); 0 otherwise.
+  uint64_t memory_target = 0;
 };
 
 // `bytes` decoded from `address` on, for the ELF machine `machine` (EM_X86_64, EM_AARCH64). An

@@ -54,7 +54,9 @@ std::optional<SourceLine> DwarfInfo::line(uint64_t vaddr) {
   int number = 0;
   const char* file = dwarf_linesrc(row, nullptr, nullptr);
   if (!file || dwarf_lineno(row, &number) != 0) return std::nullopt;
-  return SourceLine{file, static_cast<unsigned>(number)};
+  unsigned discriminator = 0;
+  if (dwarf_linediscriminator(row, &discriminator) != 0) discriminator = 0;
+  return SourceLine{file, static_cast<unsigned>(number), discriminator};
 }
 
 namespace {
@@ -88,6 +90,74 @@ std::string DwarfInfo::subprogram_name(uint64_t vaddr, bool demangle_names) {
     if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) name = function_name(&scopes[i], demangle_names);
   std::free(scopes);
   return name;
+}
+
+namespace {
+
+void collect_scopes(Dwarf_Die* die, int depth, uint64_t start, uint64_t end, std::vector<FunctionScope>& out);
+
+// The subroutines inlined under `die`, through lexical blocks (which have no name of their own).
+void collect_children(Dwarf_Die* die, int depth, uint64_t start, uint64_t end,
+                      std::vector<FunctionScope>& out) {
+  Dwarf_Die child;
+  if (dwarf_child(die, &child) != 0) return;
+  do {
+    int tag = dwarf_tag(&child);
+    if (tag == DW_TAG_inlined_subroutine)
+      collect_scopes(&child, depth + 1, start, end, out);
+    else if (tag == DW_TAG_lexical_block)
+      collect_children(&child, depth, start, end, out);
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void collect_scopes(Dwarf_Die* die, int depth, uint64_t start, uint64_t end,
+                    std::vector<FunctionScope>& out) {
+  ptrdiff_t offset = 0;
+  Dwarf_Addr base = 0, low = 0, high = 0;
+  std::string name;
+  while ((offset = dwarf_ranges(die, offset, &base, &low, &high)) > 0) {
+    if (high <= start || low >= end) continue;
+    if (name.empty()) name = function_name(die, false);
+    out.push_back({low, high, depth, name});
+  }
+  collect_children(die, depth, start, end, out);
+}
+
+}  // namespace
+
+std::vector<FunctionScope> DwarfInfo::function_scopes(uint64_t start, uint64_t end) {
+  std::vector<FunctionScope> out;
+  Dwarf_Die cu;
+  if (!cu_for(start, &cu)) return out;
+  Dwarf_Die* scopes = nullptr;
+  int count = dwarf_getscopes(&cu, start, &scopes);
+  // Past an inlined instance dwarf_getscopes goes on with its abstract definition's parents:
+  // the holding function is found among the concrete parents of that instance instead.
+  for (int i = 0; i < count; ++i)
+    if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
+      Dwarf_Die* chain = nullptr;
+      int chain_count = dwarf_getscopes_die(&scopes[i], &chain);
+      std::free(scopes);
+      scopes = chain;
+      count = chain_count;
+      break;
+    }
+  for (int i = 0; i < count; ++i)
+    if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+      collect_scopes(&scopes[i], 0, start, end, out);
+      break;
+    }
+  std::free(scopes);
+  return out;
+}
+
+std::string DwarfInfo::compilation_dir(uint64_t vaddr) {
+  Dwarf_Die cu;
+  if (!cu_for(vaddr, &cu)) return "";
+  Dwarf_Attribute attribute;
+  const char* dir =
+      dwarf_attr_integrate(&cu, DW_AT_comp_dir, &attribute) ? dwarf_formstring(&attribute) : nullptr;
+  return dir ? dir : "";
 }
 
 std::vector<InlineFrame> DwarfInfo::inline_frames(uint64_t vaddr, bool demangle_names) {

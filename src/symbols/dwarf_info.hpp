@@ -17,6 +17,15 @@ namespace sonde::symbols {
 struct SourceLine {
   std::string file;  // as the line table names it (usually an absolute path)
   unsigned line = 0;
+  unsigned discriminator = 0;  // the row's DWARF discriminator (objdump -l prints it), 0 when none
+};
+
+// An address range of a function's code: the function itself (depth 0) or a subroutine inlined
+// in it (depth 1 and more), named as stored (the linkage name when there is one).
+struct FunctionScope {
+  uint64_t low = 0, high = 0;  // [low, high)
+  int depth = 0;
+  std::string name;
 };
 
 class DwarfInfo {
@@ -34,6 +43,11 @@ class DwarfInfo {
   std::vector<InlineFrame> inline_frames(uint64_t vaddr, bool demangle);
   // The name of the function (DW_TAG_subprogram) whose code holds `vaddr`, "" when none does.
   std::string subprogram_name(uint64_t vaddr, bool demangle);
+  // The ranges of the function whose code holds `start` and of every subroutine inlined in it,
+  // those that overlap [start, end): one walk of its DIEs, for naming each of many addresses.
+  std::vector<FunctionScope> function_scopes(uint64_t start, uint64_t end);
+  // The DW_AT_comp_dir of the compilation unit holding `vaddr`, "" when it has none.
+  std::string compilation_dir(uint64_t vaddr);
 
  private:
   explicit DwarfInfo(Dwarf* dwarf) : dwarf_(dwarf) {}

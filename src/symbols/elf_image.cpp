@@ -292,4 +292,37 @@ std::string_view ElfImage::code(uint64_t vaddr, uint64_t size) const {
   return {};
 }
 
+std::string ElfImage::section_name_at(uint64_t vaddr) const {
+  for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(scn, &header) || !(header.sh_flags & SHF_ALLOC)) continue;
+    if (vaddr < header.sh_addr || vaddr - header.sh_addr >= header.sh_size) continue;
+    const char* name = elf_strptr(elf_, shstrndx_, header.sh_name);
+    return name ? name : "";
+  }
+  return "";
+}
+
+uint32_t ElfImage::section_index_at(uint64_t vaddr) const {
+  for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(scn, &header) || !(header.sh_flags & SHF_ALLOC)) continue;
+    if (vaddr >= header.sh_addr && vaddr - header.sh_addr < header.sh_size)
+      return static_cast<uint32_t>(elf_ndxscn(scn));
+  }
+  return 0;
+}
+
+std::vector<SectionSymbol> ElfImage::section_symbols() const {
+  std::vector<SectionSymbol> out;
+  for_each_symbol(symtab_ == nullptr, [&](const GElf_Sym& sym, const char* name) {
+    uint8_t type = GELF_ST_TYPE(sym.st_info);
+    if (*name == '\0' || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE || type == STT_SECTION ||
+        type == STT_FILE)
+      return;
+    out.push_back({sym.st_value, sym.st_shndx, type, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), name});
+  });
+  return out;
+}
+
 }  // namespace sonde::symbols

@@ -24,6 +24,15 @@ struct LoadSegment {
   bool executable = false;
 };
 
+// A defined symbol with the section it is in, as objdump names addresses with them.
+struct SectionSymbol {
+  uint64_t address = 0;
+  uint32_t section = 0;  // the section header index
+  uint8_t type = 0;      // STT_FUNC, STT_OBJECT, STT_NOTYPE...
+  uint8_t binding = 0;   // STB_LOCAL, STB_GLOBAL, STB_WEAK
+  std::string name;
+};
+
 class ElfImage {
  public:
   static Result<ElfImage> open(const std::string& path);
@@ -64,6 +73,13 @@ class ElfImage {
   // The file's bytes at ELF virtual addresses [vaddr, vaddr + size), through the load segment
   // that holds them; empty when no segment holds them all (or the file has no code there).
   std::string_view code(uint64_t vaddr, uint64_t size) const;
+  // The name of the loaded section holding `vaddr` (".text"), "" when none does.
+  std::string section_name_at(uint64_t vaddr) const;
+  // Its header index, 0 when no loaded section holds it.
+  uint32_t section_index_at(uint64_t vaddr) const;
+  // Every named symbol defined in a section (not files or sections), from .symtab, or .dynsym
+  // without one: what objdump names addresses with.
+  std::vector<SectionSymbol> section_symbols() const;
 
  private:
   // Every entry of .symtab (or .dynsym when `dynamic`) that has a name string, in table order.

@@ -1,0 +1,45 @@
+#pragma once
+// One function's disassembly as `objdump -l -d --no-show-raw-insn -S -C --start-address=S
+// --stop-address=E FILE` prints it, the text perf 6.1's annotate reads: the section and symbol
+// headers, before each instruction the function name and "file:line" lines when they change
+// (-l) and the source lines not shown yet with up to five lines of context (-S, objdump's
+// SHOW_PRECEDING_CONTEXT_LINES), then "addr:\tinstruction". Made in process — capstone for the
+// code, libdw's line table and scopes for -l and -S — so that perf's reading of objdump's
+// output (perf_annotation) applies to it unchanged. The "FILE: file format" line perf drops is
+// not made.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace sonde::symbols {
+class DwarfInfo;
+class ElfImage;
+}  // namespace sonde::symbols
+
+namespace sonde::analysis {
+
+struct ListedFunction {
+  std::string name;             // the symbol, as objdump's "<name>:" header shows it
+  uint64_t start = 0, end = 0;  // ELF virtual addresses, [start, end)
+};
+
+// Names an address for objdump's "<symbol+0xoff>" (branch targets, RIP-relative comments); ""
+// when no symbol covers it.
+using AddressNamer = std::function<std::string(uint64_t address)>;
+
+// objdump's names for addresses of `code`: the nearest symbol at or before an address (of
+// several at one address, functions first, then globals, then by name), PLT entries as
+// "name@plt". A stripped file's names come from its separate debug file (`debug`, or nullptr),
+// as objdump takes them.
+AddressNamer objdump_namer(const symbols::ElfImage& code, const symbols::ElfImage* debug);
+
+// `code` holds the bytes, `dwarf` (nullptr without DWARF) the line table and function names;
+// `with_source` false leaves out -S's source text (perf annotate --no-source).
+Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, symbols::DwarfInfo* dwarf,
+                                                 const ListedFunction& function, const AddressNamer& namer,
+                                                 bool with_source = true);
+
+}  // namespace sonde::analysis
