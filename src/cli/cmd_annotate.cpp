@@ -42,8 +42,9 @@ int cmd_annotate(int argc, char** argv) {
   app.add_flag("-P,--full-paths", options.full_paths, "full paths of DSOs and source files");
   app.add_flag("--source", source, "interleave source code with the disassembly (default)");
   app.add_flag("--no-source", no_source, "disassembly with file:line markers only, no source text");
-  app.add_flag("--asm-raw", asm_raw, "show the instructions' raw bytes (not available yet)");
-  app.add_option("-M,--disassembler-style", style, "att (default; objdump's spelling) or intel");
+  app.add_flag("--asm-raw", asm_raw, "show the instructions' raw bytes, as objdump prints them");
+  app.add_option("-M,--disassembler-style", style,
+                 "att (the default) or intel, spelled as objdump spells them");
   app.add_option("--percent-type", percent_type,
                  "local-period (default), local-hits, global-period, global-hits");
   app.add_option("--percent-limit", options.percent_limit,
@@ -64,15 +65,13 @@ int cmd_annotate(int argc, char** argv) {
     return *exit_code;
   if (tui) return report_usage_error("annotate", "there is no TUI yet; output is --stdio text");
   if (stdio2) return report_usage_error("annotate", "--stdio2 is not available yet; use --stdio");
-  if (asm_raw) return report_usage_error("annotate", "--asm-raw is not available yet");
   if (source && no_source)
     return report_usage_error("annotate", "--source and --no-source contradict each other");
   if (samples && total_period)
     return report_usage_error("annotate",
                               "-n and --show-total-period contradict each other: pick one column");
-  if (!style.empty() && style != "att")
-    return report_usage_error("annotate",
-                              "-M '" + style + "': sonde prints objdump's AT&T syntax only (att)");
+  if (!style.empty() && style != "att" && style != "intel")
+    return report_usage_error("annotate", "-M '" + style + "': use att (the default) or intel");
   auto type = parse_percent_type(percent_type);
   if (!type)
     return report_usage_error(
@@ -82,7 +81,9 @@ int cmd_annotate(int argc, char** argv) {
   options.layout.column = samples        ? output::AnnotateColumn::samples
                           : total_period ? output::AnnotateColumn::period
                                          : output::AnnotateColumn::percent;
-  options.source = !no_source;
+  options.style.source = !no_source;
+  options.style.raw_bytes = asm_raw;
+  options.style.intel = style == "intel";
   options.symbolizer.vmlinux = vmlinux;
   if (positional.size() > 1) return report_usage_error("annotate", "give at most one symbol");
   options.symbols = positional;

@@ -96,7 +96,7 @@ Result<void> annotate(std::FILE* out, const AnnotateOptions& options, Diagnostic
       analysis::ListedFunction function{entry.symbol->name, entry.symbol->start,
                                         entry.symbol->start + entry.symbol->size};
       auto listing =
-          analysis::objdump_listing(*code.code, code.dwarf.get(), function, code.namer, options.source);
+          analysis::objdump_listing(*code.code, code.dwarf.get(), function, code.namer, options.style);
       if (!listing) {
         diagnostics.warningf("cannot annotate {}: {}", entry.symbol->name, listing.error().message);
         continue;

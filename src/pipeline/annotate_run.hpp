@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/annotate/objdump_listing.hpp"
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "output/annotate/annotate_stdio.hpp"
@@ -19,7 +20,7 @@ struct AnnotateOptions {
   std::vector<std::string> dsos;     // -d: only these DSOs (short or long names)
   double percent_limit = 0;          // a symbol below this share of its event is left out
   bool full_paths = false;           // -P
-  bool source = true;                // --no-source: objdump's -l lines without -S's source text
+  analysis::ListingStyle style;      // --no-source, --asm-raw, -M
   output::AnnotateLayout layout;
   symbols::SymbolizerOptions symbolizer;
 };

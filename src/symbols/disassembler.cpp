@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace sonde::symbols {
 
@@ -33,8 +34,21 @@ bool is_sized_by_register(std::string_view base) {
   return false;
 }
 
+// The two x86 fixes objdump's spellings share: movd of a 64-bit register is movq, and 66 90 is
+// written as the xchg it encodes.
+bool objdump_special_form(const cs_insn& insn, std::string_view mnemonic, bool wide_register, bool intel,
+                          Instruction& out) {
+  if (insn.size == 2 && insn.bytes[0] == 0x66 && insn.bytes[1] == 0x90) {
+    out.mnemonic = "xchg";
+    out.operands = intel ? "ax,ax" : "%ax,%ax";
+    return true;
+  }
+  if (mnemonic == "movd" && wide_register) out.mnemonic = "movq";
+  return false;
+}
+
 // objdump's AT&T spelling of one capstone instruction (see the header).
-void spell_as_objdump(const cs_insn& insn, csh handle, Instruction& out) {
+void spell_as_objdump_att(const cs_insn& insn, csh handle, Instruction& out) {
   const cs_x86& x86 = insn.detail->x86;
   std::string operands;
   for (const char* c = insn.op_str; *c; ++c)  // "a, b" -> "a,b"
@@ -99,17 +113,78 @@ void spell_as_objdump(const cs_insn& insn, csh handle, Instruction& out) {
       is_sized_by_register(mnemonic.substr(0, mnemonic.size() - 1)))
     mnemonic.remove_suffix(1);
   out.mnemonic = mnemonic;
-  if (mnemonic == "movd" && wide_register) out.mnemonic = "movq";
-  if (insn.size == 2 && insn.bytes[0] == 0x66 && insn.bytes[1] == 0x90) {  // objdump's two-byte nop
-    out.mnemonic = "xchg";
-    operands = "%ax,%ax";
-  }
+  out.operands = operands;
+  if (objdump_special_form(insn, mnemonic, wide_register, false, out)) return;
   // A segment override on a padding nop: objdump writes it as a prefix ("cs nopw 0x0(...)").
   if (mnemonic.starts_with("nop") && operands.starts_with("%cs:")) {
     out.mnemonic = "cs " + out.mnemonic;
     operands.erase(0, 4);
   }
   out.operands = std::move(operands);
+}
+
+// objdump -M intel's spelling: each operand rebuilt from the details — registers as named,
+// immediates in hex at their size, memory as "QWORD PTR [base+index*scale+disp]" with the size
+// word capstone gives upper-cased.
+void spell_as_objdump_intel(const cs_insn& insn, csh handle, Instruction& out) {
+  const cs_x86& x86 = insn.detail->x86;
+  std::vector<std::string> texts;  // capstone's text of each operand
+  std::string_view rest = insn.op_str;
+  while (!rest.empty()) {
+    size_t comma = rest.find(", ");
+    texts.emplace_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+  }
+  bool relative_branch = cs_insn_group(handle, &insn, CS_GRP_BRANCH_RELATIVE);
+  bool shift_by_one = x86.opcode[0] == 0xd0 || x86.opcode[0] == 0xd1;
+  bool wide_register = false;
+  std::string operands;
+  for (uint8_t i = 0; i < x86.op_count; ++i) {
+    const cs_x86_op& op = x86.operands[i];
+    std::string text = i < texts.size() ? texts[i] : "";
+    if (op.type == X86_OP_REG) {
+      wide_register |= op.size == 8 && std::string_view(cs_reg_name(handle, op.reg)).starts_with("r");
+    } else if (op.type == X86_OP_IMM && relative_branch) {
+      out.branch_target = static_cast<uint64_t>(op.imm);
+      text = fmt::format("{:x}", out.branch_target);
+    } else if (op.type == X86_OP_IMM && !shift_by_one) {
+      uint64_t value = static_cast<uint64_t>(op.imm);
+      if (op.size > 0 && op.size < 8) value &= (uint64_t{1} << (op.size * 8)) - 1;
+      text = fmt::format("{:#x}", value);
+    } else if (op.type == X86_OP_MEM) {
+      size_t ptr = text.find("ptr ");
+      std::string size_word = text.substr(0, ptr == std::string::npos ? 0 : ptr + 4);
+      for (char& c : size_word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      std::string address;
+      // A segment on a padding nop becomes objdump's "cs" prefix (below).
+      if (op.mem.segment != X86_REG_INVALID && !std::string_view(insn.mnemonic).starts_with("nop"))
+        address = std::string(cs_reg_name(handle, op.mem.segment)) + ":";
+      std::string inside;
+      if (op.mem.base != X86_REG_INVALID) inside = cs_reg_name(handle, op.mem.base);
+      if (op.mem.index != X86_REG_INVALID)
+        inside += fmt::format("{}{}*{}", inside.empty() ? "" : "+", cs_reg_name(handle, op.mem.index),
+                              op.mem.scale);
+      uint8_t mod = x86.modrm >> 6;
+      bool encoded =
+          mod == 1 || mod == 2 || (op.mem.base == X86_REG_INVALID && op.mem.index != X86_REG_INVALID);
+      if (op.mem.base == X86_REG_RIP)
+        out.memory_target = insn.address + insn.size + static_cast<uint64_t>(op.mem.disp);
+      if (op.mem.disp != 0 || encoded)
+        inside += op.mem.disp < 0 ? fmt::format("-{:#x}", -static_cast<uint64_t>(op.mem.disp))
+                                  : fmt::format("{}{:#x}", inside.empty() ? "" : "+", op.mem.disp);
+      // An absolute address has no brackets ("fs:0x1c").
+      bool absolute = op.mem.base == X86_REG_INVALID && op.mem.index == X86_REG_INVALID;
+      text = size_word + address + (absolute ? inside : "[" + inside + "]");
+    }
+    operands += (operands.empty() ? "" : ",") + text;
+  }
+  out.mnemonic = insn.mnemonic;
+  out.operands = std::move(operands);
+  if (objdump_special_form(insn, out.mnemonic, wide_register, true, out)) return;
+  for (uint8_t i = 0; i < x86.op_count; ++i)
+    if (out.mnemonic.starts_with("nop") && x86.operands[i].type == X86_OP_MEM &&
+        x86.operands[i].mem.segment == X86_REG_CS)
+      out.mnemonic = "cs " + out.mnemonic;
 }
 
 }  // namespace
@@ -129,7 +204,7 @@ Result<std::vector<Instruction>> disassemble(std::string_view bytes, uint64_t ad
   }
   csh handle;
   if (cs_open(arch, mode, &handle) != CS_ERR_OK) return fail("capstone could not start a disassembler");
-  bool objdump_spelling = arch == CS_ARCH_X86 && !intel_syntax;
+  bool objdump_spelling = arch == CS_ARCH_X86;
   if (arch == CS_ARCH_X86)
     cs_option(handle, CS_OPT_SYNTAX, intel_syntax ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
   if (objdump_spelling) cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
@@ -143,7 +218,10 @@ Result<std::vector<Instruction>> disassemble(std::string_view bytes, uint64_t ad
     instruction.address = insn->address;
     instruction.size = insn->size;
     if (objdump_spelling) {
-      spell_as_objdump(*insn, handle, instruction);
+      if (intel_syntax)
+        spell_as_objdump_intel(*insn, handle, instruction);
+      else
+        spell_as_objdump_att(*insn, handle, instruction);
     } else {
       instruction.mnemonic = insn->mnemonic;
       instruction.operands = insn->op_str;

@@ -62,6 +62,24 @@ TEST(Disassembler, SpellsX86AsObjdump) {
   EXPECT_EQ(text("\x48\x83\x05\xcf\xa0\x02\x00\x01", 8), "addq $0x1,0x2a0cf(%rip)");
 }
 
+std::string intel(const char* bytes, size_t size) {
+  auto listed = symbols::disassemble(std::string_view(bytes, size), 0x1000, EM_X86_64, true);
+  if (!listed || listed->empty()) return "?";
+  const symbols::Instruction& i = listed->front();
+  return i.operands.empty() ? i.mnemonic : i.mnemonic + " " + i.operands;
+}
+
+TEST(Disassembler, SpellsIntelAsObjdump) {
+  EXPECT_EQ(intel("\x48\x89\x4c\x24\x10", 5), "mov QWORD PTR [rsp+0x10],rcx");
+  EXPECT_EQ(intel("\x0f\xb6\x51\x01", 4), "movzx edx,BYTE PTR [rcx+0x1]");
+  EXPECT_EQ(intel("\x0f\x1f\x44\x00\x00", 5), "nop DWORD PTR [rax+rax*1+0x0]");
+  EXPECT_EQ(intel("\x48\x83\xc1\x02", 4), "add rcx,0x2");
+  EXPECT_EQ(intel("\x48\x8b\x45\xf8", 4), "mov rax,QWORD PTR [rbp-0x8]");
+  EXPECT_EQ(intel("\x64\x48\x8b\x04\x25\x10\x00\x00\x00", 9), "mov rax,QWORD PTR fs:0x10");
+  EXPECT_EQ(intel("\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00", 10), "cs nop WORD PTR [rax+rax*1+0x0]");
+  EXPECT_EQ(intel("\x48\xd1\xfb", 3), "sar rbx,1");
+}
+
 TEST(Disassembler, GivesTargetsToName) {
   auto call = symbols::disassemble(std::string_view("\xe8\xfb\xff\xff\xff", 5), 0x1000, EM_X86_64);
   ASSERT_TRUE(call && call->size() == 1);

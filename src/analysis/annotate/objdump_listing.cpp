@@ -19,6 +19,7 @@ namespace {
 
 constexpr uint64_t kMaxFunctionSize = 1 << 20;  // beyond it, a symbol's size is not to be believed
 constexpr unsigned kPrecedingContextLines = 5;  // objdump's SHOW_PRECEDING_CONTEXT_LINES
+constexpr size_t kRawBytesPerLine = 7;          // objdump's for x86
 
 // A source file as objdump -S shows it: its lines, and how far they have been shown.
 struct ShownFile {
@@ -152,14 +153,14 @@ AddressNamer objdump_namer(const symbols::ElfImage& code, const symbols::ElfImag
 
 Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, symbols::DwarfInfo* dwarf,
                                                  const ListedFunction& function, const AddressNamer& namer,
-                                                 bool with_source) {
+                                                 const ListingStyle& style) {
   if (function.end <= function.start || function.end - function.start > kMaxFunctionSize)
     return failf("'{}': {} claims {} bytes of code; not disassembled", code.path(), function.name,
                  function.end - function.start);
   std::string_view bytes = code.code(function.start, function.end - function.start);
   if (bytes.empty())
     return failf("'{}' holds no code for {} at {:#x}", code.path(), function.name, function.start);
-  auto instructions = symbols::disassemble(bytes, function.start, code.machine());
+  auto instructions = symbols::disassemble(bytes, function.start, code.machine(), style.intel);
   if (!instructions) return tl::unexpected(instructions.error());
 
   std::string section = code.section_name_at(function.start);
@@ -169,7 +170,7 @@ Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, 
   std::vector<std::string> out = {"", "",
                                   "", fmt::format("Disassembly of section {}:", section),
                                   "", fmt::format("{:016x} <{}>:", function.start, header_name)};
-  LineShower lines(dwarf, function, namer, with_source, out);
+  LineShower lines(dwarf, function, namer, style.source, out);
   for (const symbols::Instruction& instruction : *instructions) {
     lines.before(instruction.address);
     std::string operands =
@@ -177,7 +178,23 @@ Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, 
     if (instruction.memory_target != 0) operands += "        # " + named(instruction.memory_target, namer);
     std::string text =
         operands.empty() ? instruction.mnemonic : fmt::format("{:<6} {}", instruction.mnemonic, operands);
-    out.push_back(fmt::format("{:>8x}:\t{}", instruction.address, text));
+    if (!style.raw_bytes) {
+      out.push_back(fmt::format("{:>8x}:\t{}", instruction.address, text));
+      continue;
+    }
+    // objdump's x86 layout: seven bytes a line, padded, then the text; the rest of a longer
+    // instruction's bytes on lines of their own.
+    std::string_view raw = bytes.substr(instruction.address - function.start, instruction.size);
+    for (size_t at = 0; at < raw.size() || at == 0; at += kRawBytesPerLine) {
+      std::string hex;
+      for (size_t i = at; i < raw.size() && i < at + kRawBytesPerLine; ++i)
+        hex += fmt::format("{:02x} ", static_cast<uint8_t>(raw[i]));
+      if (at == 0)
+        out.push_back(
+            fmt::format("{:>8x}:\t{:<{}}\t{}", instruction.address, hex, kRawBytesPerLine * 3, text));
+      else
+        out.push_back(fmt::format("{:>8x}:\t{}", instruction.address + at, hex));
+    }
   }
   return out;
 }

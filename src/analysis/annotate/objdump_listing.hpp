@@ -36,10 +36,16 @@ using AddressNamer = std::function<std::string(uint64_t address)>;
 // as objdump takes them.
 AddressNamer objdump_namer(const symbols::ElfImage& code, const symbols::ElfImage* debug);
 
-// `code` holds the bytes, `dwarf` (nullptr without DWARF) the line table and function names;
-// `with_source` false leaves out -S's source text (perf annotate --no-source).
+// What perf's objdump command line asks for besides -l -d.
+struct ListingStyle {
+  bool source = true;      // -S (perf annotate --no-source drops it)
+  bool raw_bytes = false;  // no --no-show-raw-insn (perf annotate --asm-raw): x86's bytes, seven a line
+  bool intel = false;      // -M intel
+};
+
+// `code` holds the bytes, `dwarf` (nullptr without DWARF) the line table and function names.
 Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, symbols::DwarfInfo* dwarf,
                                                  const ListedFunction& function, const AddressNamer& namer,
-                                                 bool with_source = true);
+                                                 const ListingStyle& style = {});
 
 }  // namespace sonde::analysis
