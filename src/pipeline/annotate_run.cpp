@@ -33,7 +33,9 @@ DsoCode open_code(symbols::Symbolizer& symbolizer, const session::Dso& dso) {
   std::string path = symbolizer.elf_path(dso);
   if (path.empty()) {
     out.error = dso.is_kernel() ? "no vmlinux file was found (pass one with -k/--vmlinux)"
-                                : fmt::format("'{}' was not found", dso.long_name);
+                : dso.kind == session::DsoKind::jit_map
+                    ? fmt::format("a JIT's code is in no file ('{}' only names it)", dso.long_name)
+                    : fmt::format("'{}' was not found", dso.long_name);
     return out;
   }
   auto code = symbols::ElfImage::open(path);
