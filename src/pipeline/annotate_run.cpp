@@ -45,6 +45,7 @@ DsoCode open_code(symbols::Symbolizer& symbolizer, const session::Dso& dso) {
   }
   out.code = std::move(*code);
   std::string debug_path = symbolizer.debug_path(dso);
+  // (the symbolizer's choice: a compressed debug file's inflated copy in sonde's cache)
   if (!debug_path.empty() && debug_path != path)
     if (auto debug = symbols::ElfImage::open(debug_path)) out.debug = std::move(*debug);
   out.dwarf = symbols::DwarfInfo::open(out.debug ? out.debug->elf() : out.code->elf());
@@ -104,7 +105,8 @@ Result<void> annotate(std::FILE* out, const AnnotateOptions& options, Diagnostic
         continue;
       }
       analysis::PerfAnnotation annotation =
-          analysis::perf_annotation(*listing, entry.symbol->start, entry.symbol->size, entry.hits);
+          analysis::perf_annotation(listing->lines, entry.symbol->start, entry.symbol->size, entry.hits,
+                                    listing->decoded_end - entry.symbol->start);
       auto srcline = [&](uint64_t address) -> std::string {
         if (!code.dwarf) return "";
         auto where = code.dwarf->line(address);

@@ -29,7 +29,8 @@ struct Instruction {
 };
 
 // `bytes` decoded from `address` on, for the ELF machine `machine` (EM_X86_64, EM_AARCH64). An
-// undecodable byte ends the listing there (data in the text, or a truncated function).
+// undecodable byte ends the listing there (data in the text, a truncated function, or an
+// instruction capstone 4 does not know: some AVX-512 forms); the caller says so.
 Result<std::vector<Instruction>> disassemble(std::string_view bytes, uint64_t address, uint16_t machine,
                                              bool intel_syntax = false);
 

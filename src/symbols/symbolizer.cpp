@@ -16,6 +16,7 @@
 #include "format/build_ids.hpp"
 #include "kernel/kallsyms.hpp"
 #include "symbols/buildid_cache.hpp"
+#include "symbols/debug_file_cache.hpp"
 #include "symbols/debug_files.hpp"
 #include "symbols/debuginfod_client.hpp"
 #include "symbols/demangle.hpp"
@@ -32,10 +33,11 @@ namespace sonde::symbols {
 struct DsoState {
   const SymbolTable* table = nullptr;  // own_table, or a shared kernel/module table
   SymbolTable own_table;
-  bool space_is_offsets = false;      // user DSOs: addresses come in as file offsets
-  std::vector<LoadSegment> segments;  // to turn those into ELF virtual addresses
-  std::shared_ptr<ElfImage> runtime;  // the file with code (and .dynsym, PLT)
-  std::shared_ptr<ElfImage> symbols;  // the file the symbols came from (may be the same one)
+  bool space_is_offsets = false;       // user DSOs: addresses come in as file offsets
+  std::vector<LoadSegment> segments;   // to turn those into ELF virtual addresses
+  std::shared_ptr<ElfImage> runtime;   // the file with code (and .dynsym, PLT)
+  std::shared_ptr<ElfImage> symbols;   // the file the symbols came from (may be the same one)
+  std::unique_ptr<ElfImage> inflated;  // the DWARF's uncompressed copy in sonde's cache, when made
   std::string elf_path;
   std::string debug_path;
   bool dwarf_tried = false;
@@ -344,6 +346,14 @@ DwarfInfo* dwarf_of(DsoState& state) {
   state.dwarf_tried = true;
   for (ElfImage* image : {state.symbols.get(), state.runtime.get()}) {
     if (!image) continue;
+    // A distribution's debug file keeps its DWARF compressed, and libdw inflates all of it at
+    // open (libc's: a tenth of a second): the inflated copy in sonde's cache is read instead.
+    std::string inflated = uncompressed_debug_file(image->path(), image->build_id());
+    if (inflated != image->path())
+      if (auto copy = ElfImage::open(inflated)) {
+        state.inflated = std::make_unique<ElfImage>(std::move(*copy));
+        image = state.inflated.get();
+      }
     state.dwarf = DwarfInfo::open(image->elf());
     if (state.dwarf) {
       state.debug_path = image->path();

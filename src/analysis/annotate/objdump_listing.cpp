@@ -151,9 +151,9 @@ AddressNamer objdump_namer(const symbols::ElfImage& code, const symbols::ElfImag
   };
 }
 
-Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, symbols::DwarfInfo* dwarf,
-                                                 const ListedFunction& function, const AddressNamer& namer,
-                                                 const ListingStyle& style) {
+Result<ObjdumpListing> objdump_listing(const symbols::ElfImage& code, symbols::DwarfInfo* dwarf,
+                                       const ListedFunction& function, const AddressNamer& namer,
+                                       const ListingStyle& style) {
   if (function.end <= function.start || function.end - function.start > kMaxFunctionSize)
     return failf("'{}': {} claims {} bytes of code; not disassembled", code.path(), function.name,
                  function.end - function.start);
@@ -196,7 +196,15 @@ Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, 
         out.push_back(fmt::format("{:>8x}:\t{}", instruction.address + at, hex));
     }
   }
-  return out;
+  // Capstone stopped before the end: say where, rather than show a shorter function as whole.
+  uint64_t decoded =
+      instructions->empty() ? function.start : instructions->back().address + instructions->back().size;
+  if (decoded < function.end)
+    out.push_back(
+        fmt::format("(sonde: the disassembler cannot decode the bytes at {:x}; the {} bytes from there "
+                    "to the end of {} are not shown)",
+                    decoded, function.end - decoded, function.name));
+  return ObjdumpListing{std::move(out), decoded};
 }
 
 }  // namespace sonde::analysis

@@ -43,9 +43,14 @@ struct ListingStyle {
   bool intel = false;      // -M intel
 };
 
+struct ObjdumpListing {
+  std::vector<std::string> lines;
+  uint64_t decoded_end = 0;  // where decoding stopped: the function's end unless capstone gave up
+};
+
 // `code` holds the bytes, `dwarf` (nullptr without DWARF) the line table and function names.
-Result<std::vector<std::string>> objdump_listing(const symbols::ElfImage& code, symbols::DwarfInfo* dwarf,
-                                                 const ListedFunction& function, const AddressNamer& namer,
-                                                 const ListingStyle& style = {});
+Result<ObjdumpListing> objdump_listing(const symbols::ElfImage& code, symbols::DwarfInfo* dwarf,
+                                       const ListedFunction& function, const AddressNamer& namer,
+                                       const ListingStyle& style = {});
 
 }  // namespace sonde::analysis

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "base/strings.hpp"
@@ -38,7 +39,7 @@ std::optional<int> absolute_location(std::string_view line) {
 }  // namespace
 
 PerfAnnotation perf_annotation(const std::vector<std::string>& objdump_lines, uint64_t start, uint64_t size,
-                               const std::map<uint64_t, AddressHits>& hits) {
+                               const std::map<uint64_t, AddressHits>& hits, uint64_t decoded_size) {
   PerfAnnotation annotation;
   annotation.start = start;
   annotation.size = size;
@@ -67,7 +68,7 @@ PerfAnnotation perf_annotation(const std::vector<std::string>& objdump_lines, ui
   for (size_t i = annotation.lines.size(); i-- > 0;) {
     PerfAnnotationLine& line = annotation.lines[i];
     if (line.offset < 0) continue;
-    uint64_t until = last < 0 ? size : static_cast<uint64_t>(last);
+    uint64_t until = last < 0 ? std::min(size, decoded_size) : static_cast<uint64_t>(last);
     for (auto it = hits.lower_bound(static_cast<uint64_t>(line.offset));
          it != hits.end() && it->first < until; ++it) {
       line.hits.samples += it->second.samples;

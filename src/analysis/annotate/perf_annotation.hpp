@@ -30,8 +30,11 @@ struct PerfAnnotation {
   int address_width = 0;  // hex digits of the last instruction's address (perf's column)
 };
 
-// `objdump_lines` for the symbol [start, start + size); `hits` by offset from its start.
+// `objdump_lines` for the symbol [start, start + size); `hits` by offset from its start. The last
+// instruction holds the hits up to the symbol's end, or up to `decoded_size` when the listing
+// stopped short of it.
 PerfAnnotation perf_annotation(const std::vector<std::string>& objdump_lines, uint64_t start, uint64_t size,
-                               const std::map<uint64_t, AddressHits>& hits);
+                               const std::map<uint64_t, AddressHits>& hits,
+                               uint64_t decoded_size = UINT64_MAX);
 
 }  // namespace sonde::analysis

@@ -2,7 +2,9 @@
 // its SETUP and RUN lines through /bin/sh (with {sonde}, {workloads}, {data} and {tmp}
 // replaced), then checks exit status, stdout and stderr lines, a golden file, or a peer's
 // output; CLEANUP always runs, and the machine's tracing state must be as before.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,6 +134,15 @@ class CliCaseTest : public ::testing::Test {
     std::string stamp =
         std::to_string(binary.st_mtim.tv_sec) + "." + std::to_string(binary.st_mtim.tv_nsec) + "\n";
     for (const auto& command : case_.setup_once) stamp += command + "\n";
+    // Cases of one file run side by side under ctest -j: one makes the inputs, the others wait.
+    std::filesystem::create_directories(SONDE_CLI_SHARED_DIR);
+    int lock = ::open((shared_dir() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    ASSERT_GE(lock, 0);
+    struct Unlock {
+      int fd;
+      ~Unlock() { ::close(fd); }
+    } unlock{lock};
+    ASSERT_EQ(::flock(lock, LOCK_EX), 0);
     std::string stamp_path = shared_dir() + "/.stamp";
     if (read_whole(stamp_path) == stamp) return;
     std::filesystem::remove_all(shared_dir());
