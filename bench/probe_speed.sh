@@ -57,28 +57,9 @@ compare() {
 }
 
 echo "generating and building a C++ binary of $FUNCTIONS functions..."
-{
-    echo '#include <cstdio>'
-    echo '#include <cstdlib>'
-    echo 'struct item { long key; long value; item* next; };'
-    for ((h = 0; h < 8; h++)); do
-        echo "static inline __attribute__((always_inline)) long helper_$h(long v, const item* it) { long t = v * $((h + 3)) + it->key; return t ^ (t >> $((h + 1))); }"
-    done
-    for ((f = 0; f < FUNCTIONS; f++)); do
-        echo "namespace ns$((f % 50)) { struct Worker$f { long state; __attribute__((noinline)) long step(long delta); };"
-        echo "long Worker$f::step(long delta) { state += delta; return state; } }"
-        echo "__attribute__((noinline)) long work_$f(long seed, const item* it) {"
-        echo "  long acc = helper_$((f % 8))(seed, it);"
-        echo "  acc += helper_$(((f + 3) % 8))(acc, it);"
-        echo "  ns$((f % 50))::Worker$f w{acc};"
-        echo "  return w.step(it->value) + acc;"
-        echo "}"
-    done
-    echo 'int main(int argc, char** argv) { item it{1, 2, nullptr}; long s = argc;'
-    for ((f = 0; f < FUNCTIONS; f += 97)); do echo "  s += work_$f(s, &it);"; done
-    echo '  std::printf("%ld\n", s); return argc > 5 ? (int)s : 0; }'
-} >"$tmp/big.cpp"
-g++ -O2 -g -o "$tmp/big" "$tmp/big.cpp" || { echo "probe_speed: building the C++ binary failed"; exit 1; }
+# shellcheck source=bench/lib/big_binary.sh
+source "$(dirname "$0")/lib/big_binary.sh"
+make_big_binary "$tmp/big" "$FUNCTIONS" || { echo "probe_speed: building the C++ binary failed"; exit 1; }
 BIG=$tmp/big
 echo "  $(stat -c %s "$BIG" | awk '{ printf "%.1f MB", $1 / 1048576 }'), $(nm "$BIG" | grep -c ' T ') functions"
 

@@ -69,6 +69,7 @@ bool listed(const std::vector<std::string>& names, const std::string& a, const s
 Result<void> annotate(std::FILE* out, const AnnotateOptions& options, Diagnostics& diagnostics) {
   auto session = session::Session::open(options.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
+  session->set_locate_callchains(false);  // only each sample's own address counts
   symbols::Symbolizer symbolizer(options.symbolizer);
   analysis::AnnotateSamples samples(*session, symbolizer);
   if (auto processed = session->process(samples); !processed) return tl::unexpected(processed.error());
