@@ -6,6 +6,7 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "analysis/annotate/objdump_listing.hpp"
 #include "symbols/disassembler.hpp"
 #include "symbols/dwarf_info.hpp"
 #include "symbols/elf_image.hpp"
@@ -54,14 +55,13 @@ Result<FunctionAnnotation> annotate_function(const std::string& elf_path, uint64
   if (!instructions) return tl::unexpected(instructions.error());
 
   auto dwarf = symbols::DwarfInfo::open(image->elf());
+  AddressNamer namer = objdump_namer(*image, nullptr);
   std::unordered_map<std::string, int32_t> file_ids;
   std::vector<double> file_weights;
   for (const symbols::Instruction& instruction : *instructions) {
     AnnotatedInstruction& out = annotation.instructions.emplace_back();
     out.address = instruction.address;
-    out.text = instruction.operands.empty()
-                   ? instruction.mnemonic
-                   : fmt::format("{:<6} {}", instruction.mnemonic, instruction.operands);
+    out.text = objdump_text(instruction, namer);
     // A sample's ip anywhere in the instruction counts for it.
     for (auto it = weights.lower_bound(instruction.address);
          it != weights.end() && it->first < instruction.address + instruction.size; ++it)

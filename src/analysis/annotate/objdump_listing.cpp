@@ -125,6 +125,13 @@ std::string named(uint64_t address, const AddressNamer& namer) {
 
 }  // namespace
 
+std::string objdump_text(const symbols::Instruction& instruction, const AddressNamer& namer) {
+  std::string operands =
+      instruction.branch_target != 0 ? named(instruction.branch_target, namer) : instruction.operands;
+  if (instruction.memory_target != 0) operands += "        # " + named(instruction.memory_target, namer);
+  return operands.empty() ? instruction.mnemonic : fmt::format("{:<6} {}", instruction.mnemonic, operands);
+}
+
 AddressNamer objdump_namer(const symbols::ElfImage& code, const symbols::ElfImage* debug) {
   const symbols::ElfImage& named =
       !code.has_symtab() && debug != nullptr && debug->has_symtab() ? *debug : code;
@@ -173,11 +180,7 @@ Result<ObjdumpListing> objdump_listing(const symbols::ElfImage& code, symbols::D
   LineShower lines(dwarf, function, namer, style.source, out);
   for (const symbols::Instruction& instruction : *instructions) {
     lines.before(instruction.address);
-    std::string operands =
-        instruction.branch_target != 0 ? named(instruction.branch_target, namer) : instruction.operands;
-    if (instruction.memory_target != 0) operands += "        # " + named(instruction.memory_target, namer);
-    std::string text =
-        operands.empty() ? instruction.mnemonic : fmt::format("{:<6} {}", instruction.mnemonic, operands);
+    std::string text = objdump_text(instruction, namer);
     if (!style.raw_bytes) {
       out.push_back(fmt::format("{:>8x}:\t{}", instruction.address, text));
       continue;

@@ -17,6 +17,7 @@
 namespace sonde::symbols {
 class DwarfInfo;
 class ElfImage;
+struct Instruction;
 }  // namespace sonde::symbols
 
 namespace sonde::analysis {
@@ -42,6 +43,10 @@ struct ListingStyle {
   bool raw_bytes = false;  // no --no-show-raw-insn (perf annotate --asm-raw): x86's bytes, seven a line
   bool intel = false;      // -M intel
 };
+
+// One instruction's text as objdump prints it after "addr:\t": the mnemonic padded to six
+// columns, the operands, a branch target and a RIP-relative comment named by `namer`.
+std::string objdump_text(const symbols::Instruction& instruction, const AddressNamer& namer);
 
 struct ObjdumpListing {
   std::vector<std::string> lines;
