@@ -87,7 +87,40 @@ bool is_replaceable(const std::string& path) {
 
 }  // namespace
 
+Result<void> refuse_planted_link(const std::string& path) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode) || link.st_uid == ::geteuid()) return {};
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct stat parent {};
+  if (::stat(dir.c_str(), &parent) != 0 || !(parent.st_mode & S_IWOTH)) return {};
+  return failf(
+      "'{}' is a symbolic link another user made in a directory anyone can write to; not writing "
+      "through it (remove it, or name the file it points to)",
+      path);
+}
+
+Result<UniqueFd> open_output_file(const std::string& path, mode_t mode) {
+  if (auto refused = refuse_planted_link(path); !refused) return tl::unexpected(refused.error());
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
+  if (!fd) return failf("cannot create {}: {}", path, errno_text(errno));
+  // O_CREAT's mode does not apply to a file that existed.
+  struct stat st {};
+  if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && ::fchmod(fd.get(), mode) != 0)
+    return failf("cannot chmod {}: {}", path, errno_text(errno));
+  return fd;
+}
+
+Result<UniqueFd> create_temporary_file(const std::string& path) {
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+    return failf("cannot remove the old {}: {}", path, errno_text(errno));
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (!fd) return failf("cannot create {}: {}", path, errno_text(errno));
+  return fd;
+}
+
 Result<void> replace_file(const std::string& path, std::string_view content, mode_t mode) {
+  if (auto refused = refuse_planted_link(path); !refused) return refused;
   bool through = !is_replaceable(path);
   std::string temporary = path + ".tmp-XXXXXX";
   int fd = through ? ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC) : ::mkstemp(temporary.data());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/unique_fd.hpp"
 
 namespace sonde {
 
@@ -21,9 +22,20 @@ bool is_nonempty_regular_file(const std::string& path);
 bool write_all(int fd, std::string_view content);
 // Writes into an existing file (a tracefs or sysfs control file).
 Result<void> write_file(const std::string& path, std::string_view content);
+// An output's symbolic link is followed (-o /dev/stdout) unless another user planted it in a
+// directory others can write to (/tmp): writing through it as root would overwrite its target.
+// Fails with what to do when `path` is such a link.
+Result<void> refuse_planted_link(const std::string& path);
+// Opens an output for writing from its start (created, or truncated), a regular file given
+// `mode` even when it existed (perf.data, trace.dat and the text outputs are private: 0600); a
+// device keeps its own mode. A planted link is refused (refuse_planted_link).
+Result<UniqueFd> open_output_file(const std::string& path, mode_t mode = 0600);
+// Creates a fresh private temporary (0600) at a predictable `path`: whatever is there (a stale
+// temporary, a planted link) is removed first and the file is made with O_EXCL|O_NOFOLLOW.
+Result<UniqueFd> create_temporary_file(const std::string& path);
 // Writes a whole file so that a reader never sees half of it: to a temporary file beside it,
 // renamed over `path` once complete, with `mode`. A device, FIFO or symlink at `path`
 // (-o /dev/null, -o /dev/stdout) is written through instead: a rename would replace it.
-Result<void> replace_file(const std::string& path, std::string_view content, mode_t mode = 0644);
+Result<void> replace_file(const std::string& path, std::string_view content, mode_t mode = 0600);
 
 }  // namespace sonde

@@ -23,6 +23,12 @@ class UniqueFd {
 
   int get() const { return fd_; }
   explicit operator bool() const { return fd_ >= 0; }
+  // Hands the descriptor over (to an OutputStream that closes it); this one is left empty.
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <vector>
 
+#include "base/file.hpp"
+
 namespace sonde::ftrace {
 
 namespace {
@@ -45,9 +47,10 @@ Result<std::unique_ptr<RawCapture>> RawCapture::start(const Instance& instance, 
     std::string raw_path = instance.path(fmt::format("per_cpu/cpu{}/trace_pipe_raw", cpu));
     reader->raw = UniqueFd(::open(raw_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
     if (!reader->raw) return failf("cannot open {}: {}", raw_path, errno_text(errno));
-    reader->out =
-        UniqueFd(::open(reader->capture.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!reader->out) return failf("cannot create {}: {}", reader->capture.path, errno_text(errno));
+    // A predictable name beside the output: made afresh, never through what is there.
+    auto out = create_temporary_file(reader->capture.path);
+    if (!out) return tl::unexpected(out.error());
+    reader->out = std::move(*out);
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return failf("pipe failed: {}", errno_text(errno));
     reader->pipe_read = UniqueFd(fds[0]);

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "base/file.hpp"
 #include "base/output_stream.hpp"
 
 namespace sonde::perfdata {
@@ -17,17 +18,12 @@ PerfDataWriter& PerfDataWriter::operator=(PerfDataWriter&&) noexcept = default;
 PerfDataWriter::~PerfDataWriter() = default;
 
 Result<PerfDataWriter> PerfDataWriter::create(const std::string& path) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return failf("cannot create {}: {}", path, errno_text(errno));
-  // O_CREAT's mode does not apply to a file that already existed; perf.data is private either way.
-  // A device (-o /dev/null) keeps its mode.
+  // perf.data is private (0600, also when it existed); a device (-o /dev/null) keeps its mode.
+  auto opened = open_output_file(path, 0600);
+  if (!opened) return tl::unexpected(opened.error());
   struct stat st {};
-  bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  if (regular && ::fchmod(fd, 0600) != 0) {
-    int err = errno;
-    ::close(fd);
-    return failf("cannot chmod {}: {}", path, errno_text(err));
-  }
+  bool regular = ::fstat(opened->get(), &st) == 0 && S_ISREG(st.st_mode);
+  int fd = opened->release();
   PerfDataWriter writer(std::make_unique<OutputStream>(fd, true, path), path, false);
   writer.regular_file_ = regular;
   // The placeholder: valid magic, no attrs, no data. finalize rewrites it.

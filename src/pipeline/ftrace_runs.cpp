@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "base/file.hpp"
 #include "capture/signals.hpp"
 #include "ftrace/buffer_stats.hpp"
 #include "ftrace/instance.hpp"
@@ -28,6 +29,8 @@ tracedat::TraceDatContents trace_dat_contents(ftrace::RecordOutcome& outcome) {
 
 Result<ftrace::RecordOutcome> ftrace_record_to_trace_dat(const FtraceRecordOptions& options,
                                                          Diagnostics& diagnostics) {
+  // An output that will be refused is refused before the command runs, not after.
+  if (auto refused = refuse_planted_link(options.output); !refused) return tl::unexpected(refused.error());
   // Held until the trace.dat is complete, so a second Ctrl-C cannot leave half a file.
   capture::BlockedSignals signals;
   auto outcome =

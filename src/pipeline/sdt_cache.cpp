@@ -36,7 +36,7 @@ Result<void> cache_sdt_markers(const std::string& cache_dir, const std::string& 
     text += fmt::format("%{}:{}={}\n{}\n", group, note.name, note.name, kernel::probe_event_definition(line));
   }
   std::string path = fmt::format("{}{}/{}/probes", cache_dir, resolved, image->build_id());
-  return replace_file(path, text);
+  return replace_file(path, text, 0644);  // perf's build-id cache files are readable
 }
 
 std::vector<CachedSdtEvent> cached_sdt_events(const std::string& cache_dir) {

@@ -1,10 +1,13 @@
 #include "pipeline/stat_run.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
 #include "analysis/stat/counter_stats.hpp"
+#include "base/file.hpp"
 #include "base/strings.hpp"
 #include "capture/counting_run.hpp"
 #include "capture/signals.hpp"
@@ -101,8 +104,13 @@ Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics) {
 
   std::FILE* out = stderr;
   if (!options.output_path.empty()) {
+    if (auto refused = refuse_planted_link(options.output_path); !refused)
+      return tl::unexpected(refused.error());
     out = std::fopen(options.output_path.c_str(), options.append ? "a" : "w");
     if (!out) return failf("cannot write {}: {}", options.output_path, errno_text(errno));
+    struct stat st {};
+    if (::fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode))
+      ::fchmod(fileno(out), 0600);  // private, as perf.data
   }
   if (out != stderr) output::StatPrinter(out, {}).print_started_on();
   struct FileCloser {

@@ -7,6 +7,7 @@
 
 #include "analysis/trace/recorded_syscalls.hpp"
 #include "analysis/trace/syscall_catalogue.hpp"
+#include "base/file.hpp"
 #include "output/trace/summary_tables.hpp"
 #include "output/trace/trace_event_text.hpp"
 
@@ -15,9 +16,9 @@ namespace sonde::pipeline {
 // Where the trace's text goes: stderr as perf trace prints, or the -o file.
 Result<std::unique_ptr<OutputStream>> open_output(const std::string& path) {
   if (path.empty()) return std::make_unique<OutputStream>(STDERR_FILENO, false, "stderr");
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return failf("cannot write '{}': {}", path, errno_text(errno));
-  return std::make_unique<OutputStream>(fd, true, path);
+  auto opened = open_output_file(path, 0600);
+  if (!opened) return tl::unexpected(opened.error());
+  return std::make_unique<OutputStream>(opened->release(), true, path);
 }
 
 // The summary's tail text: lost events, then the table -s, -S or -c asked for.

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/file.hpp"
 #include "base/output_stream.hpp"
 #include "base/unique_fd.hpp"
 #include "tracedat/format.hpp"
@@ -189,9 +190,9 @@ Result<void> write_trace_dat(const std::string& path, const TraceDatContents& co
   head.number<uint64_t>(clock.size());
   head.text(clock);
 
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return failf("cannot create {}: {}", path, errno_text(errno));
-  sonde::OutputStream out(fd, true, path);
+  auto opened = open_output_file(path, 0600);  // private, as perf writes perf.data
+  if (!opened) return tl::unexpected(opened.error());
+  sonde::OutputStream out(opened->release(), true, path);
   if (auto r = out.write(head.str().data(), head.size()); !r) return r;
   static const std::vector<char> zeros(1 << 16, 0);
   auto pad_to = [&](uint64_t offset) -> Result<void> {

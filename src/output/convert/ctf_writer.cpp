@@ -205,7 +205,7 @@ Result<void> CtfWriter::flush(uint32_t cpu) {
   if (stream.count == 0) return {};
   if (stream.fd < 0) {
     std::string path = fmt::format("{}/perf_stream_{}", directory_, cpu);
-    stream.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0640);
+    stream.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (stream.fd < 0) return fail_errno(errno, fmt::format("cannot create '{}'", path));
   }
   std::string packet;
@@ -246,7 +246,7 @@ Result<void> CtfWriter::finish(const Environment& environment, int64_t clock_off
   std::string text = metadata(environment, clock_offset);
   text += event_classes;
   std::string path = directory_ + "/metadata";
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0640);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return fail_errno(errno, fmt::format("cannot create '{}'", path));
   bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ::close(fd);
