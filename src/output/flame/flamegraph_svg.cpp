@@ -11,6 +11,7 @@
 
 #include "output/flame/flamegraph_colors.hpp"
 #include "output/svg/svg_numbers.hpp"
+#include "output/svg/xml_text.hpp"
 
 namespace sonde::output {
 
@@ -21,27 +22,7 @@ constexpr double kFramePad = 1;
 constexpr std::string_view kSearchColor = "rgb(230,0,230)";
 
 void append_escaped(std::string& out, std::string_view text, bool quotes) {
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        if (quotes) {
-          out += "&quot;";
-          break;
-        }
-        [[fallthrough]];
-      default:
-        out += c;
-    }
-  }
+  append_xml_text(out, text, quotes ? XmlQuotes::double_ : XmlQuotes::none);
 }
 
 std::string escaped(std::string_view text) {

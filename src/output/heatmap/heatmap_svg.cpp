@@ -6,6 +6,8 @@
 #include <cmath>
 #include <iterator>
 
+#include "output/svg/xml_text.hpp"
+
 namespace sonde::output {
 
 namespace {
@@ -13,24 +15,7 @@ namespace {
 constexpr int kXpad = 10;
 constexpr int kMinWidth = 500;
 
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '"')
-      out += "&quot;";
-    else if (c == '\'')
-      out += "&apos;";
-    else
-      out += c;
-  }
-  return out;
-}
+std::string escaped(std::string_view text) { return xml_text(text, XmlQuotes::both); }
 
 // Whole numbers as they are; fractions (fractional rows, sub-second steps) to 9 significant
 // digits, so 3 * 0.61 prints as 1.83.
