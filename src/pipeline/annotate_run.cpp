@@ -11,6 +11,7 @@
 #include "analysis/annotate/annotate_samples.hpp"
 #include "analysis/annotate/objdump_listing.hpp"
 #include "analysis/annotate/perf_annotation.hpp"
+#include "base/strings.hpp"
 #include "session/session.hpp"
 #include "symbols/dwarf_info.hpp"
 #include "symbols/elf_image.hpp"
@@ -52,11 +53,6 @@ DsoCode open_code(symbols::Symbolizer& symbolizer, const session::Dso& dso) {
   if (!out.dwarf && out.debug) out.dwarf = symbols::DwarfInfo::open(out.code->elf());
   out.namer = analysis::objdump_namer(*out.code, out.debug ? &*out.debug : nullptr);
   return out;
-}
-
-std::string base_name(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 bool listed(const std::vector<std::string>& names, const std::string& a, const std::string& b = "") {
@@ -112,10 +108,12 @@ Result<void> annotate(std::FILE* out, const AnnotateOptions& options, Diagnostic
         if (!code.dwarf) return "";
         auto where = code.dwarf->line(address);
         if (!where || where->file.empty()) return "";
-        return fmt::format("{}:{}", options.full_paths ? where->file : base_name(where->file), where->line);
+        return fmt::format(
+            "{}:{}", options.full_paths ? where->file : std::string(path_basename(where->file)), where->line);
       };
-      printer.print(annotation, options.full_paths ? dso.long_name : base_name(dso.long_name), dso.long_name,
-                    event.name, event.total, srcline);
+      printer.print(annotation,
+                    options.full_paths ? dso.long_name : std::string(path_basename(dso.long_name)),
+                    dso.long_name, event.name, event.total, srcline);
     }
   }
   return {};
