@@ -115,7 +115,9 @@ int cmd_record(int argc, char** argv) {
                "Warning:\nProcessed {} samples and lost {} samples; use a larger buffer (-m) or a lower -F\n",
                result->run.samples, result->run.lost);
   if (result->off_cpu_lost > 0)
-    fmt::print(stderr, "Warning:\nLost {} off-CPU blocks: the profiler's maps or buffers were full\n",
+    fmt::print(stderr,
+               "Warning:\nLost {} off-CPU blocks: the profiler's maps or buffers were full, or the kernel "
+               "skipped it\n",
                result->off_cpu_lost);
   if (!quiet) fmt::print(stderr, "{}\n", pipeline::record_summary_line(*result));
   return result->run.exit_status;

@@ -128,7 +128,14 @@ Result<std::vector<OffCpuTotal>> OffCpuProfiler::totals() const {
 }
 
 uint64_t OffCpuProfiler::lost() const {
-  return skeleton_ && skeleton_->bss ? skeleton_->bss->lost_totals + skeleton_->bss->lost_samples : 0;
+  if (!skeleton_ || !skeleton_->bss) return 0;
+  // The kernel skips a tracing program that would run while it already runs on that CPU.
+  bpf_prog_info info{};
+  uint32_t length = sizeof info;
+  uint64_t skipped = 0;
+  if (bpf_obj_get_info_by_fd(bpf_program__fd(skeleton_->progs.off_cpu_switch), &info, &length) == 0)
+    skipped = info.recursion_misses;
+  return skeleton_->bss->lost_totals + skeleton_->bss->lost_samples + skeleton_->bss->missed_blocks + skipped;
 }
 
 }  // namespace sonde::kernel

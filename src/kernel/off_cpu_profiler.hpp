@@ -52,7 +52,8 @@ class OffCpuProfiler {
   std::vector<uint64_t> stack(int32_t id) const;
   // The short blocks' totals.
   Result<std::vector<OffCpuTotal>> totals() const;
-  // Blocks lost: totals the map had no room for, samples the perf buffer had no room for.
+  // Blocks lost: totals the map had no room for, samples the perf buffer had no room for, tasks
+  // whose storage could not be made, and switches the kernel did not run the program for.
   uint64_t lost() const;
 
  private:

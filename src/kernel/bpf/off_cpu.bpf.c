@@ -72,6 +72,7 @@ __u8 enabled = 0;  // set by sonde while recording
 __u64 lost_totals = 0;
 __u64 lost_samples = 0;
 __u64 follow_failures = 0;
+__u64 missed_blocks = 0;  // system-wide: a task's storage could not be made, so a block went unmeasured
 
 // The task's storage when its blocks are measured now.
 static __always_inline struct task_block* traced_task(struct task_struct* task, int create) {
@@ -79,6 +80,8 @@ static __always_inline struct task_block* traced_task(struct task_struct* task, 
     if (task->flags & PF_KTHREAD) return 0;  // no user stack: perf leaves kernel threads out
     struct task_block* block =
         bpf_task_storage_get(&tasks, task, 0, create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+    // Made here the storage comes from an atomic allocation, which a busy machine can refuse.
+    if (!block && create) __sync_fetch_and_add(&missed_blocks, 1);
     if (block && block->mark == 0) block->mark = TASK_SYSTEM_WIDE;
     return block;
   }
@@ -90,6 +93,36 @@ static __always_inline int cpu_selected(void) {
   if (!filter_cpus) return 1;
   __u32 cpu = bpf_get_smp_processor_id();
   return cpu < 1024 && (cpus[cpu / 8 & 127] & (1 << (cpu % 8)));
+}
+
+// A block of `task` has ended after `blocked` ns: a sample of its own if it lasted the threshold,
+// else added to the task's total for its stacks and state.
+static __always_inline void end_block(void* ctx, struct task_struct* task, struct task_block* block, __u64 blocked) {
+  struct off_cpu_sample sample = {
+      .key = {.tid = task->pid,
+              .pid = task->tgid,
+              .kernel_stack = block->kernel_stack,
+              .user_stack = block->user_stack,
+              .state = block->state,
+              .waker_tid = block->waker_tid,
+              .waker_pid = block->waker_tid ? block->waker_pid : 0,
+              .waker_kernel_stack = block->waker_tid ? block->waker_kernel_stack : -1,
+              .waker_user_stack = block->waker_tid ? block->waker_user_stack : -1},
+      .blocked_ns = blocked,
+  };
+  if (blocked >= direct_threshold_ns) {
+    if (bpf_perf_event_output(ctx, &samples, BPF_F_CURRENT_CPU, &sample, sizeof sample) != 0)
+      __sync_fetch_and_add(&lost_samples, 1);
+    return;
+  }
+  __u64* total = bpf_map_lookup_elem(&totals, &sample.key);
+  if (total) {
+    __sync_fetch_and_add(total, blocked);
+  } else if (bpf_map_update_elem(&totals, &sample.key, &blocked, BPF_NOEXIST) != 0) {
+    total = bpf_map_lookup_elem(&totals, &sample.key);
+    if (total) __sync_fetch_and_add(total, blocked);
+    else __sync_fetch_and_add(&lost_totals, 1);
+  }
 }
 
 // sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
@@ -106,9 +139,19 @@ int off_cpu_switch(__u64* ctx) {
   // Asleep (S, D), or preempted: runnable and waiting for a CPU (state 0, TASK_RUNNING). A task
   // that is exiting or stopped is not waiting for anything.
   int sleeping = !preempt && (state == TASK_INTERRUPTIBLE || state == TASK_UNINTERRUPTIBLE);
-  if (sleeping || preempt || state == 0) {
+  int blocking = sleeping || preempt || state == 0;
+  struct task_block* prev_block = traced_task(prev, blocking);
+  if (prev_block && prev_block->start_ns != 0) {
+    // A kernel may switch a task in without the tracepoint (this one misses about one switch in
+    // 400 under load, in perf's sched_switch events too), so its last block was not ended: it
+    // ended when this turn on the CPU began, which the turn's CPU time tells.
+    __u64 ran = prev->se.sum_exec_runtime - prev->se.prev_sum_exec_runtime;
+    if (ran < now - prev_block->start_ns) end_block(ctx, prev, prev_block, now - ran - prev_block->start_ns);
+    prev_block->start_ns = 0;
+  }
+  if (blocking) {
     if (!sleeping) state = 0;
-    struct task_block* block = traced_task(prev, 1);
+    struct task_block* block = prev_block;
     if (block) {
       // The stacks as they are now, prev's own: the kernel's from the scheduler down (the
       // program and the tracepoint's glue, two frames, left out), the user's from its registers.
@@ -124,31 +167,7 @@ int off_cpu_switch(__u64* ctx) {
   if (!block || block->start_ns == 0) return 0;
   __u64 blocked = now - block->start_ns;
   block->start_ns = 0;
-  struct off_cpu_sample sample = {
-      .key = {.tid = next->pid,
-              .pid = next->tgid,
-              .kernel_stack = block->kernel_stack,
-              .user_stack = block->user_stack,
-              .state = block->state,
-              .waker_tid = block->waker_tid,
-              .waker_pid = block->waker_tid ? block->waker_pid : 0,
-              .waker_kernel_stack = block->waker_tid ? block->waker_kernel_stack : -1,
-              .waker_user_stack = block->waker_tid ? block->waker_user_stack : -1},
-      .blocked_ns = blocked,
-  };
-  if (blocked >= direct_threshold_ns) {
-    if (bpf_perf_event_output(ctx, &samples, BPF_F_CURRENT_CPU, &sample, sizeof sample) != 0)
-      __sync_fetch_and_add(&lost_samples, 1);
-    return 0;
-  }
-  __u64* total = bpf_map_lookup_elem(&totals, &sample.key);
-  if (total) {
-    __sync_fetch_and_add(total, blocked);
-  } else if (bpf_map_update_elem(&totals, &sample.key, &blocked, BPF_NOEXIST) != 0) {
-    total = bpf_map_lookup_elem(&totals, &sample.key);
-    if (total) __sync_fetch_and_add(total, blocked);
-    else __sync_fetch_and_add(&lost_totals, 1);
-  }
+  end_block(ctx, next, block, blocked);
   return 0;
 }
 

@@ -29,8 +29,15 @@ struct mm_struct___sonde {
 /* One definition with every field read (each type relocated costs libbpf a pass over the
  * kernel's BTF at load), and a definition rather than a declaration so that libbpf can match
  * kfuncs taking and returning tasks with the kernel's prototypes. */
+/* CPU time: the total, and the total when the task last got a CPU. */
+struct sched_entity___sonde {
+  __u64 sum_exec_runtime;
+  __u64 prev_sum_exec_runtime;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
   struct thread_info___sonde thread_info;
+  struct sched_entity___sonde se;
   unsigned int __state;
   unsigned int flags;
   int pid;
