@@ -36,7 +36,7 @@ int cmd_collapse(int argc, char** argv) {
     return *exit_code;
   apply_annotate_all(request.options, annotate_all);
 
-  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde collapse: ");
   auto folded = pipeline::collapse_stacks(request, diagnostics);
   if (!folded) return report_error("collapse", folded.error());
   if (auto written = output::write_document(output_path, *folded); !written)

@@ -25,7 +25,7 @@ int print_collapsed_stacks(const analysis::ReportRequest& request) {
     return report_usage_error("report",
                               "-g folded folds the whole file as sonde collapse does; --comm, --pid, --tid, "
                               "-d and -S filter -g folded-perf (perf's per-entry layout)");
-  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
   auto folded =
       analysis::collapse_perf_data(request.input, {}, analysis::symbolizer_options(request), {}, diagnostics);
   if (!folded) return report_error("report", folded.error());
@@ -47,7 +47,7 @@ int write_html(const analysis::ReportRequest& request, const std::string& path,
   options.output = path;
   options.diff_base = diff_base;
   options.symbols = {request.symfs, request.kallsyms, request.vmlinux, request.demangle, false};
-  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
   auto written = pipeline::write_html_report(options, diagnostics);
   if (!written) return report_error("report", written.error());
   fmt::print(stderr, "[ sonde report: wrote '{}' ({:.3f} MB, {} samples): open it in a browser ]\n", path,
@@ -130,7 +130,7 @@ int cmd_report(int argc, char** argv) {
   if (!html.empty()) return write_html(request, html, diff_base);
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
-  Diagnostics diagnostics = Diagnostics::printing_to(stderr);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
   auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error("report", report.error());
   output::print_report(stdout, **report, request);

@@ -46,6 +46,7 @@ class FieldReader {
   }
   // Bytes read so far: where the next field starts, counted from the end of the header.
   size_t offset() const { return in_.offset(); }
+  size_t remaining() const { return in_.remaining(); }
   bool ok() const { return missing_ == nullptr; }
   tl::unexpected<Error> error() const {
     return failf("{} record at offset {:#x} ({} bytes) ends before its {} field",
@@ -199,6 +200,11 @@ Result<void> decode_sample_into(const RecordView& record, const perf_event_attr&
     in.bytes(s.aux, size, "AUX");
   }
   if (!in.ok()) return in.error();
+  // The kernel writes exactly the fields sample_type names: bytes left over mean the two disagree.
+  if (in.remaining() != 0)
+    return failf(
+        "SAMPLE record at offset {:#x} ({} bytes) holds {} bytes more than its sample_type {:#x} names",
+        record.offset, record.header.size, in.remaining(), type);
   return {};
 }
 

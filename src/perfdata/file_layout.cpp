@@ -117,17 +117,30 @@ std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, Di
     return sections;
   }
   int index = 0;
+  std::vector<std::string> outside;
   for (int feature = 0; feature < kFeatureBits; ++feature) {
     if (!header.has_feature(feature)) continue;
     uint64_t entry_at = table_offset + static_cast<uint64_t>(index++) * sizeof(FileSection);
     auto section = load<FileSection>(file.data() + entry_at);
     if (!section_fits(section, file.size())) {
-      diagnostics.warning(fmt::format(
-          "feature {} ({} bytes at offset {:#x}, table entry at {:#x}) lies outside the file; ignored",
-          feature_name(feature), section.size, section.offset, entry_at));
+      outside.push_back(
+          fmt::format("feature {} ({} bytes at offset {:#x}, table entry at {:#x}) lies outside the file",
+                      feature_name(feature), section.size, section.offset, entry_at));
       continue;
     }
     sections[feature] = file.subspan(section.offset, section.size);
+  }
+  if (outside.size() == 1) {
+    diagnostics.warning(outside.front() + "; ignored");
+  } else if (outside.size() > 1) {
+    // Several at once: the table is not where the header says (a wrong data size), so what
+    // seems to fit is garbage too.
+    diagnostics.warningf(
+        "the feature table at offset {:#x} does not describe this file ({} of {} sections lie outside it; is "
+        "the "
+        "data size at offset 0x30 right?): header features are ignored",
+        table_offset, outside.size(), count);
+    sections.clear();
   }
   return sections;
 }

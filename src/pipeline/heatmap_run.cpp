@@ -53,7 +53,7 @@ Result<void> draw_heatmap(HeatmapRunOptions options, Diagnostics& diagnostics) {
     if (unit == nullptr)
       return fail_usage(fmt::format("--unitslat '{}': latencies from perf.data are in ns, us, ms or s",
                                     options.style.units_lat));
-    auto matched = analysis::match_event_pairs(input->name(), pairs);
+    auto matched = analysis::match_event_pairs(input->name(), pairs, diagnostics);
     if (!matched) return tl::unexpected(matched.error());
     if (options.dump)
       return output::write_document(options.output_path, output::latency_pairs_text(matched->pairs, *unit));
@@ -62,9 +62,12 @@ Result<void> draw_heatmap(HeatmapRunOptions options, Diagnostics& diagnostics) {
     options.map.fractional_rows = true;
   } else if (options.offsets && perf_data) {
     // Every sample's time straight from the file, as offsets-perf.pl reads perf script's.
-    auto replayed = analysis::for_each_sample_time(input->name(), [&](uint64_t time_ns, std::string_view) {
-      analysis::add_offset_timestamp(binner, static_cast<double>(time_ns) / 1e9);
-    });
+    auto replayed = analysis::for_each_sample_time(
+        input->name(),
+        [&](uint64_t time_ns, std::string_view) {
+          analysis::add_offset_timestamp(binner, static_cast<double>(time_ns) / 1e9);
+        },
+        diagnostics);
     if (!replayed) return replayed;
     use_offset_axes(options);
   } else if (options.offsets) {

@@ -52,8 +52,16 @@ struct Session::State {
   std::vector<Location> callchain;  // reused for every sample
   size_t unwound_from = 0;          // of `callchain`
   bool build_ids_applied = false;
+  Diagnostics* diagnostics;       // the reader's warnings and the undecodable samples'
+  std::string first_undecodable;  // why the first undecodable sample could not be read
+  uint64_t unknown_records = 0;   // of types no perf up to now writes: skipped
+  std::string first_unknown_record;
 
-  explicit State(perfdata::PerfDataReader r) : reader(std::move(r)) {}
+  State(perfdata::PerfDataReader r, Diagnostics& d) : reader(std::move(r)), diagnostics(&d) {}
+
+  void count_undecodable(std::string reason) {
+    if (stats.undecodable_samples++ == 0) first_undecodable = std::move(reason);
+  }
 
   void apply_build_ids() {
     if (build_ids_applied || !reader.features().build_ids) return;
@@ -97,11 +105,12 @@ struct Session::State {
   void deliver_sample(const perfdata::RecordView& record, SessionVisitor& visitor) {
     const perfdata::EventAttr* attr = reader.attrs().for_record(record);
     if (attr == nullptr) {
-      stats.undecodable_samples++;
+      count_undecodable(fmt::format("SAMPLE record at offset {:#x}: its sample id names no event of the file",
+                                    record.offset));
       return;
     }
-    if (!perfdata::decode_sample_into(record, attr->attr, sample_)) {
-      stats.undecodable_samples++;
+    if (auto decoded = perfdata::decode_sample_into(record, attr->attr, sample_); !decoded) {
+      count_undecodable(decoded.error().message);
       return;
     }
     stats.samples++;
@@ -156,14 +165,14 @@ Session& Session::operator=(Session&&) noexcept = default;
 Session::~Session() = default;
 
 Result<Session> Session::open(const std::string& path) {
-  Diagnostics dropped([](const Diagnostics::Message&) {});
+  static Diagnostics dropped([](const Diagnostics::Message&) {});
   return open(path, dropped);
 }
 
 Result<Session> Session::open(const std::string& path, Diagnostics& diagnostics) {
   auto reader = perfdata::PerfDataReader::open(path, diagnostics);
   if (!reader) return tl::unexpected(reader.error());
-  auto state = std::make_unique<State>(std::move(*reader));
+  auto state = std::make_unique<State>(std::move(*reader), diagnostics);
   state->apply_build_ids();
   return Session(std::move(state));
 }
@@ -183,7 +192,7 @@ uint64_t Session::State::read_in_order(Emit&& emit, Keep&& keep) {
   uint64_t records = 0;
   uint64_t previous_round = 0;
   auto deliver = [&](const perfdata::RecordView& record) { emit(ReadStep{ReadStep::Kind::deliver, record}); };
-  for (const perfdata::RecordView& read : s.reader.records()) {
+  for (const perfdata::RecordView& read : s.reader.records(*s.diagnostics)) {
     records++;
     bool copy = !s.reader.maps(read);
     perfdata::RecordView record = keep(read, copy);
@@ -221,6 +230,12 @@ Result<void> Session::State::run(const ReadStep& step, SessionVisitor& visitor) 
       progress->update(steps_run, 0);
     else
       progress->update(step.record.offset > data.offset ? step.record.offset - data.offset : 0, data.size);
+  }
+  if (step.kind != ReadStep::Kind::release && perfdata::record_type_name(step.record.type()) == "UNKNOWN") {
+    // A newer perf's record, or damage: either way nothing here can read it.
+    if (unknown_records++ == 0)
+      first_unknown_record = fmt::format("type {} at offset {:#x}", step.record.type(), step.record.offset);
+    return {};
   }
   switch (step.kind) {
     case ReadStep::Kind::deliver:
@@ -271,6 +286,17 @@ Result<void> Session::process(SessionVisitor& visitor) {
     s.stats.records += *records;
   }
   if (s.reader.error()) return tl::unexpected(*s.reader.error());
+  // perf stops at a sample it cannot read; the rest are still worth showing, with the damage named.
+  if (s.stats.undecodable_samples > 0 && s.stats.samples == 0)
+    return failf("none of the {} samples could be read; the first: {}", s.stats.undecodable_samples,
+                 s.first_undecodable);
+  if (s.stats.undecodable_samples > 0)
+    s.diagnostics->warningf("{} of {} samples could not be read and are left out; the first: {}",
+                            s.stats.undecodable_samples, s.stats.undecodable_samples + s.stats.samples,
+                            s.first_undecodable);
+  if (s.unknown_records > 0)
+    s.diagnostics->notef("{} records of types sonde does not know were skipped; the first: {}",
+                         s.unknown_records, s.first_unknown_record);
   return {};
 }
 

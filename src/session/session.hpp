@@ -69,8 +69,9 @@ struct SessionStats {
 
 class Session {
  public:
-  // `path` "-" reads a pipe-mode stream from standard input. The header's warnings (a cut data
-  // section, unreadable features) go to `diagnostics`; without it they are dropped.
+  // `path` "-" reads a pipe-mode stream from standard input. The warnings (a cut data section or
+  // record, unreadable features, samples that cannot be read) go to `diagnostics`, which outlives
+  // the session; without it they are dropped.
   static Result<Session> open(const std::string& path, Diagnostics& diagnostics);
   static Result<Session> open(const std::string& path);
 

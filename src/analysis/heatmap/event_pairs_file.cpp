@@ -252,8 +252,9 @@ class PairCollector : public session::SessionVisitor {
 
 }  // namespace
 
-Result<EventPairs> match_event_pairs(const std::string& path, const EventPairRequest& request) {
-  auto session = session::Session::open(path);
+Result<EventPairs> match_event_pairs(const std::string& path, const EventPairRequest& request,
+                                     Diagnostics& diagnostics) {
+  auto session = session::Session::open(path, diagnostics);
   if (!session) return tl::unexpected(session.error());
   session->set_locate_callchains(false);
   sonde::Bytes blob = session->reader().tracing_data();

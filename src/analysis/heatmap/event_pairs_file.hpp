@@ -11,6 +11,7 @@
 
 #include "analysis/heatmap/event_pairs.hpp"
 #include "analysis/script/script_filter.hpp"
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 
 namespace sonde::analysis {
@@ -32,6 +33,7 @@ struct EventPairs {
   uint64_t unreadable = 0;         // samples whose payload is too short for a key field
 };
 
-Result<EventPairs> match_event_pairs(const std::string& path, const EventPairRequest& request);
+Result<EventPairs> match_event_pairs(const std::string& path, const EventPairRequest& request,
+                                     Diagnostics& diagnostics);
 
 }  // namespace sonde::analysis

@@ -229,7 +229,7 @@ class HistogramFiller : public session::SessionVisitor {
 Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnostics& diagnostics) {
   if (auto checked = check_parent_pattern(request.options.parent_pattern); !checked)
     return tl::unexpected(checked.error());
-  auto session = session::Session::open(request.input);
+  auto session = session::Session::open(request.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   auto report = std::make_unique<Report>(std::move(*session));
   if (request.wall) {

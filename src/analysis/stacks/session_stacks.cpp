@@ -183,8 +183,9 @@ class SampleTimes : public session::SessionVisitor {
 }  // namespace
 
 Result<void> for_each_sample_time(const std::string& path,
-                                  const std::function<void(uint64_t time_ns, std::string_view comm)>& each) {
-  auto session = session::Session::open(path);
+                                  const std::function<void(uint64_t time_ns, std::string_view comm)>& each,
+                                  Diagnostics& diagnostics) {
+  auto session = session::Session::open(path, diagnostics);
   if (!session) return tl::unexpected(session.error());
   SampleTimes times(each);
   return session->process(times);
@@ -193,7 +194,7 @@ Result<void> for_each_sample_time(const std::string& path,
 Result<void> for_each_session_stack(const std::string& path, const symbols::SymbolizerOptions& options,
                                     EventFilter& filter, const StackSampleSink& sink,
                                     Diagnostics& diagnostics) {
-  auto session = session::Session::open(path);
+  auto session = session::Session::open(path, diagnostics);
   if (!session) return tl::unexpected(session.error());
   symbols::Symbolizer symbolizer(options);
   unwind::DwarfUnwinder unwinder([&](const session::Dso& dso) { return symbolizer.elf_path(dso); });

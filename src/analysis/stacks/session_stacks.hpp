@@ -22,6 +22,7 @@ Result<void> for_each_session_stack(const std::string& path, const symbols::Symb
 
 // Calls `each` with the time (ns) and comm of every sample of the file, in time order.
 Result<void> for_each_sample_time(const std::string& path,
-                                  const std::function<void(uint64_t time_ns, std::string_view comm)>& each);
+                                  const std::function<void(uint64_t time_ns, std::string_view comm)>& each,
+                                  Diagnostics& diagnostics);
 
 }  // namespace sonde::analysis
