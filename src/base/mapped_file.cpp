@@ -13,7 +13,8 @@
 namespace sonde {
 
 Result<MappedFile> MappedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO without a writer would wait forever; it is refused below anyway.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return failf("cannot open {}: {}", path, errno_text(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {

@@ -21,8 +21,9 @@ struct RecordMerger::Stream {
   size_t buffer = 0;
   int cpu = 0;
   std::span<const uint8_t> pages;
-  size_t next_page = 0;    // offset of the page to load next
-  size_t page_offset = 0;  // offset of the loaded page
+  size_t next_page = 0;      // offset of the page to load next
+  size_t page_offset = 0;    // offset of the loaded page
+  uint64_t file_offset = 0;  // where the CPU's data starts, as trace-cmd report --stat shows it
   kbuffer* kbuf = nullptr;
   std::vector<uint8_t> page;  // the loaded page, padded
   tep_record record{};
@@ -44,10 +45,21 @@ RecordMerger::RecordMerger(const TraceDatReader& reader) : reader_(reader) {
       stream->buffer = b;
       stream->cpu = cpu.cpu;
       stream->pages = cpu.pages;
+      stream->file_offset = cpu.shown_offset;
       stream->kbuf = kbuffer_alloc(kbuffer_long, KBUFFER_ENDIAN_LITTLE);
       if (stream->kbuf && tep_is_old_format(tep)) kbuffer_set_old_format(stream->kbuf);
       stream->page.assign(reader.page_size() + kPagePadding, 0);
-      if (!stream->kbuf || !load_page(*stream)) stream->ended = true;
+      // trace-cmd writes each CPU's pages from a page boundary: anywhere else, the table is wrong
+      // and every page read from there would be garbage.
+      if (cpu.shown_offset % reader.page_size() != 0) {
+        problems_.push_back(
+            fmt::format("CPU {}: its data offset {:#x} is not on a page boundary ({}-byte pages): the file's "
+                        "CPU table is "
+                        "damaged, and CPU {} is not read",
+                        cpu.cpu, cpu.shown_offset, reader.page_size(), cpu.cpu));
+        stream->ended = true;
+      }
+      if (!stream->ended && (!stream->kbuf || !load_page(*stream))) stream->ended = true;
       streams_.push_back(std::move(stream));
     }
   }
@@ -73,14 +85,15 @@ bool RecordMerger::load_page(Stream& stream) {
     problems_.push_back(
         fmt::format("CPU {}: corrupt page at offset {:#x}: its header says {} bytes of data, "
                     "more than its {} (the rest of the CPU's data is not read)",
-                    stream.cpu, stream.page_offset, data_size, page_size - header_size));
+                    stream.cpu, stream.file_offset + stream.page_offset, data_size, page_size - header_size));
     return false;
   }
   kbuffer_load_subbuffer(stream.kbuf, stream.page.data());
   if (static_cast<size_t>(kbuffer_subbuffer_size(stream.kbuf)) > page_size) {
     // trace-cmd stops reading the CPU at such a page ("bad page read").
     problems_.push_back(fmt::format("CPU {}: corrupt page at offset {:#x}: data size {} exceeds the page",
-                                    stream.cpu, stream.page_offset, kbuffer_subbuffer_size(stream.kbuf)));
+                                    stream.cpu, stream.file_offset + stream.page_offset,
+                                    kbuffer_subbuffer_size(stream.kbuf)));
     return false;
   }
   return true;
@@ -97,8 +110,8 @@ bool RecordMerger::peek(Stream& stream) {
     int size = kbuffer_event_size(stream.kbuf);
     auto* start = static_cast<uint8_t*>(data);
     if (size < 0 || start < stream.page.data() || start + size > stream.page.data() + reader_.page_size()) {
-      problems_.push_back(
-          fmt::format("CPU {}: corrupt event in the page at offset {:#x}", stream.cpu, stream.page_offset));
+      problems_.push_back(fmt::format("CPU {}: corrupt event in the page at offset {:#x}", stream.cpu,
+                                      stream.file_offset + stream.page_offset));
       stream.ended = true;
       break;
     }
