@@ -18,6 +18,7 @@ void SyscallStats::add(uint64_t duration_ns, int64_t ret) {
   max_ns = calls == 0 ? duration_ns : std::max(max_ns, duration_ns);
   ++calls;
   total_ns += duration_ns;
+  running_mean_ns += (static_cast<double>(duration_ns) - running_mean_ns) / static_cast<double>(calls);
   const auto duration = static_cast<long double>(duration_ns);
   sum_squares_ns2 += duration * duration;
   if (ret < 0 && ret >= -kMaxErrno) {
@@ -30,6 +31,9 @@ void SyscallStats::merge(const SyscallStats& other) {
   if (other.calls == 0) return;
   min_ns = calls == 0 ? other.min_ns : std::min(min_ns, other.min_ns);
   max_ns = calls == 0 ? other.max_ns : std::max(max_ns, other.max_ns);
+  running_mean_ns = (running_mean_ns * static_cast<double>(calls) +
+                     other.running_mean_ns * static_cast<double>(other.calls)) /
+                    static_cast<double>(calls + other.calls);
   calls += other.calls;
   errors += other.errors;
   total_ns += other.total_ns;

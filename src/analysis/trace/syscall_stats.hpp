@@ -20,10 +20,13 @@ struct SyscallStats {
   // Sum of squared durations in ns², for the standard deviation (long double: 1 s² is 1e18).
   long double sum_squares_ns2 = 0;
   std::map<int, uint64_t> errnos;  // errno (positive) -> failed calls, for --errno-summary
+  // The mean as perf's update_stats keeps it, a running double (mean += (x - mean) / n): its
+  // rounding, not the exact total's, decides perf's last digit of "total" and "avg".
+  double running_mean_ns = 0;
 
   void add(uint64_t duration_ns, int64_t ret);
   void merge(const SyscallStats& other);
-  double average_ns() const { return calls ? static_cast<double>(total_ns) / calls : 0.0; }
+  double average_ns() const { return running_mean_ns; }
   // perf trace's "stddev (%)": the standard error of the mean, as a percentage of the mean
   // (perf's stddev_stats over rel_stddev_stats); 0 for fewer than two calls.
   double relative_stddev_percent() const;
