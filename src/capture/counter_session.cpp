@@ -162,9 +162,8 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
         return {};
       }
       if (err == ESRCH) return failf("the process or thread {} is gone", slots_[s].tid);
-      std::string hint = (err == EACCES || err == EPERM)
-                             ? "; run as root or lower /proc/sys/kernel/perf_event_paranoid"
-                             : (err == EMFILE ? "; raise the open file limit (ulimit -n)" : "");
+      std::string hint = err == EMFILE ? "; raise the open file limit (ulimit -n)"
+                                       : permission_hint(err, slots_[s].tid == -1);
       return failf("cannot open event '{}': {}{}", spec.name, errno_text(err), hint);
     }
     if (!spec.filter.empty()) {

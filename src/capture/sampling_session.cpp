@@ -43,7 +43,8 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
           if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
             return failf("event #{} is not supported on this machine ({}); 'sonde list' shows what is", a + 1,
                          errno_text(err));
-          return failf("cannot open event #{} on CPU {}: {}", a + 1, cpu, errno_text(err));
+          return failf("cannot open event #{} on CPU {}: {}{}", a + 1, cpu, errno_text(err),
+                       permission_hint(err, target.kind == SamplingTarget::Kind::system));
         }
         if (a < filters.size() && !filters[a].empty()) {
           if (auto filtered = fd->set_filter(filters[a]); !filtered) return tl::unexpected(filtered.error());

@@ -1,8 +1,10 @@
 #include "events/tracepoints.hpp"
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -39,6 +41,12 @@ Result<std::vector<Tracepoint>> find_tracepoints(std::string_view system_glob, s
   auto root = kernel::tracefs_root();
   if (!root) return tl::unexpected(root.error());
   std::string events = *root + "/events";
+  // tracefs is root's alone unless mounted otherwise: say so rather than "unknown tracepoint".
+  if (::access(events.c_str(), R_OK | X_OK) != 0 && (errno == EACCES || errno == EPERM))
+    return failf(
+        "cannot read {}: {}; tracepoints need root, or tracefs mounted readable "
+        "(mount -o remount,mode=755 {})",
+        events, errno_text(errno), *root);
   std::vector<Tracepoint> found;
   std::vector<std::string> systems;
   if (has_glob(system_glob))

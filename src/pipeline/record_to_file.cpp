@@ -126,8 +126,9 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (auto parsed = events::parse_events(default_event(), options.events); !parsed)
       return tl::unexpected(parsed.error());
   }
-  // The fallback's note is perf's -v line.
+  // The fallbacks' notes are perf's -v lines.
   Diagnostics kept;
+  capture::fall_back_to_user_only(options.events, options.verbose ? diagnostics : kept);
   if (auto fallen = capture::fall_back_to_cpu_clock(options.events, options.verbose ? diagnostics : kept);
       !fallen)
     return tl::unexpected(fallen.error());

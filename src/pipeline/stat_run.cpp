@@ -10,6 +10,7 @@
 #include "base/file.hpp"
 #include "base/strings.hpp"
 #include "capture/counting_run.hpp"
+#include "capture/open_event.hpp"
 #include "capture/signals.hpp"
 #include "capture/tasks.hpp"
 #include "events/parse_events.hpp"
@@ -98,6 +99,10 @@ Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics) {
                                            options.events);
         !parsed)
       return tl::unexpected(parsed.error());
+  }
+  {
+    Diagnostics kept;  // the note is perf's -v line
+    capture::fall_back_to_user_only(options.events, options.counting.verbose ? diagnostics : kept);
   }
   auto target = build_target(options.target);
   if (!target) return tl::unexpected(target.error());
