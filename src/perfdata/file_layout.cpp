@@ -15,6 +15,19 @@ bool section_fits(const FileSection& section, size_t file_size) {
   return section.offset <= file_size && section.size <= file_size - section.offset;
 }
 
+// Whether the feature table the header points at (right after the data) lies in the file and
+// every section it lists does too.
+bool feature_table_fits(Bytes file, const FileHeader& header) {
+  uint64_t count = 0;
+  for (uint64_t word : header.features) count += static_cast<uint64_t>(std::popcount(word));
+  FileSection table{header.data.offset + header.data.size, count * sizeof(FileSection)};
+  if (!section_fits(table, file.size())) return false;
+  for (uint64_t i = 0; i < count; ++i)
+    if (!section_fits(load<FileSection>(file.data() + table.offset + i * sizeof(FileSection)), file.size()))
+      return false;
+  return true;
+}
+
 }  // namespace
 
 Result<FileKind> identify(Bytes head) {
@@ -57,9 +70,11 @@ Result<FileHeader> read_file_header(Bytes file, Diagnostics& diagnostics, bool& 
     return failf("data section offset {:#x} at offset 0x28 lies inside the header", header.data.offset);
   bool any_feature =
       std::any_of(std::begin(header.features), std::end(header.features), [](uint64_t w) { return w != 0; });
-  if (header.data.size == 0 && !any_feature && file.size() > header.data.offset) {
-    // What an interrupted writer leaves (the placeholder header has no feature bits): records
-    // may still be there, up to the end. With features, the data section is really empty.
+  if (header.data.size == 0 && file.size() > header.data.offset &&
+      (!any_feature || !feature_table_fits(file, header))) {
+    // What an interrupted writer leaves (sonde's placeholder header has no feature bits, perf's
+    // has them but no table yet): records may still be there, up to the end. With a feature
+    // table that fits, the data section is really empty.
     diagnostics.warning(
         "the data size field is 0: the recording was not finished properly; reading records up to the end of "
         "the file");

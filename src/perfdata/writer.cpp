@@ -62,6 +62,10 @@ Result<void> PerfDataWriter::write_file_attrs(std::span<const AttrWithIds> attrs
   header_.attrs = {out_->position(), entries.size() * sizeof(FileAttr)};
   if (auto r = out_->write(entries.data(), header_.attrs.size); !r) return r;
   header_.data = {out_->position(), 0};
+  // On disk now, with a data size of 0: a recording killed before finalize() (SIGKILL, a crash)
+  // is still read up to its last flushed record, by perf ("Was the 'perf record' command
+  // properly terminated?") and by sonde.
+  if (regular_file_) return out_->write_at(0, &header_, sizeof header_);
   return {};
 }
 

@@ -226,8 +226,9 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
         if (auto written = writer->append(finished_round.data(), finished_round.size()); !written)
           return written;
         // A pipe's reader gets each round as it ends (perf report -i -, a live consumer), and a
-        // reader that went away is found out now, as perf finds it by SIGPIPE.
-        return to_pipe ? writer->flush() : Result<void>{};
+        // reader that went away is found out now, as perf finds it by SIGPIPE. A file gets it
+        // too, so that a recording killed outright keeps what was captured.
+        return writer->flush();
       },
   };
   std::vector<std::string> filters;
