@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "base/strings.hpp"
+
 namespace sonde {
 
 Result<std::string> read_file(const std::string& path) {
@@ -90,8 +92,7 @@ bool is_replaceable(const std::string& path) {
 Result<void> refuse_planted_link(const std::string& path) {
   struct stat link {};
   if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode) || link.st_uid == ::geteuid()) return {};
-  size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  std::string dir = path_directory(path);
   struct stat parent {};
   if (::stat(dir.c_str(), &parent) != 0 || !(parent.st_mode & S_IWOTH)) return {};
   return failf(
@@ -116,6 +117,12 @@ Result<UniqueFd> create_temporary_file(const std::string& path) {
     return failf("cannot remove the old {}: {}", path, errno_text(errno));
   UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd) return failf("cannot create {}: {}", path, errno_text(errno));
+  return fd;
+}
+
+Result<UniqueFd> create_anonymous_file(const std::string& directory) {
+  UniqueFd fd(::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+  if (!fd) return failf("cannot create a file without a name in {}: {}", directory, errno_text(errno));
   return fd;
 }
 

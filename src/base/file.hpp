@@ -33,6 +33,10 @@ Result<UniqueFd> open_output_file(const std::string& path, mode_t mode = 0600);
 // Creates a fresh private temporary (0600) at a predictable `path`: whatever is there (a stale
 // temporary, a planted link) is removed first and the file is made with O_EXCL|O_NOFOLLOW.
 Result<UniqueFd> create_temporary_file(const std::string& path);
+// A private file without a name in `directory` (O_TMPFILE): nothing is left behind however the
+// process ends; /proc/self/fd/N opens it while the descriptor lives. Fails on file systems that
+// cannot make one (create_temporary_file is the fallback).
+Result<UniqueFd> create_anonymous_file(const std::string& directory);
 // Writes a whole file so that a reader never sees half of it: to a temporary file beside it,
 // renamed over `path` once complete, with `mode`. A device, FIFO or symlink at `path`
 // (-o /dev/null, -o /dev/stdout) is written through instead: a rename would replace it.

@@ -58,6 +58,11 @@ std::string_view path_basename(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+std::string path_directory(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? "." : slash == 0 ? "/" : std::string(path.substr(0, slash));
+}
+
 std::string message_excerpt(std::string_view raw, size_t max) {
   std::string text;
   for (size_t i = 0; i < raw.size() && i < max; ++i) {

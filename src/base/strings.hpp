@@ -16,6 +16,8 @@ bool has_glob(std::string_view text);
 std::optional<unsigned long long> parse_uint(std::string_view text, int base = 0);
 // The last component of a path: what follows the last '/', or the whole text without one.
 std::string_view path_basename(std::string_view path);
+// The directory part of `path`: "." without a slash, "/" for a file at the root.
+std::string path_directory(std::string_view path);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 // Bytes read from a file, fit for an error message: printable ASCII as it is, other bytes as
 // \xNN, cut after `max` bytes with "..." (a damaged file must not flood the terminal).

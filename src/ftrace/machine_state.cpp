@@ -200,6 +200,16 @@ std::vector<Error> reset_instance(const Instance& instance) {
   return failures;
 }
 
+std::vector<std::string> instances_left_behind(const Instance& top) {
+  std::vector<std::string> left;
+  if (auto names = list_directory(top.path("instances")))
+    for (const auto& name : *names)
+      if (name.starts_with("sonde-"))
+        if (auto pid = parse_uint(std::string_view(name).substr(6), 10))
+          if (::kill(static_cast<pid_t>(*pid), 0) != 0 && errno == ESRCH) left.push_back(name);
+  return left;
+}
+
 ResetReport reset_machine(bool all_instances) {
   ResetReport report;
   auto top = Instance::top();
@@ -216,13 +226,9 @@ ResetReport reset_machine(bool all_instances) {
           report.failures.push_back(
               Error{fmt::format("writing 0 to {} failed: {}", enable, errno_name(err))});
     }
-  if (auto names = list_directory(top->path("instances"))) {
+  auto names = all_instances ? list_directory(top->path("instances")) : instances_left_behind(*top);
+  if (names) {
     for (const auto& name : *names) {
-      bool left_by_sonde = false;
-      if (name.starts_with("sonde-"))
-        if (auto pid = parse_uint(std::string_view(name).substr(6), 10))
-          left_by_sonde = ::kill(static_cast<pid_t>(*pid), 0) != 0 && errno == ESRCH;
-      if (!all_instances && !left_by_sonde) continue;
       std::string dir = top->path("instances/" + name);
       if (::rmdir(dir.c_str()) == 0)
         report.removed_instances.push_back(name);

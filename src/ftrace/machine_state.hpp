@@ -44,4 +44,8 @@ std::vector<Error> reset_instance(const Instance& instance);
 // those sonde left behind (sonde-PID of a process that is gone) or, with all_instances, every one.
 ResetReport reset_machine(bool all_instances);
 
+// The instances a sonde run left behind: named sonde-PID, of a process that is gone (killed
+// outright, so its events may still be enabled and its buffers filling).
+std::vector<std::string> instances_left_behind(const Instance& top);
+
 }  // namespace sonde::ftrace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/file.hpp"
+#include "base/strings.hpp"
 
 namespace sonde::ftrace {
 
@@ -47,10 +48,15 @@ Result<std::unique_ptr<RawCapture>> RawCapture::start(const Instance& instance, 
     std::string raw_path = instance.path(fmt::format("per_cpu/cpu{}/trace_pipe_raw", cpu));
     reader->raw = UniqueFd(::open(raw_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
     if (!reader->raw) return failf("cannot open {}: {}", raw_path, errno_text(errno));
-    // A predictable name beside the output: made afresh, never through what is there.
-    auto out = create_temporary_file(reader->capture.path);
-    if (!out) return tl::unexpected(out.error());
-    reader->out = std::move(*out);
+    if (auto anonymous = create_anonymous_file(path_directory(prefix))) {
+      reader->out = std::move(*anonymous);
+      reader->capture.path = fmt::format("/proc/self/fd/{}", reader->out.get());
+    } else {
+      // A predictable name beside the output: made afresh, never through what is there.
+      auto out = create_temporary_file(reader->capture.path);
+      if (!out) return tl::unexpected(out.error());
+      reader->out = std::move(*out);
+    }
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return failf("pipe failed: {}", errno_text(errno));
     reader->pipe_read = UniqueFd(fds[0]);
@@ -71,7 +77,8 @@ Result<std::unique_ptr<RawCapture>> RawCapture::start(const Instance& instance, 
 RawCapture::~RawCapture() {
   if (!finished_) finish();
   if (!keep_files_)
-    for (auto& reader : readers_) ::unlink(reader->capture.path.c_str());
+    for (auto& reader : readers_)
+      if (!reader->capture.anonymous) ::unlink(reader->capture.path.c_str());
 }
 
 void RawCapture::run(Reader& reader) {
@@ -148,6 +155,8 @@ std::vector<CpuCapture> RawCapture::finish() {
   for (auto& reader : readers_) {
     if (reader->thread.joinable()) reader->thread.join();
     reader->raw.reset();
+    if (reader->capture.path.starts_with("/proc/self/fd/"))
+      reader->capture.anonymous = std::make_shared<UniqueFd>(std::move(reader->out));
     reader->out.reset();
     captures.push_back(reader->capture);
   }

@@ -21,11 +21,15 @@ struct CpuCapture {
   std::string path;    // the file of whole pages
   uint64_t bytes = 0;  // its size
   std::optional<Error> error;
+  // Where the file system allows it the file has no name (path is /proc/self/fd/N), so a run
+  // killed outright leaves nothing behind; it lasts while a copy of this descriptor does.
+  std::shared_ptr<UniqueFd> anonymous;
 };
 
 class RawCapture {
  public:
-  // Opens every CPU's trace_pipe_raw and starts the readers, which write `<prefix>cpuN` files.
+  // Opens every CPU's trace_pipe_raw and starts the readers, which write files without a name
+  // in `<prefix>`'s directory, or `<prefix>cpuN` files where it cannot make those.
   static Result<std::unique_ptr<RawCapture>> start(const Instance& instance, const std::vector<int>& cpus,
                                                    const std::string& prefix, size_t page_size);
   // Removes the page files too, unless keep_files() was called.

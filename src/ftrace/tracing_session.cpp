@@ -7,6 +7,7 @@
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
+#include "ftrace/machine_state.hpp"
 
 namespace sonde::ftrace {
 
@@ -84,7 +85,8 @@ Result<std::unique_ptr<TracingSession>> TracingSession::set_up(const TracingRequ
                                                                Diagnostics& diagnostics) {
   std::unique_ptr<TracingSession> session(new TracingSession);
   // On any error below the session's destructor puts back what was already changed.
-  if (auto chosen = session->choose_instance(request); !chosen) return tl::unexpected(chosen.error());
+  if (auto chosen = session->choose_instance(request, diagnostics); !chosen)
+    return tl::unexpected(chosen.error());
   if (auto done = session->set_buffer_options(request); !done) return tl::unexpected(done.error());
   if (auto done = session->set_block_devices(request); !done) return tl::unexpected(done.error());
   if (auto done = session->set_tracer(request, diagnostics); !done) return tl::unexpected(done.error());
@@ -97,7 +99,7 @@ TracingSession::~TracingSession() {
   if (!torn_down_) (void)tear_down();
 }
 
-Result<void> TracingSession::choose_instance(const TracingRequest& request) {
+Result<void> TracingSession::choose_instance(const TracingRequest& request, Diagnostics& diagnostics) {
   std::string tracer = request.tracer;
   if (tracer.empty() && !request.graph_functions.empty()) tracer = "function_graph";
   if (tracer.empty() && (!request.function_filters.empty() || !request.notrace_filters.empty()))
@@ -106,6 +108,11 @@ Result<void> TracingSession::choose_instance(const TracingRequest& request) {
   tracer_ = tracer;
   auto top = Instance::top();
   if (!top) return tl::unexpected(top.error());
+  for (const auto& name : instances_left_behind(*top))
+    diagnostics.warningf(
+        "tracefs instance {} was left by a sonde run that was killed (its process is gone); its events may "
+        "still be enabled: 'sonde ftrace reset' removes it",
+        name);
   if (!tracer.empty()) {
     auto top_tracers = available_tracers(*top);
     if (!contains(top_tracers, tracer))

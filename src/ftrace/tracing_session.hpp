@@ -65,7 +65,7 @@ class TracingSession {
 
  private:
   TracingSession() = default;
-  Result<void> choose_instance(const TracingRequest& request);
+  Result<void> choose_instance(const TracingRequest& request, Diagnostics& diagnostics);
   Result<void> save_and_write(const std::string& file, std::string_view text);
   Result<void> set_buffer_options(const TracingRequest& request);
   Result<void> set_tracer(const TracingRequest& request, Diagnostics& diagnostics);

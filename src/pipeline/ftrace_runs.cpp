@@ -38,7 +38,10 @@ Result<ftrace::RecordOutcome> ftrace_record_to_trace_dat(const FtraceRecordOptio
   if (!outcome) return outcome;
   // The metadata moves into the file; the outcome keeps what the summary needs.
   auto written = tracedat::write_trace_dat(options.output, trace_dat_contents(*outcome));
-  for (const auto& cpu : outcome->cpus) ::unlink(cpu.capture.path.c_str());
+  for (auto& cpu : outcome->cpus) {
+    if (!cpu.capture.anonymous) ::unlink(cpu.capture.path.c_str());
+    cpu.capture.anonymous.reset();  // the file without a name goes with its last descriptor
+  }
   if (!written) return tl::unexpected(written.error());
   return outcome;
 }
