@@ -183,7 +183,11 @@ bool PerfDataReader::advance(RecordView& out) {
     if (out.type() >= PERF_RECORD_USER_TYPE_START && s.absorb_while_reading) absorb_user_record(out);
     return true;
   }
-  if (!status) {
+  if (!status && s.data_cut && !s.pipe) {
+    // A file whose writer did not finish ends where its last record was written, and what
+    // follows (an unwritten buffer, a feature table) is no record: the records before it stand.
+    s.read_diagnostics->warning(status.error().message + "; the records before it were read");
+  } else if (!status) {
     s.error = std::move(status.error());
   } else if (s.stream->truncation()) {
     // A cut file (or a pipe that closed early) loses its last record; a whole data section whose
