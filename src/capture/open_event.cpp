@@ -1,6 +1,7 @@
 #include "capture/open_event.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <optional>
@@ -60,8 +61,13 @@ bool refused_by_permission(int err) { return err == EACCES || err == EPERM; }
 }  // namespace
 
 void fall_back_to_user_only(std::vector<events::EventSpec>& events, Diagnostics& diagnostics) {
+  // Root, or a setting that lets the kernel be counted: nothing to fall back from, and no
+  // probing (opening hundreds of syscall tracepoints one by one takes seconds).
+  if (::geteuid() == 0 || perf_event_paranoid().value_or(2) <= 1) return;
   for (auto& event : events) {
-    if (event.attr.exclude_kernel || event.attr.exclude_user) continue;
+    // A tracepoint's permission does not depend on the kernel being excluded.
+    if (event.attr.type == PERF_TYPE_TRACEPOINT || event.attr.exclude_kernel || event.attr.exclude_user)
+      continue;
     perf_event_attr probe = event.attr;
     probe.disabled = 1;
     auto fd = open_event(probe, 0, -1);
