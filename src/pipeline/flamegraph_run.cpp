@@ -41,6 +41,12 @@ Result<analysis::FlameTree> build_flame_tree(const FlameTreeRequest& request, Di
     stats = *added;
   }
   if (stats.invalid_lines) diagnostics.warningf("ignored {} lines with invalid format", stats.invalid_lines);
+  if (tree.cut_stacks())
+    diagnostics.warningf(
+        "{} stacks deeper than {} frames were cut there (the deepest has {}): their deeper frames are drawn "
+        "as one "
+        "\"[N more frames]\" frame",
+        tree.cut_stacks(), analysis::FlameTree::kMaxDepth, tree.deepest_stack());
   return tree;
 }
 

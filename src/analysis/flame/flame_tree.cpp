@@ -1,5 +1,7 @@
 #include "analysis/flame/flame_tree.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -88,6 +90,21 @@ uint32_t FlameTree::child(uint32_t parent, uint32_t name) {
 }
 
 void FlameTree::add(std::span<const std::string_view> frames, double value, const double* delta) {
+  if (frames.size() > kMaxDepth) {
+    ++cut_stacks_;
+    deepest_stack_ = std::max(deepest_stack_, frames.size());
+    size_t kept = kMaxDepth - 1;
+    cut_frame_ = fmt::format("[{} more frames]", frames.size() - kept);
+    // The frames drawn first stay: the root's, or the leaf's when the stack is drawn reversed.
+    if (options_.reverse) {
+      capped_.assign(1, cut_frame_);
+      capped_.insert(capped_.end(), frames.end() - static_cast<std::ptrdiff_t>(kept), frames.end());
+    } else {
+      capped_.assign(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(kept));
+      capped_.push_back(cut_frame_);
+    }
+    return add(capped_, value, delta);  // kMaxDepth frames now: not cut again
+  }
   nodes_[0].value += value;
   size_t count = frames.size();
   auto frame_at = [&](size_t i) { return options_.reverse ? frames[count - 1 - i] : frames[i]; };
@@ -139,7 +156,7 @@ uint32_t FlameTree::extend(uint32_t node, uint32_t name, double value) {
 }
 
 void FlameTree::add(std::span<const uint32_t> ids, const std::vector<std::string>& names, double value) {
-  if (options_.chain) {  // names depend on the frames before them: the string path renames
+  if (options_.chain || ids.size() > kMaxDepth) {  // renamed or cut frames: the string path
     scratch_.clear();
     for (uint32_t id : ids) scratch_.push_back(names[id]);
     return add(scratch_, value);

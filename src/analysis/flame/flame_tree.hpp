@@ -46,6 +46,13 @@ class FlameTree {
   // Ranks the names for ordering children. Call once after the last add, before children().
   void finish();
 
+  // Stacks deeper than this are cut: a runaway recursion or a damaged line (5 million frames)
+  // would draw a picture taller than any screen into a file of hundreds of MB. The frames past
+  // kMaxDepth - 1 (from the root as drawn) become one frame, "[N more frames]".
+  static constexpr size_t kMaxDepth = 10000;
+  size_t cut_stacks() const { return cut_stacks_; }
+  size_t deepest_stack() const { return deepest_stack_; }
+
   const std::vector<FlameNode>& nodes() const { return nodes_; }
   const std::vector<std::string>& names() const { return names_; }
   // A node's children in drawing order (by name; input order for flame charts), into `out`.
@@ -66,6 +73,9 @@ class FlameTree {
   uint32_t extend(uint32_t node, uint32_t name, double value);
 
   FlameTreeOptions options_;
+  size_t cut_stacks_ = 0, deepest_stack_ = 0;
+  std::vector<std::string_view> capped_;  // a cut stack's frames
+  std::string cut_frame_;                 // and its "[N more frames]"
   std::vector<FlameNode> nodes_;
   std::vector<double> deltas_;  // by node, once the input is differential
   std::vector<std::string> names_;
