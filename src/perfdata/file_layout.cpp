@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstddef>
 
+#include "base/strings.hpp"
+
 namespace sonde::perfdata {
 
 namespace {
@@ -151,12 +153,17 @@ std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, Di
     // Several at once: the table is not where the header says (a wrong data size), so what
     // seems to fit is garbage too.
     diagnostics.warningf(
-        "the feature table at offset {:#x} does not describe this file ({} of {} sections lie outside it; is "
-        "the "
-        "data size at offset 0x30 right?): header features are ignored",
+        "the feature table at offset {:#x} does not describe this file ({} of {} sections lie outside it; "
+        "is the data size at offset 0x30 right?): header features are ignored",
         table_offset, outside.size(), count);
     sections.clear();
   }
+  // A newer perf's: read around, with one note.
+  std::vector<std::string> unknown;
+  for (const auto& [feature, bytes] : sections)
+    if (feature >= HEADER_LAST_FEATURE) unknown.push_back(std::to_string(feature));
+  if (!unknown.empty())
+    diagnostics.notef("header features sonde does not know were skipped: {}", join(unknown, ", "));
   return sections;
 }
 
