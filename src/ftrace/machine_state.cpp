@@ -163,9 +163,16 @@ std::vector<Error> reset_instance(const Instance& instance) {
     if (err != 0 && err != EPERM && err != EACCES && err != ENODEV)
       failures.push_back(Error{fmt::format("writing '{}' to {} failed: {}", text, path, errno_name(err))});
   };
+  // Written only when not already so: a write to either makes the kernel expand a ring buffer
+  // still at its boot-time minimum (buffer_size_kb "7 (expanded: 1408)" becomes 1410), a change
+  // a reset must not make on a machine it finds clean.
+  auto must_change = [&](std::string_view file, std::string_view text) {
+    if (auto now = instance.read(file); now && trim(*now) == text) return;
+    must(file, text);
+  };
   must("tracing_on", "0");
-  must("current_tracer", "nop");
-  must("set_event", "");
+  must_change("current_tracer", "nop");
+  must_change("set_event", "");
   for (const auto& [system, name] : event_dirs(instance)) {
     std::string dir = "events/" + system + "/" + name + "/";
     if (auto filter = instance.read(dir + "filter"); filter && trim(*filter) != "none")
