@@ -1,6 +1,8 @@
 #include "symbols/jit_map.hpp"
 
 #include <elf.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -25,6 +27,10 @@ std::vector<RawSymbol> parse_perf_map(std::string_view text) {
 }
 
 Result<SymbolTable> load_perf_map(const std::string& path) {
+  // Anyone can write /tmp: a map another user made could name the code anything.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && st.st_uid != 0 && st.st_uid != ::geteuid())
+    return failf("owned by another user (uid {}), not by you or root: its names are not trusted", st.st_uid);
   auto text = read_file(path);
   if (!text) return tl::unexpected(text.error());
   SymbolTable table;
