@@ -1,7 +1,6 @@
 #include "capture/open_event.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <optional>
@@ -58,12 +57,26 @@ std::optional<int> perf_event_paranoid() {
 
 bool refused_by_permission(int err) { return err == EACCES || err == EPERM; }
 
+// CAP_PERFMON or CAP_SYS_ADMIN in the effective set: the kernel then lets every event count the
+// kernel, whatever the setting (root in a user namespace may have neither).
+bool may_count_the_kernel() {
+  auto status = read_file("/proc/self/status");
+  if (!status) return false;
+  for (const std::string& line : split(*status, '\n')) {
+    if (!line.starts_with("CapEff:")) continue;
+    auto caps = parse_uint(trim(std::string_view(line).substr(7)), 16);
+    constexpr int kCapSysAdmin = 21, kCapPerfmon = 38;
+    return caps && (*caps & ((1ULL << kCapSysAdmin) | (1ULL << kCapPerfmon))) != 0;
+  }
+  return false;
+}
+
 }  // namespace
 
 void fall_back_to_user_only(std::vector<events::EventSpec>& events, Diagnostics& diagnostics) {
-  // Root, or a setting that lets the kernel be counted: nothing to fall back from, and no
-  // probing (opening hundreds of syscall tracepoints one by one takes seconds).
-  if (::geteuid() == 0 || perf_event_paranoid().value_or(2) <= 1) return;
+  // Privileged, or a setting that lets the kernel be counted: nothing to fall back from, and no
+  // probing.
+  if (perf_event_paranoid().value_or(2) <= 1 || may_count_the_kernel()) return;
   for (auto& event : events) {
     // A tracepoint's permission does not depend on the kernel being excluded.
     if (event.attr.type == PERF_TYPE_TRACEPOINT || event.attr.exclude_kernel || event.attr.exclude_user)

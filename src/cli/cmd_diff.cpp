@@ -43,7 +43,8 @@ int cmd_diff(int argc, char** argv) {
   if (!keys) return report_error("diff", keys.error());
   request.keys = *keys;
 
-  auto diffs = analysis::compute_diff(request);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde diff: ");
+  auto diffs = analysis::compute_diff(request, diagnostics);
   if (!diffs) return report_error("diff", diffs.error());
   output::print_diff(stdout, *diffs, request);
   std::fflush(stdout);

@@ -1,6 +1,7 @@
 #include "events/tracepoints.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,7 +43,8 @@ Result<std::vector<Tracepoint>> find_tracepoints(std::string_view system_glob, s
   if (!root) return tl::unexpected(root.error());
   std::string events = *root + "/events";
   // tracefs is root's alone unless mounted otherwise: say so rather than "unknown tracepoint".
-  if (::access(events.c_str(), R_OK | X_OK) != 0 && (errno == EACCES || errno == EPERM))
+  if (::faccessat(AT_FDCWD, events.c_str(), R_OK | X_OK, AT_EACCESS) != 0 &&
+      (errno == EACCES || errno == EPERM))
     return failf(
         "cannot read {}: {}; tracepoints need root, or tracefs mounted readable "
         "(mount -o remount,mode=755 {})",

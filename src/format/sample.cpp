@@ -174,6 +174,13 @@ Result<void> decode_sample_into(const RecordView& record, const perf_event_attr&
     if (s.branch_nr > (uint64_t{1} << 20))
       return failf("SAMPLE record at offset {:#x}: BRANCH_STACK of {} entries", record.offset, s.branch_nr);
     in.u64s(entries, s.branch_nr * 3, "BRANCH_STACK");
+    // Linux 6.8's PERF_SAMPLE_BRANCH_COUNTERS (perf record -j any,counter): a u64 of event
+    // counts per branch after the entries. Not read, but stepped over.
+    constexpr uint64_t kBranchCounters = uint64_t{1} << 19;
+    if (attr.branch_sample_type & kBranchCounters) {
+      U64Array counters;
+      in.u64s(counters, s.branch_nr, "BRANCH_STACK");
+    }
   }
   if (type & PERF_SAMPLE_REGS_USER) read_regs(in, s.regs_user, attr.sample_regs_user, "REGS_USER");
   if (type & PERF_SAMPLE_STACK_USER) {
@@ -200,8 +207,9 @@ Result<void> decode_sample_into(const RecordView& record, const perf_event_attr&
     in.bytes(s.aux, size, "AUX");
   }
   if (!in.ok()) return in.error();
-  // The kernel writes exactly the fields sample_type names: bytes left over mean the two disagree.
-  if (in.remaining() != 0)
+  // The kernel writes exactly the fields sample_type names: bytes left over mean the two disagree,
+  // unless a newer kernel's field (a sample_type bit past the ones known here) holds them.
+  if (in.remaining() != 0 && type < PERF_SAMPLE_MAX)
     return failf(
         "SAMPLE record at offset {:#x} ({} bytes) holds {} bytes more than its sample_type {:#x} names",
         record.offset, record.header.size, in.remaining(), type);

@@ -25,10 +25,6 @@ Result<void> AttrTable::add(Bytes attr_bytes, std::span<const uint64_t> ids) {
     return failf("attr of {} bytes is below the first published size 64", attr_bytes.size());
   perf_event_attr attr{};
   std::memcpy(&attr, attr_bytes.data(), std::min(attr_bytes.size(), sizeof attr));
-  // No kernel up to now defines more sample fields; with an unknown one, no sample can be split.
-  if (uint64_t unknown = attr.sample_type & ~(uint64_t{PERF_SAMPLE_MAX} - 1); unknown != 0)
-    return failf("sample_type {:#x} has bits no kernel defines ({:#x}): the attr is damaged",
-                 attr.sample_type, unknown);
   add(attr, ids);
   return {};
 }

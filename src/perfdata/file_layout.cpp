@@ -133,6 +133,14 @@ std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, Di
         table_offset));
     return sections;
   }
+  // perf writes the sections just after the table (a few unused slots between: it sizes the table
+  // before dropping empty features): when none starts there, the table is not where the header
+  // says (a wrong data size), and what seems to fit is garbage too.
+  bool table_found = false;
+  for (uint64_t i = 0; i < static_cast<uint64_t>(count) && !table_found; ++i) {
+    uint64_t offset = load<FileSection>(file.data() + table_offset + i * sizeof(FileSection)).offset;
+    table_found = offset >= table_offset + table.size && offset - table_offset - table.size <= 4096;
+  }
   int index = 0;
   std::vector<std::string> outside;
   for (int feature = 0; feature < kFeatureBits; ++feature) {
@@ -147,16 +155,18 @@ std::map<int, Bytes> read_feature_table(Bytes file, const FileHeader& header, Di
     }
     sections[feature] = file.subspan(section.offset, section.size);
   }
-  if (outside.size() == 1) {
+  if (!table_found) {
+    diagnostics.warningf(
+        "the feature table at offset {:#x} does not describe this file (no section starts after it; is the "
+        "data size at offset 0x30 right?): header features are ignored",
+        table_offset);
+    sections.clear();
+  } else if (outside.size() == 1) {
     diagnostics.warning(outside.front() + "; ignored");
   } else if (outside.size() > 1) {
-    // Several at once: the table is not where the header says (a wrong data size), so what
-    // seems to fit is garbage too.
     diagnostics.warningf(
-        "the feature table at offset {:#x} does not describe this file ({} of {} sections lie outside it; "
-        "is the data size at offset 0x30 right?): header features are ignored",
-        table_offset, outside.size(), count);
-    sections.clear();
+        "{} of {} header features lie outside the file (cut short?) and are ignored; the first: {}",
+        outside.size(), count, outside.front());
   }
   // A newer perf's: read around, with one note.
   std::vector<std::string> unknown;

@@ -28,9 +28,12 @@ std::vector<RawSymbol> parse_perf_map(std::string_view text) {
 
 Result<SymbolTable> load_perf_map(const std::string& path) {
   // Anyone can write /tmp: a map another user made could name the code anything.
+  // lstat: a link planted there is judged by who planted it.
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && st.st_uid != 0 && st.st_uid != ::geteuid())
-    return failf("owned by another user (uid {}), not by you or root: its names are not trusted", st.st_uid);
+  if (::lstat(path.c_str(), &st) == 0 && st.st_uid != 0 && st.st_uid != ::geteuid())
+    return failf(
+        "owned by another user (uid {}), not by you or root: its names are not trusted (chown it to use it)",
+        st.st_uid);
   auto text = read_file(path);
   if (!text) return tl::unexpected(text.error());
   SymbolTable table;

@@ -21,7 +21,8 @@ struct FileEvent {
   std::map<std::vector<std::string>, uint64_t> periods;
 };
 
-Result<std::vector<FileEvent>> read_file(const std::string& path, const DiffRequest& request) {
+Result<std::vector<FileEvent>> read_file(const std::string& path, const DiffRequest& request,
+                                         Diagnostics& diagnostics) {
   ReportRequest report_request;
   report_request.input = path;
   report_request.options.keys = request.keys;
@@ -32,8 +33,11 @@ Result<std::vector<FileEvent>> read_file(const std::string& path, const DiffRequ
   report_request.vmlinux = request.vmlinux;
   report_request.demangle = request.demangle;
   report_request.quiet = true;
-  Diagnostics unasked;  // only -v has notes, and diff does not ask for them
-  auto report = run_report(report_request, unasked);
+  // Only -v has notes, and diff does not ask for them; warnings (a damaged file) go on.
+  Diagnostics warnings([&diagnostics, &path](const Diagnostics::Message& message) {
+    if (message.kind == Diagnostics::Kind::warning) diagnostics.warningf("{}: {}", path, message.text);
+  });
+  auto report = run_report(report_request, warnings);
   if (!report) return tl::unexpected(report.error());
   std::vector<FileEvent> events;
   const auto& attrs = (*report)->session.reader().attrs().events();
@@ -82,10 +86,10 @@ std::optional<double> diff_value(const DiffRow& row, size_t column, const DiffRe
   return std::nullopt;
 }
 
-Result<std::vector<EventDiff>> compute_diff(const DiffRequest& request) {
+Result<std::vector<EventDiff>> compute_diff(const DiffRequest& request, Diagnostics& diagnostics) {
   std::vector<std::vector<FileEvent>> files;
   for (const std::string& path : request.files) {
-    auto events = read_file(path, request);
+    auto events = read_file(path, request, diagnostics);
     if (!events) return tl::unexpected(events.error());
     files.push_back(std::move(*events));
   }

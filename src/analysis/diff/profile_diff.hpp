@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/report/sort_keys.hpp"
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 
 namespace sonde::analysis {
@@ -44,7 +45,8 @@ struct EventDiff {
 // blank (no entry in that file) or prints N/A (no baseline for a ratio or weighted diff).
 std::optional<double> diff_value(const DiffRow& row, size_t column, const DiffRequest& request);
 
-Result<std::vector<EventDiff>> compute_diff(const DiffRequest& request);
+// Warnings about the files (damage, a cut end) go to `diagnostics`, each led by its file's name.
+Result<std::vector<EventDiff>> compute_diff(const DiffRequest& request, Diagnostics& diagnostics);
 
 // "wdiff:2,3" and friends for -c/--compute.
 Result<void> parse_compute(const std::string& spec, DiffRequest& request);

@@ -72,7 +72,7 @@ __u8 enabled = 0;  // set by sonde while recording
 __u64 lost_totals = 0;
 __u64 lost_samples = 0;
 __u64 follow_failures = 0;
-__u64 missed_blocks = 0;  // system-wide: a task's storage could not be made, so a block went unmeasured
+__u64 missed_blocks = 0;  // blocks not measured: no task storage, or a missed switch-in not placed
 
 // The task's storage when its blocks are measured now.
 static __always_inline struct task_block* traced_task(struct task_struct* task, int create) {
@@ -145,8 +145,13 @@ int off_cpu_switch(__u64* ctx) {
     // A kernel may switch a task in without the tracepoint (this one misses about one switch in
     // 400 under load, in perf's sched_switch events too), so its last block was not ended: it
     // ended when this turn on the CPU began, which the turn's CPU time tells.
+    // (The fair class sets prev_sum_exec_runtime when it picks a task; for a real-time one the
+    // difference is no turn, and the block is counted lost.)
     __u64 ran = prev->se.sum_exec_runtime - prev->se.prev_sum_exec_runtime;
-    if (ran < now - prev_block->start_ns) end_block(ctx, prev, prev_block, now - ran - prev_block->start_ns);
+    if (ran < now - prev_block->start_ns)
+      end_block(ctx, prev, prev_block, now - ran - prev_block->start_ns);
+    else
+      __sync_fetch_and_add(&missed_blocks, 1);
     prev_block->start_ns = 0;
   }
   if (blocking) {
