@@ -125,6 +125,12 @@ enum UserRecordType : uint32_t {
 
 // The record type's name as perf script -D prints it ("MMAP2", "HEADER_ATTR"...); "UNKNOWN" else.
 std::string_view record_type_name(uint32_t type);
+// Whether some perf up to now writes records of this type: the kernel's (MMAP to
+// AUX_OUTPUT_HW_ID) and perf's own (HEADER_ATTR to COMPRESSED2), the ones record_type_name names.
+inline bool is_known_record_type(uint32_t type) {
+  return (type >= 1 && type <= 21) ||
+         (type >= PERF_RECORD_USER_TYPE_START && type <= PERF_RECORD_COMPRESSED2);
+}
 
 // header.misc bit on build-id entries that says build_id[20] holds the real build-id length.
 inline constexpr uint16_t PERF_RECORD_MISC_BUILD_ID_SIZE = 1u << 15;

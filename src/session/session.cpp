@@ -231,7 +231,7 @@ Result<void> Session::State::run(const ReadStep& step, SessionVisitor& visitor) 
     else
       progress->update(step.record.offset > data.offset ? step.record.offset - data.offset : 0, data.size);
   }
-  if (step.kind != ReadStep::Kind::release && perfdata::record_type_name(step.record.type()) == "UNKNOWN") {
+  if (step.kind != ReadStep::Kind::release && !perfdata::is_known_record_type(step.record.type())) {
     // A newer perf's record, or damage: either way nothing here can read it.
     if (unknown_records++ == 0)
       first_unknown_record = fmt::format("type {} at offset {:#x}", step.record.type(), step.record.offset);

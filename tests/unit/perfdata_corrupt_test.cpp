@@ -306,3 +306,12 @@ TEST(PerfDataCorrupt, RandomByteFlipsNeverCrash) {
   EXPECT_GT(errors, 0);
   EXPECT_GT(opened, 0);
 }
+
+// The session skips records of unknown types by is_known_record_type: it must know exactly the
+// types record_type_name names.
+TEST(RecordTypes, KnownTypesAreTheNamedOnes) {
+  for (uint32_t type = 0; type < 512; ++type)
+    EXPECT_EQ(sonde::perfdata::is_known_record_type(type),
+              sonde::perfdata::record_type_name(type) != "UNKNOWN")
+        << type;
+}
