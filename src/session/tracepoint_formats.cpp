@@ -4,9 +4,14 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string_view>
+#include <vector>
+
+#include "format/event_format_text.hpp"
+#include "format/tep_payload.hpp"
 
 namespace sonde::session {
 
@@ -62,6 +67,9 @@ class BlobCursor {
 struct TracepointFormats::Handle {
   tep_handle* tep = nullptr;
   trace_seq seq{};
+  // A payload is printed from here, zeros after it: libtraceevent prints a __get_str with "%s",
+  // and a damaged string without its NUL must end in this buffer, not run on past the file.
+  std::vector<uint8_t> padded;
   Handle() {
     tep = tep_alloc();
     trace_seq_init(&seq);
@@ -123,7 +131,9 @@ Result<TracepointFormats> TracepointFormats::parse(sonde::Bytes blob) {
       if (!size) return tl::unexpected(size.error());
       auto format = in.bytes(*size, "an event format");
       if (!format) return tl::unexpected(format.error());
-      tep_parse_event(tep, format->data(), format->size(), system);  // a bad one is skipped
+      // A bad one is skipped; a damaged one is not handed to libtraceevent at all.
+      if (tracedat::event_format_is_parseable(*format))
+        tep_parse_event(tep, format->data(), format->size(), system);
     }
     return {};
   };
@@ -161,14 +171,27 @@ tep_event* TracepointFormats::find(uint64_t id) const {
 }
 
 void TracepointFormats::append_info(int cpu, sonde::Bytes raw, std::string& out) {
+  constexpr size_t kPadding = 65536 + 64;  // past any 16-bit __data_loc offset and length
+  std::vector<uint8_t>& padded = handle_->padded;
+  if (padded.size() < raw.size() + kPadding) padded.assign(raw.size() + kPadding, 0);
+  std::copy(raw.begin(), raw.end(), padded.begin());
   tep_record record{};
   record.cpu = cpu;
   record.size = static_cast<int>(raw.size());
-  record.data = const_cast<uint8_t*>(raw.data());  // libtraceevent only reads it
-  trace_seq& seq = handle_->seq;
-  trace_seq_reset(&seq);
-  tep_print_event(handle_->tep, &seq, &record, "%s", TEP_PRINT_INFO);
-  out.append(seq.buffer, seq.len);
+  record.data = padded.data();
+  // libtraceevent reads the type and every field at its declared place, whatever the size.
+  tep_event* event =
+      raw.size() >= 2 ? tep_find_event(handle_->tep, tep_data_type(handle_->tep, &record)) : nullptr;
+  if (event && !tracedat::payload_holds_fields(event, record.data, record.size)) {
+    out += fmt::format("[damaged payload: its {} bytes do not hold the fields of {}:{}]", raw.size(),
+                       event->system, event->name);
+  } else {
+    trace_seq& seq = handle_->seq;
+    trace_seq_reset(&seq);
+    tep_print_event(handle_->tep, &seq, &record, "%s", TEP_PRINT_INFO);
+    out.append(seq.buffer, seq.len);
+  }
+  std::fill_n(padded.begin(), raw.size(), 0);
 }
 
 std::string TracepointFormats::qualified_name(const tep_event* event) {

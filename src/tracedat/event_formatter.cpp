@@ -8,6 +8,8 @@
 
 #include <cstring>
 
+#include "format/tep_payload.hpp"
+
 namespace sonde::tracedat {
 
 namespace {
@@ -141,6 +143,10 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
   out += options_.line_prefix;
   format_dropped(record, out);
 
+  if (record.size < 8) {  // too short for the common fields (type, flags, preempt count, pid)
+    out += fmt::format("[damaged record of {} bytes]\n", record.size);
+    return;
+  }
   int id = tep_data_type(tep_, &record);
   EventEntry* entry = entry_for(id);
   if (!entry) {
@@ -163,6 +169,11 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
   out += ": ";
   out += entry->name_column;
 
+  // libtraceevent reads every field at its declared place, whatever the record's size.
+  if (!payload_holds_fields(entry->event, record.data, record.size)) {
+    out += fmt::format("[damaged record: its {} bytes do not hold the fields of its format]\n", record.size);
+    return;
+  }
   size_t payload_start = out.size();
   if (!entry->payload || !entry->payload->print(record, out)) {
     kallsyms_needed();

@@ -15,6 +15,7 @@
 #include "base/bytes.hpp"
 #include "base/strings.hpp"
 #include "format/blktrace_event.hpp"
+#include "format/event_format_text.hpp"
 #include "tracedat/format.hpp"
 #include "tracedat/reader.hpp"
 
@@ -168,7 +169,7 @@ class TraceDatParser {
       auto format = sized_block<uint64_t>(in, "an ftrace event format");
       if (!format) return tl::unexpected(format.error());
       r_.contents_.ftrace_formats.emplace_back(as_text(*format));
-      if (format_is_safe_to_parse(as_text(*format)))
+      if (event_format_is_parseable(as_text(*format)))
         tep_parse_event(r_.tep_, reinterpret_cast<const char*>(format->data()), format->size(), "ftrace");
     }
     return {};
@@ -635,24 +636,6 @@ class TraceDatParser {
 
 Result<void> parse_trace_dat(TraceDatReader& reader, const std::string& path) {
   return TraceDatParser(reader, path).run();
-}
-
-bool format_is_safe_to_parse(std::string_view format) {
-  size_t print = format.find("print fmt:");
-  if (print == std::string_view::npos) return true;
-  // The arguments follow the quoted format string.
-  size_t at = format.find('"', print);
-  if (at == std::string_view::npos) return true;
-  for (++at; at < format.size() && !(format[at] == '"' && format[at - 1] != '\\'); ++at) {
-  }
-  for (; at < format.size(); ++at) {
-    if (format[at] != '/' && format[at] != '%') continue;
-    size_t digit = at + 1;
-    while (digit < format.size() && format[digit] == ' ') ++digit;
-    bool alone = digit + 1 >= format.size() || !std::isalnum(static_cast<unsigned char>(format[digit + 1]));
-    if (digit < format.size() && format[digit] == '0' && alone) return false;
-  }
-  return true;
 }
 
 }  // namespace sonde::tracedat

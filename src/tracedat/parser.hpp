@@ -14,9 +14,4 @@ class TraceDatReader;
 // naming what was cut short.
 Result<void> parse_trace_dat(TraceDatReader& reader, const std::string& path);
 
-// Whether libtraceevent may be handed this event format: it folds constant arguments while it
-// parses them and dies of SIGFPE on a division by a literal zero (found by fuzzing: a damaged
-// size ran a format on into the saved cmdlines, "migration/0"). No kernel format has one.
-bool format_is_safe_to_parse(std::string_view format);
-
 }  // namespace sonde::tracedat

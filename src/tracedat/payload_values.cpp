@@ -193,11 +193,13 @@ bool PayloadValues::evaluate_operation(const NumberNode& node, const tep_record&
     case '&':
       value = op[1] ? (left && right) : (left & right);
       break;
+    // A shift by 64 or more is undefined in C; x86-64, where libtraceevent's own shift runs,
+    // takes the count modulo 64, and so does this.
     case '<':
-      value = op[1] == '<' ? left << right : op[1] == '=' ? left <= right : left < right;
+      value = op[1] == '<' ? left << (right & 63) : op[1] == '=' ? left <= right : left < right;
       break;
     case '>':
-      value = op[1] == '>' ? left >> right : op[1] == '=' ? left >= right : left > right;
+      value = op[1] == '>' ? left >> (right & 63) : op[1] == '=' ? left >= right : left > right;
       break;
     case '=':
       value = left == right;

@@ -4,6 +4,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "format/event_format_text.hpp"
 #include "tracedat/parser.hpp"
 
 namespace sonde::tracedat {
@@ -48,7 +49,7 @@ bool TraceDatReader::load_event(int id) const {
   if (found != unparsed_.end()) {
     const auto& [system, format] = contents_.event_formats[found->second.first];
     const std::string& text = format[found->second.second];
-    if (format_is_safe_to_parse(text)) tep_parse_event(tep_, text.data(), text.size(), system.c_str());
+    if (event_format_is_parseable(text)) tep_parse_event(tep_, text.data(), text.size(), system.c_str());
     unparsed_.erase(found);
   }
   bool loaded = tep_find_event(tep_, id) != nullptr;

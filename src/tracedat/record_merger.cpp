@@ -15,6 +15,7 @@ namespace {
 // record without checking them against the record, so a corrupt record can point up to 64 KiB
 // past its page. The padding keeps such reads inside our buffer.
 constexpr size_t kPagePadding = 65536 + 64;
+constexpr int kCommonFieldsSize = 8;
 }  // namespace
 
 struct RecordMerger::Stream {
@@ -109,7 +110,10 @@ bool RecordMerger::peek(Stream& stream) {
     }
     int size = kbuffer_event_size(stream.kbuf);
     auto* start = static_cast<uint8_t*>(data);
-    if (size < 0 || start < stream.page.data() || start + size > stream.page.data() + reader_.page_size()) {
+    // Every event starts with the common fields (type, flags, preempt count, pid: 8 bytes), which
+    // libtraceevent reads without looking at the size.
+    if (size < kCommonFieldsSize || start < stream.page.data() ||
+        start + size > stream.page.data() + reader_.page_size()) {
       problems_.push_back(fmt::format("CPU {}: corrupt event in the page at offset {:#x}", stream.cpu,
                                       stream.file_offset + stream.page_offset));
       stream.ended = true;

@@ -8,7 +8,6 @@
 
 #include "base/file.hpp"
 #include "temp_dir.hpp"
-#include "tracedat/parser.hpp"
 #include "tracedat/reader.hpp"
 #include "tracedat/report.hpp"
 #include "tracedat_synthetic.hpp"
@@ -106,16 +105,4 @@ TEST(TracedatCorrupt, APageClaimingMoreThanItHoldsIsReported) {
   ASSERT_TRUE(create_file(*path, *whole));
   auto message = try_report(*path);
   EXPECT_NE(message.find("corrupt page"), std::string::npos) << message;
-}
-
-// libtraceevent folds constant arguments while parsing and dies of SIGFPE on a division by a
-// literal zero: such formats are never handed to it. Inside the quoted format string, "%0" is a
-// conversion, not a division.
-TEST(TraceDatFormatCheck, DivisionByLiteralZeroIsRefused) {
-  using sonde::tracedat::format_is_safe_to_parse;
-  EXPECT_TRUE(format_is_safe_to_parse("name: x\nprint fmt: \"%08x %d\", REC->a / 10, REC->b % 3\n"));
-  EXPECT_TRUE(format_is_safe_to_parse("name: x\nprint fmt: \"a \\\" / 0 %0d\", REC->a, 0x0\n"));
-  EXPECT_TRUE(format_is_safe_to_parse("name: x\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\n"));
-  EXPECT_FALSE(format_is_safe_to_parse("print fmt: \"%d\", (void *)RECs\n18 migration/0\n13586 ls\n"));
-  EXPECT_FALSE(format_is_safe_to_parse("print fmt: \"%d\", REC->a % 0"));
 }
