@@ -87,7 +87,15 @@ struct Converter {
 
   // The CFA at the probe address as base and offset ("%sp", 8 at a function's entry).
   Result<std::pair<std::string, long long>> cfa() const {
-    Dwarf_CFI* cfi = dwarf_getcfi_elf(scope.binary->image().elf());
+    // .eh_frame's CFI is ours to end (fuzzing found it leaked per argument); .debug_frame's
+    // belongs to the Dwarf handle.
+    struct ElfCfi {
+      Dwarf_CFI* cfi;
+      ~ElfCfi() {
+        if (cfi) dwarf_cfi_end(cfi);
+      }
+    } elf_cfi{dwarf_getcfi_elf(scope.binary->image().elf())};
+    Dwarf_CFI* cfi = elf_cfi.cfi;
     Dwarf_Frame* frame = nullptr;
     if (!cfi || dwarf_cfi_addrframe(cfi, scope.pc, &frame) != 0) {
       cfi = scope.binary->dwarf() ? dwarf_getcfi(scope.binary->dwarf()) : nullptr;

@@ -20,14 +20,7 @@ using test::parse_xml;
 
 FlameTree tree_of(std::string_view folded, FlameTreeOptions options = {}) {
   FlameTree tree(options);
-  for_each_folded_line(folded, [&](const FoldedLine& line) {
-    if (line.count_before) {
-      double delta = line.count - *line.count_before;
-      tree.add_folded(line.stack, line.count, &delta);
-    } else {
-      tree.add_folded(line.stack, line.count);
-    }
-  });
+  add_folded_to_flame_tree(folded, tree);
   tree.finish();
   return tree;
 }

@@ -33,17 +33,7 @@ Result<void> for_each_sample(const TextInput& input, const FlameBuildOptions& op
 Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options,
                                           FlameTree& tree, Diagnostics& diagnostics) {
   FlameBuildStats stats;
-  if (input.kind() == InputKind::folded) {
-    stats.invalid_lines = for_each_folded_line(input.text(), [&](const FoldedLine& line) {
-      if (line.count_before) {
-        double delta = line.count - *line.count_before;
-        tree.add_folded(line.stack, line.count, &delta);
-      } else {
-        tree.add_folded(line.stack, line.count);
-      }
-    });
-    return stats;
-  }
+  if (input.kind() == InputKind::folded) return add_folded_to_flame_tree(input.text(), tree);
   DwarfInlineExpander expander;
   StackCollapser collapser(options.collapse, &expander);
   // Each sample straight into the tree (a flame chart's time order, or merged): the tree sums
@@ -64,6 +54,19 @@ Result<std::string> folded_text_of(const TextInput& input, const FlameBuildOptio
       for_each_sample(input, options, diagnostics, [&](const StackSample& sample) { collapser.add(sample); });
   if (!added) return tl::unexpected(added.error());
   return collapser.folded_text();
+}
+
+FlameBuildStats add_folded_to_flame_tree(std::string_view folded, FlameTree& tree) {
+  FlameBuildStats stats;
+  stats.invalid_lines = for_each_folded_line(folded, [&](const FoldedLine& line) {
+    if (line.count_before) {
+      double delta = line.count - *line.count_before;
+      tree.add_folded(line.stack, line.count, &delta);
+    } else {
+      tree.add_folded(line.stack, line.count);
+    }
+  });
+  return stats;
 }
 
 FlameBuildStats add_diff_to_flame_tree(std::string_view diff_text, FlameTree& tree) {

@@ -23,6 +23,9 @@ struct FlameBuildStats {
   size_t invalid_lines = 0;  // folded lines without a count
 };
 
+// Folded stacks ("a;b;c 12", or a differential "a;b;c 10 12") into the tree.
+FlameBuildStats add_folded_to_flame_tree(std::string_view folded, FlameTree& tree);
+
 // Adds every stack of `input` (folded, perf script text or perf.data) to `tree`; fails when a
 // perf.data file's replay stops. Notes (the event filter's, unrecognized lines) go to `diagnostics`.
 Result<FlameBuildStats> add_to_flame_tree(const TextInput& input, const FlameBuildOptions& options,

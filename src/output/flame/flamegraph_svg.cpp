@@ -180,6 +180,12 @@ std::string render(const analysis::FlameTree& tree, const FlameGraphStyle& style
   const auto& nodes = tree.nodes();
   const auto& names = tree.names();
   double timemax = tree.total();
+  if (!(timemax > 0) || !std::isfinite(timemax)) {
+    // Nothing to scale the frames by (no stacks, counts adding up to 0 or past a double): the
+    // message flamegraph.pl draws for no input, inline in a page without the XML declaration.
+    std::string empty = render_empty_flamegraph_svg(style);
+    return standalone ? empty : empty.substr(empty.find('\n') + 1);
+  }
   double width_per_time = (style.width - 2 * kXpad) / timemax;
   double minwidth_time =
       style.minwidth_percent ? timemax * style.minwidth / 100 : style.minwidth / width_per_time;
