@@ -59,13 +59,17 @@ clean:
 # $(FUZZ_BUILD_DIR)/artifacts/. FUZZ_TARGETS picks some: make fuzz FUZZ_TARGETS=tracedat_reader
 FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= perfdata_reader tracedat_reader
+FUZZ_TARGETS ?= perfdata_reader tracedat_reader payload_printer script_text folded_stacks event_spec probe_spec \
+                probe_binary
 FUZZ_DEPS := cmake ninja-build pkg-config clang libclang-rt-14-dev libfmt-dev libexpected-dev libzstd-dev \
-             zlib1g-dev libtraceevent-dev
+             zlib1g-dev libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libcapstone-dev libbpf-dev \
+             systemtap-sdt-dev
 FUZZ_FLAGS := -max_len=65536 -rss_limit_mb=2560 -timeout=30 -print_final_stats=1 \
               -artifact_prefix=$(FUZZ_BUILD_DIR)/artifacts/
 # Seeds and saved crashes per target: perfdata_reader's in tests/fuzz/corpus/ and crashes/, the
-# others' in corpus_<name>/ and crashes_<name>/ (tracedat_reader: corpus_tracedat/).
+# others' in corpus_<name>/ and crashes_<name>/ (tracedat_reader: corpus_tracedat/); the text
+# targets' seeds are the collapse fixtures, probe_binary's the test workloads built with -g
+# (tests/fuzz/run_fuzz.sh says which).
 
 fuzz:
 	@missing=$$(for p in $(FUZZ_DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -75,16 +79,4 @@ fuzz:
 	fi
 	@[ -f $(FUZZ_BUILD_DIR)/build.ninja ] || cmake -S tests/fuzz -B $(FUZZ_BUILD_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++
 	@cmake --build $(FUZZ_BUILD_DIR)
-	@mkdir -p $(FUZZ_BUILD_DIR)/artifacts
-	@set -e; export LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp:print_suppressions=0; \
-	for target in $(FUZZ_TARGETS); do \
-	  fuzzer=$(FUZZ_BUILD_DIR)/$${target}_fuzzer; \
-	  case $$target in perfdata_reader) corpus=tests/fuzz/corpus crashes=tests/fuzz/crashes;; \
-	    *) corpus=tests/fuzz/corpus_$${target%_reader} crashes=tests/fuzz/crashes_$${target%_reader};; esac; \
-	  mkdir -p $(FUZZ_BUILD_DIR)/corpus_$$target; cp $$corpus/* $(FUZZ_BUILD_DIR)/corpus_$$target/; \
-	  echo "fuzz: $$target: replaying $$crashes/"; \
-	  $$fuzzer $(FUZZ_FLAGS) $$crashes/* > $(FUZZ_BUILD_DIR)/replay_$$target.log 2>&1 || \
-	    { cat $(FUZZ_BUILD_DIR)/replay_$$target.log; echo "fuzz: a saved crash input fails again"; exit 1; }; \
-	  echo "fuzz: $$target: $(FUZZ_SECONDS) s on $(FUZZ_BUILD_DIR)/corpus_$$target"; \
-	  $$fuzzer $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD_DIR)/corpus_$$target; \
-	done
+	@FUZZ_FLAGS="$(FUZZ_FLAGS)" tests/fuzz/run_fuzz.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
