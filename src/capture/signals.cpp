@@ -5,9 +5,24 @@
 
 namespace sonde::capture {
 
+void take_stop_signals() {
+  for (int signal : {SIGINT, SIGTERM}) {
+    struct sigaction current {};
+    if (sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) {
+      struct sigaction default_action {};
+      default_action.sa_handler = SIG_DFL;
+      sigemptyset(&default_action.sa_mask);
+      sigaction(signal, &default_action, nullptr);
+    }
+  }
+}
+
 BlockedSignals::BlockedSignals() {
   sigemptyset(&blocked_);
-  for (int signal : {SIGINT, SIGTERM, SIGCHLD, SIGHUP, SIGPIPE}) sigaddset(&blocked_, signal);
+  for (int signal : {SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) sigaddset(&blocked_, signal);
+  // Under nohup SIGHUP is ignored and must stay so: blocked, it would be queued and stop the run.
+  struct sigaction hangup {};
+  if (sigaction(SIGHUP, nullptr, &hangup) != 0 || hangup.sa_handler != SIG_IGN) sigaddset(&blocked_, SIGHUP);
   sigprocmask(SIG_BLOCK, &blocked_, &previous_);
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;

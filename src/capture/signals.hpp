@@ -34,6 +34,12 @@ class BlockedSignals {
   struct sigaction previous_chld_ {};
 };
 
+// Called first thing in main: SIGINT and SIGTERM that a shell left ignored (a background job of
+// a script inherits SIGINT ignored) go back to their default, as perf's handlers take them over;
+// otherwise a `kill -INT` in the moments before a run blocks them would be lost and the run would
+// never stop (found by tests/fixtures/signal_storm.sh). SIGHUP is left as it is (nohup).
+void take_stop_signals();
+
 inline bool is_stop_request(int signal) { return signal == SIGINT || signal == SIGTERM || signal == SIGHUP; }
 
 }  // namespace sonde::capture

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "capture/signals.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "pipeline/record_to_file.hpp"
@@ -55,6 +56,10 @@ int cmd_record(int argc, char** argv) {
   app.add_option("--off-cpu-thresh", off_cpu_threshold,
                  "with --off-cpu: blocks of at least this many ms are written as they end (default 500), "
                  "shorter ones totalled at the end");
+  // From here the stop signals wait for the run: one that comes while the SDT probes, the output
+  // file or the BPF programs are being set up ends the run through its usual path, which removes
+  // and finishes them, instead of killing sonde half-way (tests/fixtures/signal_storm.sh).
+  capture::BlockedSignals stop_signals;
   // Cached SDT markers the events name are defined for the run, and removed when it ends.
   pipeline::TemporarySdtProbes sdt_probes;
   if (auto names = sdt_event_arguments(argc, argv); !names.empty())

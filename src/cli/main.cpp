@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "capture/signals.hpp"
 #include "cli/command.hpp"
 
 namespace sonde::cli {
@@ -45,6 +46,7 @@ void print_usage(std::FILE* out) {
 
 int main(int argc, char** argv) {
   using namespace sonde::cli;
+  sonde::capture::take_stop_signals();
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
       std::strcmp(argv[1], "help") == 0) {
     print_usage(argc < 2 ? stderr : stdout);
