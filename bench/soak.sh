@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# soak: long recordings under a busy machine (issue 19). Each of
+#   - `sonde record -a -g` and `perf record -a -g` (the peer), one after the other,
+#   - `sonde ftrace record -e sched -e syscalls` (trace-cmd record, the peer, cannot enable ftrace
+#     on this kernel: it writes /proc/sys/kernel/ftrace_enabled; the script says whether it ran),
+# runs for DURATION seconds (600 by default) while a busy workload runs on every CPU: a process
+# per CPU forking short-lived children (sh -c true), copying with dd in small blocks (syscalls),
+# and spinning (samples). Measured per run:
+#   - the recorder's resident memory every 10 s (VmRSS): first, largest, last (flat = the last is
+#     no more than the first minute's largest plus 10%);
+#   - events lost: the lost fields of the file's PERF_RECORD_LOST records (perf report -D on both
+#     files); for trace.dat, the per-CPU overrun and dropped counts sonde prints;
+#   - the file read back completely: samples perf report counts equal those sonde report counts,
+#     and both exit 0; for trace.dat, trace-cmd report's lines equal sonde ftrace report's.
+# Usage: bench/soak.sh SONDE [DURATION]
+set -u
+(($# >= 1 && $# <= 2)) || { echo "usage: soak.sh SONDE [DURATION]"; exit 2; }
+SONDE=$1 DURATION=${2:-${SOAK_SECONDS:-600}}
+[[ -x $SONDE ]] || { echo "soak: sonde binary '$SONDE' not found or not executable"; exit 2; }
+[[ $DURATION =~ ^[1-9][0-9]*$ ]] || { echo "soak: DURATION must be a positive integer, got '$DURATION'"; exit 2; }
+PERF=$(command -v perf) || { echo "soak: perf not found; peer absent, skipping"; exit 0; }
+tmp=$(mktemp -d /var/tmp/bench_soak.XXXXXX)
+busy_pids=()
+stop_busy() { for p in "${busy_pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; busy_pids=(); }
+trap 'stop_busy; rm -rf "$tmp"' EXIT
+
+start_busy() {
+    local cpus
+    cpus=$(nproc)
+    for ((c = 0; c < cpus; c++)); do
+        (while :; do sh -c true; done) & busy_pids+=($!)
+        (while :; do dd if=/dev/zero of=/dev/null bs=64 count=20000 2>/dev/null; done) & busy_pids+=($!)
+        (while :; do :; done) & busy_pids+=($!)
+    done
+}
+
+# soak_run NAME OUTFILE COMMAND...: runs COMMAND for DURATION under load, sampling its RSS.
+soak_run() {
+    local name=$1; shift
+    start_busy
+    "$@" >"$tmp/$name.out" 2>&1 &
+    local pid=$! t=0
+    : >"$tmp/$name.rss"
+    while ((t < DURATION)); do
+        sleep 10; t=$((t + 10))
+        awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null >>"$tmp/$name.rss"
+    done
+    kill -INT "$pid"; wait "$pid"
+    echo "$?" >"$tmp/$name.status"
+    stop_busy
+}
+rss_summary() {  # first, largest, last in MB; flat when last <= max(first minute) * 1.1
+    awk 'NR <= 6 && $1 > early { early = $1 } NR == 1 { first = $1 } $1 > max { max = $1 } { last = $1 }
+         END { printf "%.1f %.1f %.1f %s", first / 1024, max / 1024, last / 1024, (last <= early * 1.1) ? "flat" : "GROWS" }' "$tmp/$1.rss"
+}
+perf_lost() {
+    "$PERF" report -D -i "$1" 2>/dev/null |
+        awk '/PERF_RECORD_LOST/ && match($0, /lost:[0-9]+/) { n += substr($0, RSTART + 5, RLENGTH - 5) } END { print n + 0 }'
+}
+perf_samples() { "$PERF" report -i "$1" --stdio --sort comm 2>/dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -1; }
+sonde_samples() { "$SONDE" report -i "$1" --stdio --sort comm 2>/dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -1; }
+
+echo "soak: $DURATION s per run, $(nproc) CPUs, busy workload: fork loop, dd bs=64, spinner per CPU"
+fmt="%-22s %8s %8s %8s %6s %10s %10s %10s %s\n"
+printf "$fmt" run rss0_MB rssmax_MB rss_end memory lost samples_perf samples_sonde readback
+for tool in sonde perf; do
+    if [[ $tool == sonde ]]; then
+        soak_run record-$tool "$SONDE" record -a -g -o "$tmp/$tool.data"
+    else
+        soak_run record-$tool "$PERF" record -a -g -o "$tmp/$tool.data"
+    fi
+    read -r r0 rmax rend flat <<<"$(rss_summary record-$tool)"
+    ps=$(perf_samples "$tmp/$tool.data") ss=$(sonde_samples "$tmp/$tool.data")
+    ok=$([[ -n $ps && $ps == "$ss" ]] && echo complete || echo DIFFERS)
+    printf "$fmt" "record -a -g ($tool)" "$r0" "$rmax" "$rend" "$flat" "$(perf_lost "$tmp/$tool.data")" "${ps:--}" "${ss:--}" "$ok"
+    rm -f "$tmp/$tool.data"
+done
+
+soak_run ftrace-sonde "$SONDE" ftrace record -e sched -e syscalls -o "$tmp/sonde.dat"
+read -r r0 rmax rend flat <<<"$(rss_summary ftrace-sonde)"
+lost=$(sed -n 's/.*; lost \([0-9]*\) events.*/\1/p' "$tmp/ftrace-sonde.out" | tail -1)
+tc=$(trace-cmd report -i "$tmp/sonde.dat" 2>/dev/null | wc -l) so=$("$SONDE" ftrace report -i "$tmp/sonde.dat" 2>/dev/null | wc -l)
+ok=$([[ $tc -gt 0 && $tc == "$so" ]] && echo complete || echo DIFFERS)
+printf "$fmt" "ftrace record (sonde)" "$r0" "$rmax" "$rend" "$flat" "${lost:-0}" "tc:$tc" "$so" "$ok"
+if trace-cmd record -e sched:sched_switch -o "$tmp/tc.dat" -- true >"$tmp/tc.out" 2>&1; then
+    echo "trace-cmd record runs here: run it by hand for the peer's figures (not soaked by this script)"
+else
+    echo "trace-cmd record cannot run here: $(grep -m1 -i "can't\|error\|fail" "$tmp/tc.out")"
+fi
