@@ -68,6 +68,7 @@ Result<OffCpuRecording> OffCpuRecording::open(const OffCpuSettings& settings, co
   OffCpuRecording recording(std::move(*profiler));
   recording.target_ = target;
   recording.wakers_ = settings.wakers;
+  recording.tracepoint_glue_ = settings.tracepoint_glue;
   recording.file_attr_ = file_attr;
   // The waker's samples also name the woken thread, in their address.
   recording.waker_attr_ = file_attr;
@@ -105,6 +106,14 @@ Result<std::string> OffCpuRecording::sample(const perf_event_attr& attr, uint32_
   chain_.clear();
   auto kernel_frames = profiler_.stack(kernel_stack);
   auto user_frames = profiler_.stack(user_stack);
+  auto in_glue = [this](uint64_t ip) {
+    for (const auto& [start, end] : tracepoint_glue_)
+      if (ip >= start && ip < end) return true;
+    return false;
+  };
+  size_t glue = 0;
+  while (glue < kernel_frames.size() && in_glue(kernel_frames[glue])) ++glue;
+  kernel_frames.erase(kernel_frames.begin(), kernel_frames.begin() + static_cast<ptrdiff_t>(glue));
   if (!kernel_frames.empty()) {
     chain_.push_back(PERF_CONTEXT_KERNEL);
     chain_.insert(chain_.end(), kernel_frames.begin(), kernel_frames.end());

@@ -54,6 +54,10 @@ struct OffCpuSettings {
   uint64_t threshold_ms = kOffCpuDefaultThresholdMs;
   bool follow_children = true;
   bool wakers = false;  // --wakers
+  // Kernel text ranges [start, end) of the tracepoint's calling glue (__traceiter_sched_switch
+  // and the like): some kernels put one of its frames above __schedule in every stack the
+  // program takes. Leading frames inside them are dropped, so stacks end at the scheduler.
+  std::vector<std::pair<uint64_t, uint64_t>> tracepoint_glue;
 };
 
 class OffCpuRecording {
@@ -85,6 +89,7 @@ class OffCpuRecording {
                              uint64_t id, std::string& out);
 
   bool wakers_ = false;
+  std::vector<std::pair<uint64_t, uint64_t>> tracepoint_glue_;
   perf_event_attr file_attr_{}, opened_attr_{}, waker_attr_{};
   std::unordered_set<uint64_t> ids_;
   uint64_t first_id_ = 0;

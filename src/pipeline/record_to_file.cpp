@@ -22,6 +22,7 @@
 #include "perfdata/machine_facts.hpp"
 #include "perfdata/tracing_data.hpp"
 #include "perfdata/writer.hpp"
+#include "symbols/kallsyms_cache.hpp"
 
 namespace sonde::pipeline {
 
@@ -30,6 +31,22 @@ namespace {
 // perf's default event is cycles; without a hardware PMU (as in most VMs) it falls back to cpu-clock.
 std::string default_event() {
   return path_exists("/sys/bus/event_source/devices/cpu/type") ? "cycles" : "cpu-clock";
+}
+
+// The sched_switch tracepoint's calling glue in the running kernel's text, whose frames lead the
+// off-CPU program's stacks on some kernels (6.18 here: __traceiter_sched_switch above
+// __schedule). From the kallsyms cache; none when the kernel's symbols cannot be read.
+std::vector<std::pair<uint64_t, uint64_t>> sched_switch_glue() {
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  auto symbols = symbols::load_kallsyms_cached("/proc/kallsyms");
+  if (!symbols) return ranges;
+  for (const symbols::Symbol& symbol : (*symbols)->kernel.symbols()) {
+    std::string_view name = symbol.name;
+    if (name == "__traceiter_sched_switch" || name == "__bpf_trace_sched_switch" ||
+        name.starts_with("bpf_trace_run"))
+      ranges.emplace_back(symbol.start, symbol.start + symbol.size);
+  }
+  return ranges;
 }
 
 // Fills record.target from the spec; the cgroup's fd stays open in `cgroup` for the recording.
@@ -141,6 +158,7 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   if (options.off_cpu) {
     attrs[off_cpu_index] = capture::off_cpu_file_attr(attrs[off_cpu_index]);
     opened[off_cpu_index] = capture::off_cpu_opened_attr(attrs[off_cpu_index]);
+    options.off_cpu->tracepoint_glue = sched_switch_glue();
     auto loaded = capture::OffCpuRecording::open(*options.off_cpu, record.target, attrs[off_cpu_index],
                                                  opened[off_cpu_index]);
     if (!loaded) return tl::unexpected(loaded.error());

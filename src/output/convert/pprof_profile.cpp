@@ -88,16 +88,22 @@ Result<std::string> PprofProfile::finish() {
     profile.set_time_nanos(static_cast<int64_t>(clock->tod_ns + (first_time_ - clock->clockid_ns)));
   if (first_time_ != UINT64_MAX) profile.set_duration_nanos(static_cast<int64_t>(last_time_ - first_time_));
 
-  // pprof takes the first mapping for the profiled program: user files first, in the order
-  // samples met them, then the kernel's and the rest.
+  // pprof takes the first mapping for the profiled program: executables first (user files not
+  // named like a shared object: the order samples met them put libc first when the first sample
+  // fell there), then the other user files, then the kernel's and the rest.
   uint64_t next_number = 1;
   const auto& mappings = locations_.mappings();
   std::vector<uint64_t> mapping_number(mappings.size() + 1, 0);
-  for (int pass = 0; pass < 2; ++pass)
+  auto rank = [](const ProfileLocations::Mapping& info) {
+    if (info.dso == nullptr || info.dso->kind != session::DsoKind::user) return 2;
+    std::string_view name = info.dso->long_name;
+    name = name.substr(name.rfind('/') + 1);
+    return name.find(".so") == std::string_view::npos ? 0 : 1;
+  };
+  for (int pass = 0; pass < 3; ++pass)
     for (size_t i = 0; i < mappings.size(); ++i) {
       const ProfileLocations::Mapping& info = mappings[i];
-      bool user_file = info.dso != nullptr && info.dso->kind == session::DsoKind::user;
-      if (user_file != (pass == 0)) continue;
+      if (rank(info) != pass) continue;
       mapping_number[i + 1] = next_number;
       pb::Mapping* mapping = profile.add_mapping();
       mapping->set_id(next_number++);
