@@ -114,6 +114,17 @@ std::string strip_cxx_parameters(std::string_view demangled) {
         i += 20;
         continue;
       }
+      size_t close = i;
+      for (int parens = 0; close < text.size(); ++close) {
+        if (text[close] == '(') ++parens;
+        if (text[close] == ')' && --parens == 0) break;
+      }
+      if (text.compare(close + 1, 2, "::") == 0) {
+        // A local name's enclosing function ("f(int)::$_1::operator()"): libiberty keeps its
+        // parameters, as perf shows them.
+        i = close;
+        continue;
+      }
       end = i;  // the parameter list: it and everything after it go
       break;
     } else if (c == '(') {

@@ -16,6 +16,12 @@ TEST(Demangle, CxxWithoutParametersAsLibibertyPrintsThem) {
       {"_ZN3geo4areaEil.constprop.0", "geo::area"},
       {"_ZN12_GLOBAL__N_13fooEv", "(anonymous namespace)::foo"},
       {"_ZZ4mainENKUliE_clEi", "main::{lambda(int)#1}::operator()"},
+      // A local name keeps its enclosing function's parameters (c++filt -p, perf 6.1).
+      {"_ZZ3fooiENKUlvE_clEv", "foo(int)::{lambda()#1}::operator()"},
+      {"_ZZN6fuzzer6Fuzzer6RunOneEPKhmbPNS_9InputInfoEbPbENK3$_1clEv",
+       "fuzzer::Fuzzer::RunOne(unsigned char const*, unsigned long, bool, fuzzer::InputInfo*, bool, "
+       "bool*)::$_1::"
+       "operator()"},
       {"_ZNK3FooclEv", "Foo::operator()"},
       {"_ZN3FoolsIiEERS_T_", "Foo::operator<< <int>"},
       {"_ZSt3maxIiERKT_S2_S2_", "std::max<int>"},
