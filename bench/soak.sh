@@ -4,14 +4,14 @@
 #   - `sonde ftrace record -e sched -e syscalls` (trace-cmd record, the peer, cannot enable ftrace
 #     on this kernel: it writes /proc/sys/kernel/ftrace_enabled; the script says whether it ran),
 # runs for DURATION seconds (600 by default) while a busy workload runs on every CPU: a process
-# per CPU forking short-lived children (sh -c true), copying with dd in small blocks (syscalls),
+# per CPU forking short-lived children (sh -c true), copying with dd in 4 KiB blocks (syscalls),
 # and spinning (samples). Measured per run:
 #   - the recorder's resident memory every 10 s (VmRSS): first, largest, last (flat = the last is
 #     no more than the first minute's largest plus 10%);
-#   - events lost: the lost fields of the file's PERF_RECORD_LOST records (perf report -D on both
-#     files); for trace.dat, the per-CPU overrun and dropped counts sonde prints;
-#   - the file read back completely: samples perf report counts equal those sonde report counts,
-#     and both exit 0; for trace.dat, trace-cmd report's lines equal sonde ftrace report's.
+#   - events lost: the file's PERF_RECORD_LOST records (perf report --stats, on both files); for
+#     trace.dat, the per-CPU overrun and dropped counts sonde prints;
+#   - the file read back completely: the samples perf report --stats counts equal the samples
+#     sonde script reads; for trace.dat, trace-cmd report's lines equal sonde ftrace report's.
 # Usage: bench/soak.sh SONDE [DURATION]
 set -u
 (($# >= 1 && $# <= 2)) || { echo "usage: soak.sh SONDE [DURATION]"; exit 2; }
@@ -29,7 +29,7 @@ start_busy() {
     cpus=$(nproc)
     for ((c = 0; c < cpus; c++)); do
         (while :; do sh -c true; done) & busy_pids+=($!)
-        (while :; do dd if=/dev/zero of=/dev/null bs=64 count=20000 2>/dev/null; done) & busy_pids+=($!)
+        (while :; do dd if=/dev/zero of=/dev/null bs=4k count=2000 2>/dev/null; done) & busy_pids+=($!)
         (while :; do :; done) & busy_pids+=($!)
     done
 }
@@ -53,16 +53,14 @@ rss_summary() {  # first, largest, last in MB; flat when last <= max(first minut
     awk 'NR <= 6 && $1 > early { early = $1 } NR == 1 { first = $1 } $1 > max { max = $1 } { last = $1 }
          END { printf "%.1f %.1f %.1f %s", first / 1024, max / 1024, last / 1024, (last <= early * 1.1) ? "flat" : "GROWS" }' "$tmp/$1.rss"
 }
-perf_lost() {
-    "$PERF" report -D -i "$1" 2>/dev/null |
-        awk '/PERF_RECORD_LOST/ && match($0, /lost:[0-9]+/) { n += substr($0, RSTART + 5, RLENGTH - 5) } END { print n + 0 }'
-}
-perf_samples() { "$PERF" report -i "$1" --stdio --sort comm 2>/dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -1; }
-sonde_samples() { "$SONDE" report -i "$1" --stdio --sort comm 2>/dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -1; }
+# One pass of each reader over a file: perf's event counts (SAMPLE and LOST records) and the
+# samples sonde reads (perf script -F event's line per sample, as sonde script prints it).
+perf_stat() { "$PERF" report --stats -i "$1" 2>/dev/null | awk -v what="$2" '$1 == what && $2 == "events:" { print $3; exit }'; }
+sonde_samples() { "$SONDE" script -i "$1" -F event 2>/dev/null | wc -l; }
 
-echo "soak: $DURATION s per run, $(nproc) CPUs, busy workload: fork loop, dd bs=64, spinner per CPU"
+echo "soak: $DURATION s per run, $(nproc) CPUs, busy workload: fork loop, dd bs=4k, spinner per CPU"
 fmt="%-22s %8s %8s %8s %6s %10s %10s %10s %s\n"
-printf "$fmt" run rss0_MB rssmax_MB rss_end memory lost samples_perf samples_sonde readback
+printf "$fmt" run rss0_MB rssmax_MB rss_end memory lost_records samples_perf samples_sonde readback
 for tool in sonde perf; do
     if [[ $tool == sonde ]]; then
         soak_run record-$tool "$SONDE" record -a -g -o "$tmp/$tool.data"
@@ -70,9 +68,9 @@ for tool in sonde perf; do
         soak_run record-$tool "$PERF" record -a -g -o "$tmp/$tool.data"
     fi
     read -r r0 rmax rend flat <<<"$(rss_summary record-$tool)"
-    ps=$(perf_samples "$tmp/$tool.data") ss=$(sonde_samples "$tmp/$tool.data")
+    ps=$(perf_stat "$tmp/$tool.data" SAMPLE) lost=$(perf_stat "$tmp/$tool.data" LOST) ss=$(sonde_samples "$tmp/$tool.data")
     ok=$([[ -n $ps && $ps == "$ss" ]] && echo complete || echo DIFFERS)
-    printf "$fmt" "record -a -g ($tool)" "$r0" "$rmax" "$rend" "$flat" "$(perf_lost "$tmp/$tool.data")" "${ps:--}" "${ss:--}" "$ok"
+    printf "$fmt" "record -a -g ($tool)" "$r0" "$rmax" "$rend" "$flat" "${lost:-0}" "${ps:--}" "${ss:--}" "$ok"
     rm -f "$tmp/$tool.data"
 done
 

@@ -1,5 +1,6 @@
 #include "pipeline/record_to_file.hpp"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -253,9 +254,17 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   for (const auto& event : options.events) filters.push_back(event.filter);
   auto run = capture::run_record(opened, filters, record, on_opened, sink);
   if (!run) {
+    Error error = run.error();
+    int why = error.sys_errno;
+    if (writer->regular_file() && (why == ENOSPC || why == EDQUOT || why == EFBIG)) {
+      // A full disk: what reached it is kept. Its header still says "not finished" (data size
+      // 0), so sonde reads the records up to where the disk filled.
+      error.message += fmt::format("; the part written is kept in {} (sonde report reads it)", options.output);
+      return tl::unexpected(error);
+    }
     // Only a file this recording made goes: never a device named by -o (/dev/full).
     if (writer->regular_file()) ::unlink(options.output.c_str());
-    return tl::unexpected(run.error());
+    return tl::unexpected(error);
   }
   uint64_t off_cpu_lost = 0;
   if (off_cpu) {
