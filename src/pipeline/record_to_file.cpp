@@ -259,7 +259,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (writer->regular_file() && (why == ENOSPC || why == EDQUOT || why == EFBIG)) {
       // A full disk: what reached it is kept. Its header still says "not finished" (data size
       // 0), so sonde reads the records up to where the disk filled.
-      error.message += fmt::format("; the part written is kept in {} (sonde report reads it)", options.output);
+      error.message +=
+          fmt::format("; the part written is kept in {} (sonde report reads it)", options.output);
       return tl::unexpected(error);
     }
     // Only a file this recording made goes: never a device named by -o (/dev/full).
