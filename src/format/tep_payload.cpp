@@ -103,6 +103,30 @@ class ArgCheck {
 
 }  // namespace
 
+PayloadShape payload_shape(const tep_event* event) {
+  PayloadShape shape;
+  if (!event) return shape;
+  for (const tep_format_field* list : {event->format.common_fields, event->format.fields}) {
+    for (const tep_format_field* field = list; field; field = field->next) {
+      if (field->offset < 0 || field->size < 0)
+        shape.fixed_end = INT32_MAX;  // never fits
+      else if (field->offset + field->size > shape.fixed_end)
+        shape.fixed_end = field->offset + field->size;
+      if (field->flags & TEP_FIELD_IS_DYNAMIC) shape.variable = true;
+    }
+  }
+  for (const tep_print_arg* arg = event->print_fmt.args; arg && !shape.variable; arg = arg->next)
+    shape.variable = arg->type != TEP_PRINT_ATOM && arg->type != TEP_PRINT_FIELD &&
+                     arg->type != TEP_PRINT_STRING && arg->type != TEP_PRINT_BSTRING &&
+                     arg->type != TEP_PRINT_FLAGS && arg->type != TEP_PRINT_SYMBOL;
+  return shape;
+}
+
+bool payload_holds_fields(const tep_event* event, const PayloadShape& shape, const void* data, int size) {
+  if (!event || size < shape.fixed_end) return false;
+  return !shape.variable || payload_holds_fields(event, data, size);
+}
+
 bool payload_holds_fields(const tep_event* event, const void* data, int size) {
   if (!event || size < 0 || (size > 0 && !data)) return false;
   const auto* bytes = static_cast<const uint8_t*>(data);

@@ -171,9 +171,9 @@ tep_event* TracepointFormats::find(uint64_t id) const {
 }
 
 void TracepointFormats::append_info(int cpu, sonde::Bytes raw, std::string& out) {
-  constexpr size_t kPadding = 65536 + 64;  // past any 16-bit __data_loc offset and length
   std::vector<uint8_t>& padded = handle_->padded;
-  if (padded.size() < raw.size() + kPadding) padded.assign(raw.size() + kPadding, 0);
+  if (padded.size() < raw.size() + tracedat::kPayloadPadding)
+    padded.assign(raw.size() + tracedat::kPayloadPadding, 0);
   std::copy(raw.begin(), raw.end(), padded.begin());
   tep_record record{};
   record.cpu = cpu;

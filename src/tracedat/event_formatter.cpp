@@ -8,8 +8,6 @@
 
 #include <cstring>
 
-#include "format/tep_payload.hpp"
-
 namespace sonde::tracedat {
 
 namespace {
@@ -109,6 +107,7 @@ EventFormatter::EventEntry* EventFormatter::entry_for(int id) {
   entry.name_column += ": ";
   size_t name_length = std::strlen(event->name);
   if (name_length < kEventNameColumns) entry.name_column.append(kEventNameColumns - name_length, ' ');
+  entry.shape = payload_shape(event);
   entry.payload = PayloadPrinter::compile(event, options_.symbol_address);
   if (entry.payload && entry.payload->needs_kallsyms()) {
     kallsyms_needed();
@@ -143,7 +142,7 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
   out += options_.line_prefix;
   format_dropped(record, out);
 
-  if (record.size < 8) {  // too short for the common fields (type, flags, preempt count, pid)
+  if (record.size < kCommonFieldsSize) {
     out += fmt::format("[damaged record of {} bytes]\n", record.size);
     return;
   }
@@ -170,7 +169,7 @@ void EventFormatter::format(const tep_record& const_record, std::string& out) {
   out += entry->name_column;
 
   // libtraceevent reads every field at its declared place, whatever the record's size.
-  if (!payload_holds_fields(entry->event, record.data, record.size)) {
+  if (!payload_holds_fields(entry->event, entry->shape, record.data, record.size)) {
     out += fmt::format("[damaged record: its {} bytes do not hold the fields of its format]\n", record.size);
     return;
   }

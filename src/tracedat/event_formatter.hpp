@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "format/tep_payload.hpp"
 #include "tracedat/kallsyms.hpp"
 #include "tracedat/payload_printer.hpp"
 
@@ -60,6 +61,7 @@ class EventFormatter {
     bool recompiled = false;                  // tried again after libtraceevent printed one record of it
     std::string name_column;                  // "name: " padded to trace-cmd's 20 columns
     std::unique_ptr<PayloadPrinter> payload;  // nullptr where libtraceevent prints it
+    PayloadShape shape;                       // what checking a record of it against the format needs
   };
   // The event's entry, compiled on first use; nullptr for an id libtraceevent does not know.
   EventEntry* entry_for(int id);

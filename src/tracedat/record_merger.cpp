@@ -8,15 +8,9 @@ extern "C" {  // kbuffer.h has no C++ guard of its own
 #include <traceevent/kbuffer.h>
 }
 
-namespace sonde::tracedat {
+#include "format/tep_payload.hpp"
 
-namespace {
-// Zeros after each page copy: libtraceevent reads dynamic fields at 16-bit offsets from a
-// record without checking them against the record, so a corrupt record can point up to 64 KiB
-// past its page. The padding keeps such reads inside our buffer.
-constexpr size_t kPagePadding = 65536 + 64;
-constexpr int kCommonFieldsSize = 8;
-}  // namespace
+namespace sonde::tracedat {
 
 struct RecordMerger::Stream {
   size_t buffer = 0;
@@ -49,7 +43,8 @@ RecordMerger::RecordMerger(const TraceDatReader& reader) : reader_(reader) {
       stream->file_offset = cpu.shown_offset;
       stream->kbuf = kbuffer_alloc(kbuffer_long, KBUFFER_ENDIAN_LITTLE);
       if (stream->kbuf && tep_is_old_format(tep)) kbuffer_set_old_format(stream->kbuf);
-      stream->page.assign(reader.page_size() + kPagePadding, 0);
+      // Zeros after each page: a corrupt record's 16-bit __data_loc offsets stay inside the buffer.
+      stream->page.assign(reader.page_size() + kPayloadPadding, 0);
       // trace-cmd writes each CPU's pages from a page boundary: anywhere else, the table is wrong
       // and every page read from there would be garbage.
       if (cpu.shown_offset % reader.page_size() != 0) {
@@ -110,8 +105,6 @@ bool RecordMerger::peek(Stream& stream) {
     }
     int size = kbuffer_event_size(stream.kbuf);
     auto* start = static_cast<uint8_t*>(data);
-    // Every event starts with the common fields (type, flags, preempt count, pid: 8 bytes), which
-    // libtraceevent reads without looking at the size.
     if (size < kCommonFieldsSize || start < stream.page.data() ||
         start + size > stream.page.data() + reader_.page_size()) {
       problems_.push_back(fmt::format("CPU {}: corrupt event in the page at offset {:#x}", stream.cpu,

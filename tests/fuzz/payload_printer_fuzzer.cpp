@@ -24,7 +24,7 @@ using namespace sonde;
 namespace {
 
 constexpr size_t kMaxInput = 65536;
-constexpr size_t kPadding = 65536 + 64;  // as record_merger's kPagePadding
+constexpr size_t kPadding = tracedat::kPayloadPadding;  // as record_merger pads its pages
 
 struct Formats {
   tep_handle* tep = nullptr;

@@ -5,33 +5,23 @@
 // libtraceevent, kallsyms and printk formats, saved cmdlines, the CPU data table, each page
 // header, the records merged across CPUs in time order, and the payload printer on each.
 // A damaged file may fail to open or end with an error naming the damage; it must never crash.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include "fuzz_input.hpp"
 #include "tracedat/reader.hpp"
 #include "tracedat/report.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::FILE* null_output = std::fopen("/dev/null", "w");
-  int fd = ::memfd_create("tracedat-fuzz", MFD_CLOEXEC);
-  if (fd < 0) return 0;
-  size_t written = 0;
-  while (written < size) {
-    ssize_t n = ::write(fd, data + written, size - written);
-    if (n <= 0) break;
-    written += static_cast<size_t>(n);
-  }
-  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  std::string path = sonde::fuzz::as_file(data, size, "tracedat-fuzz");
+  if (path.empty()) return 0;
   if (auto reader = sonde::tracedat::TraceDatReader::open(path)) {
     sonde::tracedat::ReportOptions options;
     (void)sonde::tracedat::write_report(**reader, options, null_output);
     options.stat = true;
     (void)sonde::tracedat::write_report(**reader, options, null_output);
   }
-  ::close(fd);
   return 0;
 }
