@@ -94,7 +94,7 @@ TEST(SessionUnwind, FramePointerCallchainsMatchPerfScript) {
   if (!have_perf()) GTEST_SKIP() << "perf not installed";
   std::string file = temp_dir() + "/unwind-fp.data";
   RunResult rec =
-      run("perf record -q -g -F 999 -o " + file + " " + workload("demo") + " 20000 4 >/dev/null 2>&1");
+      run("perf record -q -g -F 999 -o " + file + " " + workload("demo") + " 60000 4 >/dev/null 2>&1");
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   expect_same_chains(file);
 }
