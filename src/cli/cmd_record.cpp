@@ -60,11 +60,16 @@ int cmd_record(int argc, char** argv) {
   // file or the BPF programs are being set up ends the run through its usual path, which removes
   // and finishes them, instead of killing sonde half-way (tests/fixtures/signal_storm.sh).
   capture::BlockedSignals stop_signals;
-  // Cached SDT markers the events name are defined for the run, and removed when it ends.
+  // Cached SDT markers the events name are defined for the run, and removed when it ends; so are
+  // those a killed run left defined.
   pipeline::TemporarySdtProbes sdt_probes;
-  if (auto names = sdt_event_arguments(argc, argv); !names.empty())
-    if (auto defined = sdt_probes.define(names, symbols::buildid_cache_dir()); !defined)
+  {
+    auto sdt_diagnostics = Diagnostics::printing_to(stderr, "sonde record: warning: ");
+    if (auto defined =
+            sdt_probes.define(sdt_event_arguments(argc, argv), symbols::buildid_cache_dir(), sdt_diagnostics);
+        !defined)
       return report_error("record", defined.error());
+  }
   if (auto exit_code = parse_command_line(app, argc, argv, "record")) return *exit_code;
   if (event_options.error) return report_error(*event_options.error);
   auto command = command_after_options(app, "record");

@@ -41,11 +41,16 @@ int cmd_stat(int argc, char** argv) {
   app.add_flag("-B,--big-num,!--no-big-num", big_num, "accepted for perf compatibility");
   app.add_flag("--no-syscall-aggregation", no_syscall_aggregation,
                "open one perf event per syscalls tracepoint instead of counting them in the kernel");
-  // Cached SDT markers the events name are defined for the run, and removed when it ends.
+  // Cached SDT markers the events name are defined for the run, and removed when it ends; so are
+  // those a killed run left defined.
   pipeline::TemporarySdtProbes sdt_probes;
-  if (auto names = sdt_event_arguments(argc, argv); !names.empty())
-    if (auto defined = sdt_probes.define(names, symbols::buildid_cache_dir()); !defined)
+  {
+    auto sdt_diagnostics = Diagnostics::printing_to(stderr, "sonde stat: warning: ");
+    if (auto defined =
+            sdt_probes.define(sdt_event_arguments(argc, argv), symbols::buildid_cache_dir(), sdt_diagnostics);
+        !defined)
       return report_error("stat", defined.error());
+  }
   if (auto exit_code = parse_command_line(app, argc, argv, "stat")) return *exit_code;
   if (event_options.error) return report_error(*event_options.error);
   auto command = command_after_options(app, "stat");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "base/error.hpp"
 
 namespace sonde::pipeline {
@@ -31,10 +32,17 @@ class TemporarySdtProbes {
 
   // Defines each cached SDT event matching one of `patterns` ("sdt_P:N", globs) that tracefs
   // does not have yet. A pattern naming no cached marker is left for the event parser to refuse.
-  Result<void> define(const std::vector<std::string>& patterns, const std::string& cache_dir);
+  // SDT events a killed sonde run left defined are taken over (and removed at the end), with a
+  // warning each; a run that names no SDT event still takes them over.
+  Result<void> define(const std::vector<std::string>& patterns, const std::string& cache_dir,
+                      Diagnostics& diagnostics);
 
  private:
+  // Writes the events this run defined to its lease (/run/sonde/sdt-probes.PID).
+  void write_lease();
+
   std::vector<std::pair<std::string, std::string>> defined_;  // group, event
+  std::string lease_;
 };
 
 }  // namespace sonde::pipeline
