@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -110,6 +111,13 @@ Result<UniqueFd> open_output_file(const std::string& path, mode_t mode) {
   if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && ::fchmod(fd.get(), mode) != 0)
     return failf("cannot chmod {}: {}", path, errno_text(errno));
   return fd;
+}
+
+Result<uint64_t> free_bytes(const std::string& path) {
+  struct statvfs fs {};
+  if (::statvfs(path.c_str(), &fs) != 0)
+    return failf("cannot read the free space of {}: {}", path, errno_text(errno));
+  return static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
 }
 
 Result<UniqueFd> create_temporary_file(const std::string& path) {

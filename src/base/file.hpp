@@ -2,6 +2,8 @@
 // Whole-file reads of small kernel files (sysfs, procfs, tracefs).
 #include <sys/types.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,12 @@ bool is_directory(const std::string& path);
 bool is_nonempty_regular_file(const std::string& path);
 // All of `content` to `fd`, across short writes and EINTR; false (errno set) on an error.
 bool write_all(int fd, std::string_view content);
+// ENOSPC, EDQUOT or EFBIG: the file system has no more room for the file.
+inline bool is_out_of_space(int error_number) {
+  return error_number == ENOSPC || error_number == EDQUOT || error_number == EFBIG;
+}
+// The bytes an unprivileged writer may still put on the file system holding `path`.
+Result<uint64_t> free_bytes(const std::string& path);
 // Writes into an existing file (a tracefs or sysfs control file).
 Result<void> write_file(const std::string& path, std::string_view content);
 // An output's symbolic link is followed (-o /dev/stdout) unless another user planted it in a

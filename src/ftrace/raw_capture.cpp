@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,7 +26,8 @@ Result<void> write_all(int fd, const char* data, size_t size) {
     ssize_t n = ::write(fd, data, size);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return failf("writing trace data failed: {}", errno_text(errno));
+      return tl::unexpected(
+          Error{fmt::format("writing trace data failed: {}", errno_text(errno)), Error::Kind::failed, errno});
     }
     data += n;
     size -= static_cast<size_t>(n);
@@ -91,12 +93,28 @@ void RawCapture::run(Reader& reader) {
       break;
     }
     if (auto moved = move_full_pages(reader); !moved) {
+      if (is_out_of_space(moved.error().sys_errno)) return keep_whole_pages(reader);
       reader.capture.error = moved.error();
       return;
     }
     if (fds[1].revents & POLLIN) break;
   }
-  if (auto drained = drain(reader); !drained && !reader.capture.error) reader.capture.error = drained.error();
+  if (auto drained = drain(reader); !drained) {
+    if (is_out_of_space(drained.error().sys_errno)) return keep_whole_pages(reader);
+    reader.capture.error = drained.error();
+  }
+}
+
+void RawCapture::keep_whole_pages(Reader& reader) {
+  // A write cut short leaves part of a page; the file keeps the whole pages before it.
+  struct stat st {};
+  uint64_t size =
+      ::fstat(reader.out.get(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : reader.capture.bytes;
+  size -= size % page_size_;
+  if (::ftruncate(reader.out.get(), static_cast<off_t>(size)) != 0) size = reader.capture.bytes;
+  reader.capture.bytes = size;
+  reader.capture.out_of_space = true;
+  out_of_space_ = true;
 }
 
 Result<void> RawCapture::move_full_pages(Reader& reader) {

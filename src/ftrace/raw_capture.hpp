@@ -21,6 +21,7 @@ struct CpuCapture {
   std::string path;    // the file of whole pages
   uint64_t bytes = 0;  // its size
   std::optional<Error> error;
+  bool out_of_space = false;  // the disk filled: the file holds the whole pages written before
   // Where the file system allows it the file has no name (path is /proc/self/fd/N), so a run
   // killed outright leaves nothing behind; it lasts while a copy of this descriptor does.
   std::shared_ptr<UniqueFd> anonymous;
@@ -38,6 +39,9 @@ class RawCapture {
   std::vector<CpuCapture> finish();
   // The page files outlive this (the caller copies them into a trace.dat and removes them).
   void keep_files() { keep_files_ = true; }
+  // A reader found the disk full and stopped (its file keeps the whole pages it wrote): the run
+  // should end, as nothing more can be kept.
+  bool out_of_space() const { return out_of_space_; }
 
  private:
   struct Reader {
@@ -50,12 +54,14 @@ class RawCapture {
   void run(Reader& reader);
   Result<void> move_full_pages(Reader& reader);
   Result<void> drain(Reader& reader);
+  void keep_whole_pages(Reader& reader);
 
   std::vector<std::unique_ptr<Reader>> readers_;
   UniqueFd stop_event_;  // an eventfd the readers poll with their buffer
   size_t page_size_ = 4096;
   bool finished_ = false;
   bool keep_files_ = false;
+  std::atomic<bool> out_of_space_ = false;
 };
 
 }  // namespace sonde::ftrace

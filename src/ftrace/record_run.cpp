@@ -1,8 +1,14 @@
 #include "ftrace/record_run.hpp"
 
+#include <csignal>
+
 #include "ftrace/traced_command.hpp"
 
 namespace sonde::ftrace {
+
+namespace {
+constexpr std::chrono::milliseconds kDiskCheckInterval{200};
+}  // namespace
 
 Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const TracingRequest& request,
                                     const std::vector<std::string>& command, const std::string& data_prefix,
@@ -24,8 +30,10 @@ Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const Trac
   auto stop_signal = traced->start(signals);
   if (!stop_signal) return tl::unexpected(stop_signal.error());
   while (stop_signal->number == 0 && !traced->ended()) {
-    auto received = signals.wait(std::nullopt);
+    auto received = signals.wait(kDiskCheckInterval);
     if (capture::is_stop_request(received.number)) *stop_signal = received;
+    // A full disk ends the run as a SIGTERM would: nothing more could be kept.
+    if ((*capture)->out_of_space() && stop_signal->number == 0) *stop_signal = {SIGTERM, false};
   }
   (*session)->stop();
   outcome.workload_status = traced->finish(*stop_signal);
@@ -34,6 +42,7 @@ Result<RecordOutcome> record_ftrace(capture::BlockedSignals& signals, const Trac
   auto captures = (*capture)->finish();
   for (auto& cpu_capture : captures) {
     if (cpu_capture.error) return tl::unexpected(*cpu_capture.error);
+    outcome.out_of_space = outcome.out_of_space || cpu_capture.out_of_space;
     CpuRecord record;
     auto counts = count_page_events(cpu_capture.path, page_size);
     if (!counts) return tl::unexpected(counts.error());
@@ -69,7 +78,10 @@ std::string record_summary(const RecordOutcome& outcome) {
     if (cpu.overrun + cpu.dropped > 0) per_cpu += fmt::format(" (lost {})", cpu.overrun + cpu.dropped);
   }
   return fmt::format("{} events in {} pages (events/pages per CPU: {}); lost {} events{}", events, pages,
-                     per_cpu, lost, lost > 0 ? " (the buffer overran: raise -b)" : "");
+                     per_cpu, lost,
+                     lost == 0              ? ""
+                     : outcome.out_of_space ? " (after the disk filled, nothing more was read)"
+                                            : " (the buffer overran: raise -b)");
 }
 
 }  // namespace sonde::ftrace

@@ -29,6 +29,7 @@ struct RecordOutcome {
   std::string tracer;       // the tracer that ran ("" when none or refused)
   int workload_status = 0;  // the command's exit status as a shell reports it
   bool stopped_by_signal = false;
+  bool out_of_space = false;  // the disk filled while tracing: the run stopped there
 };
 
 // `data_prefix` names the per-CPU page files ("<prefix>cpuN"); on success the caller removes

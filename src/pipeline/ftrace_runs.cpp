@@ -1,14 +1,18 @@
 #include "pipeline/ftrace_runs.hpp"
 
+#include <sys/stat.h>
 #include <traceevent/event-parse.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "base/file.hpp"
+#include "base/strings.hpp"
 #include "capture/signals.hpp"
 #include "ftrace/buffer_stats.hpp"
 #include "ftrace/instance.hpp"
+#include "ftrace/page_events.hpp"
 #include "ftrace/stream_run.hpp"
 #include "output/ftrace/buffer_stats_table.hpp"
 #include "tracedat/event_formatter.hpp"
@@ -25,6 +29,47 @@ tracedat::TraceDatContents trace_dat_contents(ftrace::RecordOutcome& outcome) {
   return contents;
 }
 
+uint64_t size_of(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+// A trace the disk cannot hold whole (it filled while tracing, or was nearly full) keeps what
+// fits: first the kernel's symbol table goes (only function names and %pS fields need it), then
+// the newest pages of each CPU, in proportion to its size. The summary's counts follow.
+Result<void> make_room(tracedat::TraceDatContents& contents, ftrace::RecordOutcome& outcome,
+                       const std::string& output, Diagnostics& diagnostics) {
+  auto free = free_bytes(path_directory(output));
+  if (!free || *free >= tracedat::trace_dat_room_needed(contents)) return {};
+  if (!contents.kallsyms.empty()) {
+    contents.kallsyms.clear();
+    diagnostics.warningf("the disk holding {} is too full for the kernel's symbol table; it is left out",
+                         output);
+    if (*free >= tracedat::trace_dat_room_needed(contents)) return {};
+  }
+  uint64_t short_by = tracedat::trace_dat_room_needed(contents) - *free;
+  uint64_t page = contents.page_size, total = 0;
+  for (const auto& cpu : contents.cpus) total += size_of(cpu.path);
+  if (total <= short_by)
+    return failf(
+        "the disk holding {} has {} bytes free, too few even for the trace's metadata ({} bytes); "
+        "free some space and trace again",
+        output, *free, tracedat::trace_dat_room_needed(contents) - total);
+  uint64_t left_out = 0;
+  for (size_t i = 0; i < contents.cpus.size(); ++i) {
+    uint64_t size = size_of(contents.cpus[i].path);
+    uint64_t cut = std::min(size, (size * short_by / total + page) / page * page);
+    if (cut == 0 || ::truncate(contents.cpus[i].path.c_str(), static_cast<off_t>(size - cut)) != 0) continue;
+    left_out += cut;
+    if (auto counts = ftrace::count_page_events(contents.cpus[i].path, page))
+      outcome.cpus[i].counts = *counts;
+  }
+  diagnostics.warningf(
+      "the disk holding {} is full: the newest {} KiB of trace pages are left out to make room", output,
+      left_out / 1024);
+  return {};
+}
+
 }  // namespace
 
 Result<ftrace::RecordOutcome> ftrace_record_to_trace_dat(const FtraceRecordOptions& options,
@@ -37,12 +82,19 @@ Result<ftrace::RecordOutcome> ftrace_record_to_trace_dat(const FtraceRecordOptio
       ftrace::record_ftrace(signals, options.request, options.command, options.output + ".", diagnostics);
   if (!outcome) return outcome;
   // The metadata moves into the file; the outcome keeps what the summary needs.
-  auto written = tracedat::write_trace_dat(options.output, trace_dat_contents(*outcome));
+  tracedat::TraceDatContents contents = trace_dat_contents(*outcome);
+  auto written = make_room(contents, *outcome, options.output, diagnostics);
+  if (written) written = tracedat::write_trace_dat(options.output, contents, true);
   for (auto& cpu : outcome->cpus) {
     if (!cpu.capture.anonymous) ::unlink(cpu.capture.path.c_str());
     cpu.capture.anonymous.reset();  // the file without a name goes with its last descriptor
   }
-  if (!written) return tl::unexpected(written.error());
+  if (!written) {
+    // Half a trace.dat is no use to anyone; a device named by -o is never removed.
+    struct stat st {};
+    if (::lstat(options.output.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(options.output.c_str());
+    return tl::unexpected(written.error());
+  }
   return outcome;
 }
 

@@ -256,7 +256,7 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   if (!run) {
     Error error = run.error();
     int why = error.sys_errno;
-    if (writer->regular_file() && (why == ENOSPC || why == EDQUOT || why == EFBIG)) {
+    if (writer->regular_file() && is_out_of_space(why)) {
       // A full disk: what reached it is kept. Its header still says "not finished" (data size
       // 0), so sonde reads the records up to where the disk filled.
       error.message +=

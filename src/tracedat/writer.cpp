@@ -22,6 +22,8 @@ namespace sonde::tracedat {
 
 namespace {
 
+constexpr size_t kCopyChunk = 64 << 10;  // what is on disk twice at any moment of a consuming copy
+
 class Block {
  public:
   void bytes(const void* data, size_t size) { text_.append(static_cast<const char*>(data), size); }
@@ -73,18 +75,22 @@ Result<uint64_t> file_size(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-Result<void> copy_file(const std::string& path, uint64_t size, sonde::OutputStream& out) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+Result<void> copy_file(const std::string& path, uint64_t size, sonde::OutputStream& out, bool consume) {
+  UniqueFd fd(::open(path.c_str(), (consume ? O_RDWR : O_RDONLY) | O_CLOEXEC));
   if (fd.get() < 0) return failf("cannot open {}: {}", path, errno_text(errno));
-  std::vector<char> buffer(1 << 20);
-  uint64_t left = size;
-  while (left > 0) {
-    ssize_t n = ::read(fd.get(), buffer.data(), std::min<uint64_t>(left, buffer.size()));
+  std::vector<char> buffer(kCopyChunk);
+  uint64_t done = 0;
+  while (done < size) {
+    ssize_t n = ::read(fd.get(), buffer.data(), std::min<uint64_t>(size - done, buffer.size()));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return failf("cannot read {}: {}", path, errno_text(errno));
     if (n == 0) return failf("{} shrank while being copied", path);
     if (auto r = out.write(buffer.data(), static_cast<size_t>(n)); !r) return r;
-    left -= static_cast<uint64_t>(n);
+    // The copied part's blocks go back to the file system at once, so the trace needs about
+    // one chunk more room than its pages took (where holes can be punched; elsewhere twice).
+    if (consume)
+      (void)::fallocate(fd.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(done), n);
+    done += static_cast<uint64_t>(n);
   }
   return {};
 }
@@ -147,14 +153,36 @@ std::string uname_text() {
   return fmt::format("{} {} {} {}", u.sysname, u.nodename, u.release, u.machine);
 }
 
-Result<void> write_trace_dat(const std::string& path, const TraceDatContents& contents) {
-  if (contents.page_size == 0 || (contents.page_size & (contents.page_size - 1)) != 0)
-    return failf("trace.dat page size {} is not a power of two", contents.page_size);
+namespace {
+
+Result<int> cpu_count(const TraceDatContents& contents) {
   int nr_cpus = contents.nr_cpus;
   for (const auto& cpu : contents.cpus) {
     if (cpu.cpu < 0) return failf("trace.dat CPU number {} is negative", cpu.cpu);
     nr_cpus = std::max(nr_cpus, cpu.cpu + 1);
   }
+  return nr_cpus;
+}
+
+uint64_t head_size(const TraceDatContents& contents, int nr_cpus) {
+  std::string clock = selected_clock(clock_text(contents.trace_clock));
+  return metadata(contents, nr_cpus).size() + 10 + 16ull * static_cast<uint64_t>(nr_cpus) + 8 + clock.size();
+}
+
+}  // namespace
+
+uint64_t trace_dat_room_needed(const TraceDatContents& contents) {
+  auto nr_cpus = cpu_count(contents);
+  return (nr_cpus ? head_size(contents, *nr_cpus) : 0) + contents.page_size + kCopyChunk;
+}
+
+Result<void> write_trace_dat(const std::string& path, const TraceDatContents& contents,
+                             bool consume_cpu_files) {
+  if (contents.page_size == 0 || (contents.page_size & (contents.page_size - 1)) != 0)
+    return failf("trace.dat page size {} is not a power of two", contents.page_size);
+  auto counted = cpu_count(contents);
+  if (!counted) return tl::unexpected(counted.error());
+  int nr_cpus = *counted;
 
   std::vector<const CpuData*> by_cpu(static_cast<size_t>(nr_cpus), nullptr);
   std::vector<uint64_t> sizes(static_cast<size_t>(nr_cpus), 0);
@@ -168,7 +196,7 @@ Result<void> write_trace_dat(const std::string& path, const TraceDatContents& co
 
   Block head = metadata(contents, nr_cpus);
   std::string clock = selected_clock(clock_text(contents.trace_clock));
-  uint64_t table_end = head.size() + 10 + 16ull * static_cast<uint64_t>(nr_cpus) + 8 + clock.size();
+  uint64_t table_end = head_size(contents, nr_cpus);
   uint64_t page = contents.page_size;
   auto align = [page](uint64_t offset) { return (offset + page - 1) & ~(page - 1); };
 
@@ -205,7 +233,7 @@ Result<void> write_trace_dat(const std::string& path, const TraceDatContents& co
   for (size_t cpu = 0; cpu < offsets.size(); ++cpu) {
     if (auto r = pad_to(offsets[cpu]); !r) return r;
     if (by_cpu[cpu] && sizes[cpu] > 0) {
-      if (auto r = copy_file(by_cpu[cpu]->path, sizes[cpu], out); !r) return r;
+      if (auto r = copy_file(by_cpu[cpu]->path, sizes[cpu], out, consume_cpu_files); !r) return r;
     }
     if (auto r = pad_to(offsets[cpu] + stored[cpu]); !r) return r;
   }

@@ -30,7 +30,13 @@ struct TraceDatContents : TraceMetadata {
 // This machine's uname as trace-cmd records it (sysname nodename release machine).
 std::string uname_text();
 
-// Writes `contents` to `path` (replacing it). CPUs missing from `cpus` get empty data.
-Result<void> write_trace_dat(const std::string& path, const TraceDatContents& contents);
+// Writes `contents` to `path` (replacing it). CPUs missing from `cpus` get empty data. With
+// `consume_cpu_files` each CPU file's blocks are freed as they are copied (the files are
+// temporaries), so the trace needs little more room than its pages already take.
+Result<void> write_trace_dat(const std::string& path, const TraceDatContents& contents,
+                             bool consume_cpu_files = false);
+// The room write_trace_dat needs beyond the CPU files when it consumes them: the metadata and
+// the CPU table, a page of padding and one chunk in flight.
+uint64_t trace_dat_room_needed(const TraceDatContents& contents);
 
 }  // namespace sonde::tracedat

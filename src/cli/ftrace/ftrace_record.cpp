@@ -29,6 +29,11 @@ int ftrace_record(int argc, char** argv) {
   auto outcome = pipeline::ftrace_record_to_trace_dat({request, *command, output}, diagnostics);
   if (!outcome) return report_error("ftrace", outcome.error());
   fmt::print(stderr, "sonde ftrace record: {}\n", ftrace::record_summary(*outcome));
+  if (outcome->out_of_space)
+    return report_error("ftrace",
+                        Error{fmt::format("the disk holding {} filled up (ENOSPC), so tracing stopped there; "
+                                          "what was captured is kept in {} (sonde ftrace report reads it)",
+                                          output, output)});
   return 0;
 }
 
