@@ -65,6 +65,19 @@ void DsoCollector::mark_hit(uint32_t pid, uint64_t ip, bool kernel) {
   if (ip < it->second.end) hit_.insert(it->second.file);
 }
 
+void DsoCollector::forget_exited(uint32_t pid) {
+  latest_exit_[pid] = ++exit_count_;
+  exits_.push_back({pid, exit_count_});
+  while (exits_.size() > kExitsKept) {
+    Exit oldest = exits_.front();
+    exits_.pop_front();
+    auto latest = latest_exit_.find(oldest.pid);
+    if (latest == latest_exit_.end() || latest->second != oldest.number) continue;
+    latest_exit_.erase(latest);
+    processes_.erase(oldest.pid);
+  }
+}
+
 void DsoCollector::observe(const void* record, size_t size) {
   auto* header = static_cast<const perf_event_header*>(record);
   const char* bytes = static_cast<const char*>(record);
@@ -92,11 +105,15 @@ void DsoCollector::observe(const void* record, size_t size) {
     case PERF_RECORD_FORK: {  // header, pid, ppid, tid, ptid: a new process starts with its parent's maps
       uint32_t pid = u32(8), ppid = u32(12);
       if (pid != ppid) {
+        latest_exit_.erase(pid);  // a reused pid: an earlier exit of it no longer applies
         auto parent = processes_.find(ppid);
         if (parent != processes_.end()) processes_[pid] = parent->second;
       }
       break;
     }
+    case PERF_RECORD_EXIT:  // header, pid, ppid, tid, ptid: the process ends with its main thread
+      if (u32(8) == u32(16)) forget_exited(u32(8));
+      break;
     case PERF_RECORD_COMM:  // an exec replaces the process's maps
       if (header->misc & PERF_RECORD_MISC_COMM_EXEC) processes_.erase(u32(8));
       break;

@@ -6,9 +6,11 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/error.hpp"
@@ -45,9 +47,22 @@ class DsoCollector {
   void add_map(uint32_t pid, uint64_t start, uint64_t length, const std::string& name);
   void mark_hit(uint32_t pid, uint64_t ip, bool kernel);
 
+  void forget_exited(uint32_t pid);
+
   uint64_t sample_type_;
   std::set<std::string> files_;
   std::map<uint32_t, AddressSpace> processes_;
+  // Processes that exited, forgotten only after kExitsKept later exits: a sample of theirs from
+  // another CPU's buffer can still come after the EXIT record. Without forgetting, a system-wide
+  // recording of a fork-heavy machine keeps every pid's maps until pids wrap (32768 here).
+  struct Exit {
+    uint32_t pid;
+    uint64_t number;
+  };
+  static constexpr size_t kExitsKept = 4096;
+  std::deque<Exit> exits_;
+  std::unordered_map<uint32_t, uint64_t> latest_exit_;  // pid → its pending exit's number
+  uint64_t exit_count_ = 0;
   std::set<const std::string*> hit_;
   bool kernel_hit_ = false;
 };
