@@ -52,6 +52,7 @@ Result<std::unique_ptr<RawCapture>> RawCapture::start(const Instance& instance, 
     if (!reader->raw) return failf("cannot open {}: {}", raw_path, errno_text(errno));
     if (auto anonymous = create_anonymous_file(path_directory(prefix))) {
       reader->out = std::move(*anonymous);
+      reader->out_is_anonymous = true;
       reader->capture.path = fmt::format("/proc/self/fd/{}", reader->out.get());
     } else {
       // A predictable name beside the output: made afresh, never through what is there.
@@ -80,7 +81,7 @@ RawCapture::~RawCapture() {
   if (!finished_) finish();
   if (!keep_files_)
     for (auto& reader : readers_)
-      if (!reader->capture.anonymous) ::unlink(reader->capture.path.c_str());
+      if (!reader->out_is_anonymous) ::unlink(reader->capture.path.c_str());
 }
 
 void RawCapture::run(Reader& reader) {
@@ -173,7 +174,7 @@ std::vector<CpuCapture> RawCapture::finish() {
   for (auto& reader : readers_) {
     if (reader->thread.joinable()) reader->thread.join();
     reader->raw.reset();
-    if (reader->capture.path.starts_with("/proc/self/fd/"))
+    if (reader->out_is_anonymous)
       reader->capture.anonymous = std::make_shared<UniqueFd>(std::move(reader->out));
     reader->out.reset();
     captures.push_back(reader->capture);

@@ -48,6 +48,7 @@ class RawCapture {
     CpuCapture capture;
     UniqueFd raw, out, pipe_read, pipe_write;
     size_t pipe_size = 0;
+    bool out_is_anonymous = false;  // `out` has no name: the capture keeps the descriptor
     std::thread thread;
   };
   RawCapture() = default;

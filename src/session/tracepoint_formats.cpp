@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "format/event_format_text.hpp"
@@ -70,6 +71,8 @@ struct TracepointFormats::Handle {
   // A payload is printed from here, zeros after it: libtraceevent prints a __get_str with "%s",
   // and a damaged string without its NUL must end in this buffer, not run on past the file.
   std::vector<uint8_t> padded;
+  // Each event's shape, worked out at its first payload: most are checked by their size alone.
+  std::unordered_map<const tep_event*, tracedat::PayloadShape> shapes;
   Handle() {
     tep = tep_alloc();
     trace_seq_init(&seq);
@@ -182,7 +185,13 @@ void TracepointFormats::append_info(int cpu, sonde::Bytes raw, std::string& out)
   // libtraceevent reads the type and every field at its declared place, whatever the size.
   tep_event* event =
       raw.size() >= 2 ? tep_find_event(handle_->tep, tep_data_type(handle_->tep, &record)) : nullptr;
-  if (event && !tracedat::payload_holds_fields(event, record.data, record.size)) {
+  const tracedat::PayloadShape* shape = nullptr;
+  if (event) {
+    auto [known, added] = handle_->shapes.try_emplace(event);
+    if (added) known->second = tracedat::payload_shape(event);
+    shape = &known->second;
+  }
+  if (event && !tracedat::payload_holds_fields(event, *shape, record.data, record.size)) {
     out += fmt::format("[damaged payload: its {} bytes do not hold the fields of {}:{}]", raw.size(),
                        event->system, event->name);
   } else {

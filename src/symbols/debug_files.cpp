@@ -3,19 +3,11 @@
 #include <optional>
 
 #include "base/file.hpp"
+#include "base/strings.hpp"
 #include "symbols/buildid_cache.hpp"
 #include "symbols/elf_image.hpp"
 
 namespace sonde::symbols {
-
-namespace {
-
-std::string directory_of(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
-}  // namespace
 
 std::vector<std::string> debug_file_candidates(const std::string& long_name, const std::string& build_id,
                                                const SymbolizerOptions& options, const ElfImage* opened) {
@@ -29,11 +21,12 @@ std::vector<std::string> debug_file_candidates(const std::string& long_name, con
     if (auto image = ElfImage::open(binary)) link = image->debuglink();
   }
   if (link) {
-    std::string dir = directory_of(binary);
+    // A binary's names are absolute; a directory of "/" gives "//link", which opens the same.
+    std::string dir = path_directory(binary);
     candidates.push_back(*link);
     candidates.push_back(dir + "/" + *link);
     candidates.push_back(dir + "/.debug/" + *link);
-    candidates.push_back(debug_root + directory_of(long_name) + "/" + *link);
+    candidates.push_back(debug_root + path_directory(long_name) + "/" + *link);
   }
   if (!build_id.empty()) {
     candidates.push_back(buildid_cache_file(options.buildid_dir, build_id, "elf"));
