@@ -21,6 +21,7 @@ struct ScriptCliOptions {
   bool header = false, header_only = false, dump_raw = false;
   unsigned max_stack = 127;
   bool show_task = false, show_mmap = false, show_switch = false, show_lost = false;
+  bool reltime = false, deltatime = false;
 };
 
 }  // namespace
@@ -38,9 +39,11 @@ int cmd_script(int argc, char** argv) {
   app.add_flag("-D,--dump-raw-trace", cli.dump_raw,
                "dump every record in hex and as perf reads it, among the script's lines");
   app.add_flag("--ns", cli.nanoseconds, "show times in nanoseconds");
+  app.add_flag("--reltime", cli.reltime, "show times relative to the first event's");
+  app.add_flag("--deltatime", cli.deltatime, "show times relative to the previous event's");
   app.add_option("--time", cli.time, "only samples in this time range: start,stop (seconds)");
   app.add_option("-C,--cpu", cli.cpus, "only events on these CPUs (a list such as 0-2,4)");
-  app.add_option("--comm", cli.comms, "only samples of these comms (comma separated)");
+  app.add_option("-c,--comms,--comm", cli.comms, "only samples of these comms (comma separated)");
   app.add_option("--pid", cli.pids, "only samples of these process ids");
   app.add_option("--tid", cli.tids, "only samples of these thread ids");
   app.add_option("--symfs", cli.symfs, "look for files relative to this directory");
@@ -62,6 +65,9 @@ int cmd_script(int argc, char** argv) {
     return report_usage_error(
         "script", fmt::format("unexpected argument '{}'; see 'sonde script --help'", rest->front()));
 
+  if (cli.reltime && cli.deltatime)
+    return report_usage_error("script", "--reltime and --deltatime exclude each other; give one");
+
   pipeline::ScriptRunOptions run;
   run.input = cli.input;
   auto& options = run.script;
@@ -75,6 +81,9 @@ int cmd_script(int argc, char** argv) {
   if (!filter) return report_error("script", filter.error());
   options.filter = std::move(*filter);
   options.nanoseconds = cli.nanoseconds;
+  options.times = cli.reltime    ? output::ScriptTimes::since_first
+                  : cli.deltatime ? output::ScriptTimes::since_previous
+                                  : output::ScriptTimes::absolute;
   options.use_callchain = !cli.hide_call_graph;
   options.max_stack = cli.max_stack;
   options.inline_frames = cli.inline_frames;

@@ -91,7 +91,16 @@ void ScriptPrinter::append_start(const LineStart& start, const perfdata::EventAt
     fmt::format_to(it, FMT_COMPILE("{:5} "), start.tid);
   if (fields & kFieldCpu) fmt::format_to(it, FMT_COMPILE("[{:03}] "), static_cast<int32_t>(start.cpu));
   if (fields & kFieldTime) {
-    uint64_t seconds = start.time / 1000000000ull, nanos = start.time % 1000000000ull;
+    uint64_t time = start.time;
+    if (options_.times == ScriptTimes::since_first) {
+      if (first_time_ == 0) first_time_ = start.time;
+      time = start.time - first_time_;
+    } else if (options_.times == ScriptTimes::since_previous) {
+      // As perf: unsigned, so an event older than the one before prints a wrapped difference.
+      time = previous_time_ != 0 ? start.time - previous_time_ : 0;
+      previous_time_ = start.time;
+    }
+    uint64_t seconds = time / 1000000000ull, nanos = time % 1000000000ull;
     if (options_.nanoseconds) {
       fmt::format_to(it, FMT_COMPILE("{:5}.{:09}: "), seconds, nanos);
     } else {

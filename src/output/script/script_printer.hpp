@@ -17,10 +17,15 @@
 
 namespace sonde::output {
 
+// perf script's times: as recorded, --reltime (since the first event with a time), --deltatime
+// (since the event printed before).
+enum class ScriptTimes { absolute, since_first, since_previous };
+
 struct ScriptOptions {
   ScriptFields fields = default_script_fields();
   bool use_callchain = true;  // -G turns callchains off
   bool nanoseconds = false;   // --ns
+  ScriptTimes times = ScriptTimes::absolute;
   unsigned max_stack = 127;   // --max-stack (perf's default: kernel.perf_event_max_stack)
   bool inline_frames = true;  // --no-inline: DWARF-unwound frames without their inline frames
   bool show_task_events = false;
@@ -94,6 +99,8 @@ class ScriptPrinter : public session::SessionVisitor {
   std::vector<std::string> event_names_;
   size_t name_width_ = 0;
   std::string trace_text_;  // reused for tracepoint payloads
+  // --reltime's and --deltatime's bases, kept as perf keeps them (0: not seen yet).
+  uint64_t first_time_ = 0, previous_time_ = 0;
   // Callchain lines already formatted, by (DSO, shown address, DSO address, fields): their
   // place in frame_line_text_. A DSO's symbols do not change during a replay.
   analysis::KeyIndex<4> frame_line_ids_;
