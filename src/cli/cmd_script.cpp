@@ -15,7 +15,8 @@ namespace {
 struct ScriptCliOptions {
   std::string input = "perf.data";
   std::vector<std::string> field_specs;
-  std::string time, cpus, comms, pids, tids;
+  std::string time, cpus, comms, pids, tids, dsos, symbols;
+  uint64_t address_range = 0;
   std::string symfs, vmlinux, kallsyms;
   bool nanoseconds = false, hide_call_graph = false, inline_frames = true, no_demangle = false;
   bool header = false, header_only = false, dump_raw = false;
@@ -46,6 +47,10 @@ int cmd_script(int argc, char** argv) {
   app.add_option("-c,--comms,--comm", cli.comms, "only samples of these comms (comma separated)");
   app.add_option("--pid", cli.pids, "only samples of these process ids");
   app.add_option("--tid", cli.tids, "only samples of these thread ids");
+  app.add_option("--dsos", cli.dsos, "only samples in these DSOs (short or long names, comma separated)");
+  app.add_option("-S,--symbols", cli.symbols,
+                 "only samples in these symbols, or at these addresses (hex), comma separated");
+  app.add_option("--addr-range", cli.address_range, "with -S: an address matches the bytes from it on");
   app.add_option("--symfs", cli.symfs, "look for files relative to this directory");
   app.add_option("-k,--vmlinux", cli.vmlinux, "vmlinux file for kernel symbols");
   app.add_option("--kallsyms", cli.kallsyms, "kallsyms file for kernel symbols");
@@ -77,11 +82,12 @@ int cmd_script(int argc, char** argv) {
       return report_error("script", applied.error());
   }
   for (const std::string& warning : warnings) fmt::print(stderr, "{}\n", warning);
-  auto filter = pipeline::parse_script_filter({cli.time, cli.cpus, cli.comms, cli.pids, cli.tids});
+  auto filter = pipeline::parse_script_filter(
+      {cli.time, cli.cpus, cli.comms, cli.pids, cli.tids, cli.dsos, cli.symbols, cli.address_range});
   if (!filter) return report_error("script", filter.error());
   options.filter = std::move(*filter);
   options.nanoseconds = cli.nanoseconds;
-  options.times = cli.reltime    ? output::ScriptTimes::since_first
+  options.times = cli.reltime     ? output::ScriptTimes::since_first
                   : cli.deltatime ? output::ScriptTimes::since_previous
                                   : output::ScriptTimes::absolute;
   options.use_callchain = !cli.hide_call_graph;

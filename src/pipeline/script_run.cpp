@@ -34,6 +34,9 @@ Result<analysis::ScriptFilter> parse_script_filter(const ScriptFilterSpec& spec)
   auto tids = analysis::parse_id_list(spec.tids, "--tid");
   if (!tids) return fail_usage(tids.error().message);
   filter.tids = *tids;
+  filter.dsos = analysis::split_comma_list(spec.dsos);
+  if (!spec.symbols.empty()) filter.set_symbol_list(spec.symbols);
+  filter.address_range = spec.address_range;
   return filter;
 }
 

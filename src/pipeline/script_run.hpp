@@ -13,11 +13,14 @@ namespace sonde::pipeline {
 
 // The sample filters as the command line gives them (empty for none).
 struct ScriptFilterSpec {
-  std::string time;   // --time start,stop
-  std::string cpus;   // -C
-  std::string comms;  // --comm
-  std::string pids;   // --pid
-  std::string tids;   // --tid
+  std::string time;            // --time start,stop
+  std::string cpus;            // -C
+  std::string comms;           // --comm
+  std::string pids;            // --pid
+  std::string tids;            // --tid
+  std::string dsos;            // --dsos
+  std::string symbols;         // -S/--symbols
+  uint64_t address_range = 0;  // --addr-range
 };
 // Usage errors name the option.
 Result<analysis::ScriptFilter> parse_script_filter(const ScriptFilterSpec& spec);

@@ -125,3 +125,31 @@ TEST(ScriptFilter, CpusAndThreads) {
   EXPECT_EQ(*ids, (std::vector<int32_t>{12, 13}));
   EXPECT_FALSE(analysis::parse_id_list("12,x", "--pid"));
 }
+
+TEST(ScriptFilter, SymbolListSplitsAddressesFromNamesAsPerfDoes) {
+  analysis::ScriptFilter filter;
+  // Whole hex numbers (with or without 0x, blanks after) are addresses, even "add"; the rest,
+  // "0x10x" and names, stay names.
+  filter.set_symbol_list("main,add,0x4010 ,7f00,0x10x,hot_leaf");
+  EXPECT_EQ(filter.symbols, (std::vector<std::string>{"main", "0x10x", "hot_leaf"}));
+  EXPECT_EQ(filter.symbol_addresses, (std::vector<uint64_t>{0xadd, 0x4010, 0x7f00}));
+  std::string_view main_name = "main", other = "work";
+  EXPECT_FALSE(filter.skip_symbol(&main_name, 0x1000, true, 0x1004));
+  EXPECT_TRUE(filter.skip_symbol(&other, 0x1000, true, 0x1004));
+  EXPECT_FALSE(filter.skip_symbol(&other, 0x4000, true, 0x4010));  // an address listed
+  EXPECT_TRUE(filter.skip_symbol(&other, 0x4000, true, 0x4011));
+  filter.address_range = 2;
+  EXPECT_FALSE(filter.skip_symbol(&other, 0x4000, true, 0x4011));  // within the range
+  EXPECT_TRUE(filter.skip_symbol(nullptr, 0, false, 0x4010));      // no map: never an address
+  filter.symbols.push_back("0x1000");
+  EXPECT_FALSE(filter.skip_symbol(&other, 0x1000, true, 0x1004));  // a symbol's start, as text
+}
+
+TEST(ScriptFilter, DsosByShortOrLongName) {
+  analysis::ScriptFilter filter;
+  filter.dsos = analysis::split_comma_list("libc.so.6,/opt/app");
+  EXPECT_FALSE(filter.skip_dso(true, "libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"));
+  EXPECT_FALSE(filter.skip_dso(true, "app", "/opt/app"));
+  EXPECT_TRUE(filter.skip_dso(true, "demo", "/bin/demo"));
+  EXPECT_TRUE(filter.skip_dso(false, "", ""));
+}

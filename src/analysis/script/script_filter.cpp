@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "base/strings.hpp"
 
@@ -73,6 +74,57 @@ bool ScriptFilter::skip_thread(std::string_view comm, int32_t pid, int32_t tid) 
   if (!pids.empty() && std::find(pids.begin(), pids.end(), pid) == pids.end()) return true;
   if (!tids.empty() && std::find(tids.begin(), tids.end(), tid) == tids.end()) return true;
   return false;
+}
+
+bool ScriptFilter::skip_dso(bool mapped, std::string_view short_name, std::string_view long_name) const {
+  if (dsos.empty()) return false;
+  if (!mapped) return true;
+  return std::find(dsos.begin(), dsos.end(), short_name) == dsos.end() &&
+         std::find(dsos.begin(), dsos.end(), long_name) == dsos.end();
+}
+
+bool ScriptFilter::skip_symbol(const std::string_view* symbol, uint64_t symbol_start, bool mapped,
+                               uint64_t address) const {
+  if (!filters_symbols) return false;
+  if (symbol != nullptr) {
+    if (std::find(symbols.begin(), symbols.end(), *symbol) != symbols.end()) return false;
+    if (std::find(symbols.begin(), symbols.end(), fmt::format("{:#x}", symbol_start)) != symbols.end())
+      return false;
+  }
+  if (!mapped) return true;
+  for (uint64_t start : symbol_addresses)
+    if (address == start || (address_range != 0 && address >= start && address - start < address_range))
+      return false;
+  return true;
+}
+
+void ScriptFilter::set_symbol_list(std::string_view text) {
+  filters_symbols = true;
+  for (std::string& entry : split_comma_list(text)) {
+    // A whole hex number (trailing blanks allowed) is an address, as strtoul(.., 16) reads it.
+    size_t digits = 0;
+    while (digits < entry.size() && std::isxdigit(static_cast<unsigned char>(entry[digits]))) ++digits;
+    size_t from = entry.starts_with("0x") || entry.starts_with("0X") ? 2 : 0;
+    if (from == 2) {
+      digits = 2;
+      while (digits < entry.size() && std::isxdigit(static_cast<unsigned char>(entry[digits]))) ++digits;
+    }
+    bool blanks_after = std::all_of(entry.begin() + static_cast<std::ptrdiff_t>(digits), entry.end(),
+                                    [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+    auto value =
+        digits > from && blanks_after ? parse_uint(entry.substr(from, digits - from), 16) : std::nullopt;
+    if (value)
+      symbol_addresses.push_back(*value);
+    else
+      symbols.push_back(std::move(entry));
+  }
+}
+
+std::vector<std::string> split_comma_list(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto& item : split(text, ','))
+    if (!item.empty()) out.emplace_back(item);
+  return out;
 }
 
 std::vector<std::string> split_list(std::string_view text) {

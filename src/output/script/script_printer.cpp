@@ -282,6 +282,21 @@ void ScriptPrinter::append_addr(const session::SampleEvent& sample, uint64_t fie
   if (fields & kFieldDso) fmt::format_to(fmt::appender(buf), " ({})", dso_name(loc));
 }
 
+bool ScriptPrinter::skip_place(const session::SampleEvent& sample) {
+  const analysis::ScriptFilter& filter = options_.filter;
+  const session::Location* at = sample.callchain.empty() ? nullptr : &sample.callchain.front();
+  bool mapped = at != nullptr && at->map != nullptr && at->dso != nullptr;
+  if (filter.skip_dso(mapped, mapped ? at->dso->short_name : "", mapped ? at->dso->long_name : ""))
+    return true;
+  if (!filter.filters_symbols) return false;
+  const ResolvedSymbol* symbol = mapped ? &symbols_.resolve(*at->dso, at->dso_address) : nullptr;
+  bool found = symbol != nullptr && symbol->found;
+  std::string_view name = found ? symbol->name : std::string_view();
+  // perf names a symbol's start by its address at run time: the sample's, less its offset.
+  return filter.skip_symbol(found ? &name : nullptr, found ? at->ip - symbol->offset : 0, mapped,
+                            at != nullptr ? at->ip : 0);
+}
+
 void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   const perfdata::Sample& s = sample.sample;
   // A pipe's header records have changed the events: prepare once they are all in (the first
@@ -296,6 +311,7 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   if (filter.filters_threads() &&
       filter.skip_thread(sample.thread.comm, sample.thread.pid, sample.thread.tid))
     return;
+  if (filter.filters_places() && skip_place(sample)) return;
 
   fmt::memory_buffer& buf = out_.buffer();
   append_start({&sample.thread, static_cast<int32_t>(s.pid), static_cast<int32_t>(s.tid), s.cpu, s.time},

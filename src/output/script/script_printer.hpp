@@ -77,6 +77,8 @@ class ScriptPrinter : public session::SessionVisitor {
     uint32_t cpu;
     uint64_t time;
   };
+  // --dsos and -S: whether the sample's place is left out.
+  bool skip_place(const session::SampleEvent& sample);
   void append_start(const LineStart& start, const perfdata::EventAttr& event, uint64_t fields);
   void append_frames(const session::SampleEvent& sample, uint64_t fields);
   void append_frame(const session::Location& loc, uint64_t fields, bool unwound);
