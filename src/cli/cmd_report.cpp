@@ -90,6 +90,8 @@ int cmd_report(int argc, char** argv) {
   app.add_option("-p,--parent", request.options.parent_pattern, "regex for the parent sort key");
   app.add_flag("--header", request.header, "show the perf.data header before the profile");
   app.add_flag("--header-only", request.header_only, "show only the perf.data header");
+  app.add_flag("-I,--show-info", request.show_info,
+               "with --header: the CPU and NUMA topology, caches and memory nodes in full");
   app.add_flag("--wall", request.wall,
                "a 'record --off-cpu' file's on- and off-CPU time as one event, wall-clock; off-CPU stacks "
                "topped by their state ([S sleeping], [D uninterruptible], [R preempted])");

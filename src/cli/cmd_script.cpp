@@ -22,7 +22,7 @@ struct ScriptCliOptions {
   bool header = false, header_only = false, dump_raw = false;
   unsigned max_stack = 127;
   bool show_task = false, show_mmap = false, show_switch = false, show_lost = false;
-  bool reltime = false, deltatime = false;
+  bool reltime = false, deltatime = false, show_info = false;
 };
 
 }  // namespace
@@ -37,6 +37,8 @@ int cmd_script(int argc, char** argv) {
                  "flags,...; +field/-field change the defaults; hw:/sw:/trace: limit to one kind");
   app.add_flag("--header", cli.header, "print the file's header before the events");
   app.add_flag("--header-only", cli.header_only, "print the file's header only");
+  app.add_flag("-I,--show-info", cli.show_info,
+               "with --header: the CPU and NUMA topology, caches and memory nodes in full");
   app.add_flag("-D,--dump-raw-trace", cli.dump_raw,
                "dump every record in hex and as perf reads it, among the script's lines");
   app.add_flag("--ns", cli.nanoseconds, "show times in nanoseconds");
@@ -100,6 +102,7 @@ int cmd_script(int argc, char** argv) {
   run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, !cli.no_demangle, cli.inline_frames};
   run.header = cli.header;
   run.header_only = cli.header_only;
+  run.show_info = cli.show_info;
   run.dump_raw = cli.dump_raw;
   run.progress_label = "sonde script: reading " + cli.input;
 

@@ -126,6 +126,70 @@ Result<CpuTopology> decode_cpu_topology(ByteReader& in, uint32_t nr_cpus) {
   return topology;
 }
 
+Result<std::vector<NumaNode>> decode_numa_topology(ByteReader& in) {
+  auto count = in.read<uint32_t>();
+  if (!count) return fail("node count truncated");
+  std::vector<NumaNode> nodes;
+  for (uint32_t i = 0; i < *count; ++i) {
+    auto node = in.read<uint32_t>();
+    auto total = in.read<uint64_t>();
+    auto free = in.read<uint64_t>();
+    auto cpus = in.read_string();
+    if (!node || !total || !free || !cpus) return failf("node {} of {} truncated", i, *count);
+    nodes.push_back({*node, *total, *free, std::move(*cpus)});
+  }
+  return nodes;
+}
+
+Result<std::vector<CpuCache>> decode_caches(ByteReader& in) {
+  auto version = in.read<uint32_t>();
+  auto count = in.read<uint32_t>();
+  if (!version || !count) return fail("header truncated");
+  if (*version != 1) return failf("version {} (perf writes 1)", *version);
+  std::vector<CpuCache> caches;
+  for (uint32_t i = 0; i < *count; ++i) {
+    CpuCache cache;
+    auto level = in.read<uint32_t>();
+    auto line = in.read<uint32_t>();
+    auto sets = in.read<uint32_t>();
+    auto ways = in.read<uint32_t>();
+    auto type = in.read_string();
+    auto size = in.read_string();
+    auto cpus = in.read_string();
+    if (!level || !line || !sets || !ways || !type || !size || !cpus)
+      return failf("cache {} of {} truncated", i, *count);
+    caches.push_back({*level, *line, *sets, *ways, std::move(*type), std::move(*size), std::move(*cpus)});
+  }
+  return caches;
+}
+
+Result<MemoryTopology> decode_memory_topology(ByteReader& in) {
+  auto version = in.read<uint64_t>();
+  auto block_size = in.read<uint64_t>();
+  auto count = in.read<uint64_t>();
+  if (!version || !block_size || !count) return fail("header truncated");
+  if (*version != 1) return failf("version {} (perf writes 1)", *version);
+  MemoryTopology topology;
+  topology.block_size = *block_size;
+  for (uint64_t i = 0; i < *count; ++i) {
+    MemoryTopology::Node node;
+    auto id = in.read<uint64_t>();
+    auto size = in.read<uint64_t>();
+    auto bits = in.read<uint64_t>();
+    if (!id || !size || !bits) return failf("node {} of {} truncated", i, *count);
+    node.node = *id;
+    node.size = *size;
+    node.block_count = *bits;
+    for (uint64_t word = 0; word < (*bits + 63) / 64; ++word) {
+      auto value = in.read<uint64_t>();
+      if (!value) return failf("node {} bitmap truncated", i);
+      node.blocks.push_back(*value);
+    }
+    topology.nodes.push_back(std::move(node));
+  }
+  return topology;
+}
+
 }  // namespace
 
 void encode_build_id(const BuildIdEntry& entry, uint32_t record_type, ByteWriter& out) {
@@ -294,6 +358,30 @@ Result<void> decode_feature(int feature, Bytes section, FeatureSet& f) {
         result = tl::unexpected(topology.error());
       else
         f.cpu_topology = std::move(*topology);
+      break;
+    }
+    case HEADER_NUMA_TOPOLOGY: {
+      auto nodes = decode_numa_topology(in);
+      if (!nodes)
+        result = tl::unexpected(nodes.error());
+      else
+        f.numa_nodes = std::move(*nodes);
+      break;
+    }
+    case HEADER_CACHE: {
+      auto caches = decode_caches(in);
+      if (!caches)
+        result = tl::unexpected(caches.error());
+      else
+        f.caches = std::move(*caches);
+      break;
+    }
+    case HEADER_MEM_TOPOLOGY: {
+      auto topology = decode_memory_topology(in);
+      if (!topology)
+        result = tl::unexpected(topology.error());
+      else
+        f.memory_topology = std::move(*topology);
       break;
     }
     case HEADER_BUILD_ID: {

@@ -34,6 +34,31 @@ struct CpuTopology {
   std::vector<std::string> die_cpus;  // empty when the machine has no die level in sysfs
 };
 
+// NUMA_TOPOLOGY: each node's memory (kB) and CPU list.
+struct NumaNode {
+  uint32_t node = 0;
+  uint64_t mem_total_kb = 0, mem_free_kb = 0;
+  std::string cpus;  // "0-1"
+};
+
+// CACHE: one entry per distinct cache (level, type "Data", size "48K", shared by CPUs "0-1").
+struct CpuCache {
+  uint32_t level = 0, line_size = 0, sets = 0, ways = 0;
+  std::string type, size, cpus;
+};
+
+// MEM_TOPOLOGY: memory blocks of `block_size` bytes, as a set of block numbers per node.
+struct MemoryTopology {
+  uint64_t block_size = 0;
+  struct Node {
+    uint64_t node = 0;
+    uint64_t size = 0;             // as written (perf prints the size from the blocks)
+    std::vector<uint64_t> blocks;  // the bitmap's words
+    uint64_t block_count = 0;      // its size in bits
+  };
+  std::vector<Node> nodes;
+};
+
 // One event of the EVENT_DESC feature: the attr, its display name and its sample ids.
 struct EventDesc {
   perf_event_attr attr{};
@@ -69,6 +94,10 @@ struct FeatureSet {
   std::optional<std::vector<std::string>> cmdline;  // argv, the binary's path first
   std::optional<std::vector<EventDesc>> event_desc;
   std::optional<CpuTopology> cpu_topology;
+  // Read only (sonde does not write them): printed in full by -I/--show-info.
+  std::optional<std::vector<NumaNode>> numa_nodes;
+  std::optional<std::vector<CpuCache>> caches;
+  std::optional<MemoryTopology> memory_topology;
   std::optional<std::vector<BuildIdEntry>> build_ids;
   // Raw tracing data (perf's tracing_data blob: formats, kallsyms, printk strings), supplied by
   // the caller when writing. The reader leaves this empty and hands out a view instead

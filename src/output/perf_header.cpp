@@ -7,7 +7,9 @@
 #include <utility>
 
 #include "format/perf_format.hpp"
+#include "kernel/cpus.hpp"
 #include "output/script/script_records.hpp"
+#include "perfdata/perf_records.hpp"
 
 namespace sonde::output {
 
@@ -33,7 +35,94 @@ std::string usec_time(uint64_t ns) {
   return fmt::format("{}.{:06}", ns / 1000000000ull, ns % 1000000000ull / 1000);
 }
 
-void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::memory_buffer& out) {
+// perf's unit_number__scnprintf: divided by 1024 while more than 2 KiB of the unit remain.
+std::string unit_number(uint64_t n) {
+  const char units[] = "BKMG";
+  int unit = 0;
+  while (n / 1024 > 1 && unit < 3) {
+    n /= 1024;
+    ++unit;
+  }
+  return fmt::format("{}{}", n, units[unit]);
+}
+
+// A kernel CPU list ("0-1", "0,2-3") as perf reprints it after reading it into a map.
+std::string reprinted_cpu_list(const std::string& text) {
+  auto cpus = kernel::parse_cpu_list(text);
+  if (!cpus) return text;
+  return perfdata::cpu_list_text(std::vector<int32_t>(cpus->begin(), cpus->end()));
+}
+
+void append_cpu_topology(const perfdata::CpuTopology& topology, fmt::memory_buffer& out) {
+  auto it = fmt::appender(out);
+  for (const std::string& cpus : topology.package_cpus) fmt::format_to(it, "# sibling sockets : {}\n", cpus);
+  for (const std::string& cpus : topology.die_cpus) fmt::format_to(it, "# sibling dies    : {}\n", cpus);
+  for (const std::string& cpus : topology.core_cpus) fmt::format_to(it, "# sibling threads : {}\n", cpus);
+  bool dies = !topology.die_cpus.empty();
+  if (topology.cpus.empty()) {
+    out.append(dies ? std::string_view("# Core ID, Die ID and Socket ID information is not available\n")
+                    : std::string_view("# Core ID and Socket ID information is not available\n"));
+    return;
+  }
+  for (size_t cpu = 0; cpu < topology.cpus.size(); ++cpu) {
+    // perf keeps the ids as int: an offline CPU's -1 prints as -1.
+    const auto& ids = topology.cpus[cpu];
+    if (dies)
+      fmt::format_to(it, "# CPU {}: Core ID {}, Die ID {}, Socket ID {}\n", cpu,
+                     static_cast<int32_t>(ids.core_id), static_cast<int32_t>(ids.die_id),
+                     static_cast<int32_t>(ids.socket_id));
+    else
+      fmt::format_to(it, "# CPU {}: Core ID {}, Socket ID {}\n", cpu, static_cast<int32_t>(ids.core_id),
+                     static_cast<int32_t>(ids.socket_id));
+  }
+}
+
+void append_memory_topology(const perfdata::MemoryTopology& topology, fmt::memory_buffer& out) {
+  auto it = fmt::appender(out);
+  fmt::format_to(it, "# memory nodes (nr {}, block size {:#x}):\n", topology.nodes.size(),
+                 topology.block_size);
+  for (const auto& node : topology.nodes) {
+    std::vector<int32_t> blocks;
+    for (uint64_t bit = 0; bit < node.block_count && bit < node.blocks.size() * 64; ++bit)
+      if (node.blocks[bit / 64] >> (bit % 64) & 1) blocks.push_back(static_cast<int32_t>(bit));
+    fmt::format_to(it, "#  {:3} [{}]: {}\n", node.node, unit_number(topology.block_size * blocks.size()),
+                   perfdata::cpu_list_text(blocks));
+  }
+}
+
+// -I's full text of the features perf otherwise only names; false when it has none.
+bool append_full_info(const perfdata::FeatureSet& f, int feature, fmt::memory_buffer& out) {
+  auto it = fmt::appender(out);
+  switch (feature) {
+    case perfdata::HEADER_CPU_TOPOLOGY:
+      if (!f.cpu_topology) return false;
+      append_cpu_topology(*f.cpu_topology, out);
+      return true;
+    case perfdata::HEADER_NUMA_TOPOLOGY:
+      if (!f.numa_nodes) return false;
+      for (const auto& node : *f.numa_nodes) {
+        fmt::format_to(it, "# node{} meminfo  : total = {} kB, free = {} kB\n", node.node, node.mem_total_kb,
+                       node.mem_free_kb);
+        fmt::format_to(it, "# node{} cpu list : {}\n", node.node, reprinted_cpu_list(node.cpus));
+      }
+      return true;
+    case perfdata::HEADER_CACHE:
+      if (!f.caches) return false;
+      out.append(std::string_view("# CPU cache info:\n"));
+      for (const auto& cache : *f.caches)
+        fmt::format_to(it, "#  L{} {:<15} {:>8} [{}]\n", cache.level, cache.type, cache.size, cache.cpus);
+      return true;
+    case perfdata::HEADER_MEM_TOPOLOGY:
+      if (!f.memory_topology) return false;
+      append_memory_topology(*f.memory_topology, out);
+      return true;
+    default:
+      return false;
+  }
+}
+
+void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::memory_buffer& out,
+                    bool show_info) {
   const perfdata::FeatureSet& f = reader.features();
   auto it = fmt::appender(out);
   switch (feature) {
@@ -92,7 +181,8 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
     case perfdata::HEADER_CACHE:
     case perfdata::HEADER_MEM_TOPOLOGY:
       // Printed in full only with -I.
-      fmt::format_to(it, "# {} info available, use -I to display\n", perfdata::feature_name(feature));
+      if (!show_info || !append_full_info(f, feature, out))
+        fmt::format_to(it, "# {} info available, use -I to display\n", perfdata::feature_name(feature));
       break;
     case perfdata::HEADER_BRANCH_STACK:
       out.append(std::string_view("# contains samples with branch stack\n"));
@@ -271,7 +361,7 @@ void append_attr_fields(const perf_event_attr& a, fmt::memory_buffer& out) {
 }
 
 void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path,
-                        fmt::memory_buffer& out) {
+                        fmt::memory_buffer& out, bool show_info) {
   auto it = fmt::appender(out);
   out.append(std::string_view("# ========\n"));
   struct stat st {};
@@ -288,7 +378,7 @@ void append_header_info(const perfdata::PerfDataReader& reader, const std::strin
         header.data.offset, header.data.size, header.data.offset + header.data.size);
   }
   for (int feature = 1; feature < perfdata::HEADER_LAST_FEATURE; ++feature)
-    if (reader.has_feature(feature)) append_feature(reader, feature, out);
+    if (reader.has_feature(feature)) append_feature(reader, feature, out, show_info);
   if (!reader.is_pipe()) {
     out.append(std::string_view("# missing features: "));
     for (int feature = 1; feature < perfdata::HEADER_LAST_FEATURE; ++feature)
@@ -298,9 +388,10 @@ void append_header_info(const perfdata::PerfDataReader& reader, const std::strin
   out.append(std::string_view("# ========\n#\n"));
 }
 
-void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path) {
+void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path,
+                       bool show_info) {
   fmt::memory_buffer text;
-  append_header_info(reader, path, text);
+  append_header_info(reader, path, text, show_info);
   std::fwrite(text.data(), 1, text.size(), out);
 }
 

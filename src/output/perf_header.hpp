@@ -15,11 +15,13 @@
 
 namespace sonde::output {
 
-// `path` is the file read (its modification time is "captured on"); "-" for a pipe.
+// `path` is the file read (its modification time is "captured on"); "-" for a pipe. With
+// `show_info` (-I) the CPU and NUMA topology, caches and memory nodes are printed in full.
 void append_header_info(const perfdata::PerfDataReader& reader, const std::string& path,
-                        fmt::memory_buffer& out);
+                        fmt::memory_buffer& out, bool show_info = false);
 // The same block written to `out` (perf report --header prints what perf script --header does).
-void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path);
+void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path,
+                       bool show_info = false);
 
 // perf_event_attr__fprintf's ", name = value" list of an attr's non-zero fields.
 void append_attr_fields(const perf_event_attr& attr, fmt::memory_buffer& out);

@@ -57,7 +57,7 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   if (!stdout_is_terminal()) session->show_progress(options.progress_label);
   output::ScriptOutput out(stdout);
   if (options.header || options.header_only) {
-    output::append_header_info(session->reader(), options.input, out.buffer());
+    output::append_header_info(session->reader(), options.input, out.buffer(), options.show_info);
     if (options.header_only) return {};
   }
   if (!options.script.filter.cpus.empty() && !session->reader().is_pipe()) {

@@ -34,6 +34,7 @@ struct ScriptRunOptions {
   output::ScriptSymbolOptions symbols;
   bool header = false;         // --header: the file's header before the events
   bool header_only = false;    // --header-only
+  bool show_info = false;      // -I: the header's topology, caches and memory nodes in full
   bool dump_raw = false;       // -D
   std::string progress_label;  // shown while reading, when stdout is not a terminal
 };

@@ -33,6 +33,7 @@ struct ReportRequest {
   std::string symfs, kallsyms, vmlinux;
   bool demangle = true;
   bool header = false, header_only = false, verbose = false, quiet = false;
+  bool show_info = false;  // -I: the header's topology, caches and memory nodes in full
   struct {
     bool show_samples = false;
     bool show_period = false;

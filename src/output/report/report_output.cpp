@@ -12,7 +12,8 @@ namespace sonde::output {
 using analysis::SortKey;
 
 void print_report(std::FILE* out, analysis::Report& report, const analysis::ReportRequest& request) {
-  if (request.header || request.header_only) print_header_info(out, report.session.reader(), request.input);
+  if (request.header || request.header_only)
+    print_header_info(out, report.session.reader(), request.input, request.show_info);
   if (request.header_only) return;
   const analysis::ReportFilters& filters = request.filters;
   ReportLayout layout;
