@@ -164,16 +164,20 @@ Result<int> cpu_count(const TraceDatContents& contents) {
   return nr_cpus;
 }
 
-uint64_t head_size(const TraceDatContents& contents, int nr_cpus) {
-  std::string clock = selected_clock(clock_text(contents.trace_clock));
-  return metadata(contents, nr_cpus).size() + 10 + 16ull * static_cast<uint64_t>(nr_cpus) + 8 + clock.size();
+// "flyrecord\0", each CPU's offset and size, the clock's length and text.
+uint64_t cpu_table_size(int nr_cpus, const std::string& clock) {
+  return 10 + 16ull * static_cast<uint64_t>(nr_cpus) + 8 + clock.size();
 }
 
 }  // namespace
 
 uint64_t trace_dat_room_needed(const TraceDatContents& contents) {
   auto nr_cpus = cpu_count(contents);
-  return (nr_cpus ? head_size(contents, *nr_cpus) : 0) + contents.page_size + kCopyChunk;
+  uint64_t head = 0;
+  if (nr_cpus)
+    head = metadata(contents, *nr_cpus).size() +
+           cpu_table_size(*nr_cpus, selected_clock(clock_text(contents.trace_clock)));
+  return head + contents.page_size + kCopyChunk;
 }
 
 Result<void> write_trace_dat(const std::string& path, const TraceDatContents& contents,
@@ -196,7 +200,7 @@ Result<void> write_trace_dat(const std::string& path, const TraceDatContents& co
 
   Block head = metadata(contents, nr_cpus);
   std::string clock = selected_clock(clock_text(contents.trace_clock));
-  uint64_t table_end = head_size(contents, nr_cpus);
+  uint64_t table_end = head.size() + cpu_table_size(nr_cpus, clock);
   uint64_t page = contents.page_size;
   auto align = [page](uint64_t offset) { return (offset + page - 1) & ~(page - 1); };
 

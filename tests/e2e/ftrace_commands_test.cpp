@@ -112,7 +112,11 @@ TEST_F(FtraceCommands, ResetRemovesAnInstanceSondeLeftBehind) {
   std::string dir = kTracefs + "/instances/" + name;
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
   ASSERT_TRUE(write_file(dir + "/events/sched/sched_switch/enable", "1"));
+  // A reset also turns the top level's tracing back on (the kernel's default); the machine may
+  // have started with it off, and the test leaves it as it found it.
+  auto tracing_on = read_file(kTracefs + "/tracing_on");
   auto reset = run(sonde_bin() + " ftrace reset");
+  if (tracing_on) (void)write_file(kTracefs + "/tracing_on", std::string(trim(*tracing_on)));
   bool left = is_directory(dir);
   if (left) ::rmdir(dir.c_str());
   EXPECT_EQ(reset.exit_code, 0) << reset.err;
