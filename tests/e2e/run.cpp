@@ -117,12 +117,16 @@ std::string tracing_state() {
     auto content = read_file(t + "/" + file);
     state += std::string(";") + file + "=" + (content ? std::string(trim(*content)) : "?");
   }
-  // "7 (expanded: 1408)" is a boot-time buffer that any tracing at the top level grows to 1408 KB:
-  // what the next user gets is the expanded size.
+  // "7 (expanded: 1408)" is a boot-time buffer that any tracing at the top level grows: what the
+  // next user gets is the expanded size, as the kernel then reports it, in whole ring-buffer pages
+  // of 4080 data bytes (1408 KB asked for gives 354 pages, shown as 1410).
   if (auto size = read_file(t + "/buffer_size_kb")) {
     std::string text(trim(*size));
-    if (auto expanded = text.find("(expanded: "); expanded != std::string::npos)
-      text = text.substr(expanded + 11, text.find(')') - expanded - 11);
+    if (auto expanded = text.find("(expanded: "); expanded != std::string::npos) {
+      uint64_t kb = std::stoull(text.substr(expanded + 11));
+      uint64_t pages = (kb * 1024 + 4079) / 4080;
+      text = std::to_string(pages * 4080 / 1024);
+    }
     state += ";buffer_size_kb=" + text;
   }
   // Filters left on any top-level event.
