@@ -7,11 +7,13 @@
 #include <memory>
 #include <optional>
 
+#include "analysis/report/record_stats.hpp"
 #include "analysis/report/report_options.hpp"
 #include "analysis/report/report_run.hpp"
 #include "analysis/stacks/collapse_file.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "output/report/record_stats_text.hpp"
 #include "output/report/report_output.hpp"
 #include "pipeline/html_report.hpp"
 
@@ -90,6 +92,11 @@ int cmd_report(int argc, char** argv) {
   app.add_option("-p,--parent", request.options.parent_pattern, "regex for the parent sort key");
   app.add_flag("--header", request.header, "show the perf.data header before the profile");
   app.add_flag("--header-only", request.header_only, "show only the perf.data header");
+  bool stats = false, skip_empty = true;
+  app.add_flag("--stats", stats,
+               "count the file's records by type and each event's samples, and nothing else");
+  app.add_flag("--skip-empty,!--no-skip-empty", skip_empty,
+               "leave out record types and events with nothing counted (the default)");
   app.add_flag("-I,--show-info", request.show_info,
                "with --header: the CPU and NUMA topology, caches and memory nodes in full");
   app.add_flag("--wall", request.wall,
@@ -130,6 +137,13 @@ int cmd_report(int argc, char** argv) {
     return report_usage_error(
         "report", "--diff BASE.data goes with --html (for text, use sonde diff BASE.data NEW.data)");
   if (!html.empty()) return write_html(request, html, diff_base);
+  if (stats) {
+    Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
+    auto counted = analysis::count_records(request.input, diagnostics);
+    if (!counted) return report_error("report", counted.error());
+    output::print_record_stats(stdout, *counted, skip_empty);
+    return 0;
+  }
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
   Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");

@@ -55,6 +55,8 @@ struct PerfDataReader::State {
   Bytes data;  // the data section (file mode) or what follows the pipe header (pipe in a file)
   uint64_t data_offset = 0;
   std::optional<RecordStream> stream;
+  // COMPRESSED and COMPRESSED2 records the last pass opened (kept when its stream goes).
+  uint64_t compressed_read = 0, compressed2_read = 0;
   bool absorb_while_reading = true;
 };
 
@@ -175,6 +177,12 @@ PerfDataReader::RecordIterator& PerfDataReader::RecordIterator::operator++() {
   return *this;
 }
 
+uint64_t PerfDataReader::compressed_records(uint32_t type) const {
+  const State& s = *state_;
+  if (s.stream) return s.stream->compressed_records(type);
+  return type == PERF_RECORD_COMPRESSED2 ? s.compressed2_read : s.compressed_read;
+}
+
 bool PerfDataReader::advance(RecordView& out) {
   State& s = *state_;
   if (!s.stream || s.error) return false;
@@ -198,6 +206,8 @@ bool PerfDataReader::advance(RecordView& out) {
       s.error = Error{fmt::format("the record at offset {:#x} runs past the end of the data section at {:#x}",
                                   s.stream->offset(), s.data_offset + s.data.size())};
   }
+  s.compressed_read = s.stream->compressed_records(PERF_RECORD_COMPRESSED);
+  s.compressed2_read = s.stream->compressed_records(PERF_RECORD_COMPRESSED2);
   s.stream.reset();
   return false;
 }

@@ -41,6 +41,9 @@ class PerfDataReader {
   ~PerfDataReader();
 
   bool is_pipe() const;
+  // The COMPRESSED or COMPRESSED2 (`type`) records read so far, which records() opens rather than
+  // hands out.
+  uint64_t compressed_records(uint32_t type) const;
   const FileHeader& header() const;
   const AttrTable& attrs() const;
   const FeatureSet& features() const;

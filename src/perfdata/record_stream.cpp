@@ -50,6 +50,7 @@ Result<RecordStream::Status> RecordStream::next(RecordView& out) {
     if (*status == RecordTokenizer::Status::Record) {
       if (out.type() != PERF_RECORD_COMPRESSED && out.type() != PERF_RECORD_COMPRESSED2)
         return Status::Record;
+      ++(out.type() == PERF_RECORD_COMPRESSED2 ? compressed2_records_ : compressed_records_);
       if (auto opened = decompress(out); !opened) return tl::unexpected(opened.error());
       continue;
     }

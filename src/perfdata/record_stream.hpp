@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "format/perf_format.hpp"
 #include "perfdata/decompressor.hpp"
 #include "perfdata/record_tokenizer.hpp"
 
@@ -28,6 +29,10 @@ class RecordStream {
 
   const std::optional<std::string>& truncation() const { return truncation_; }
   uint64_t offset() const { return outer_.offset(); }
+  // The COMPRESSED (and COMPRESSED2) records opened so far: they are not handed out themselves.
+  uint64_t compressed_records(uint32_t type) const {
+    return type == PERF_RECORD_COMPRESSED2 ? compressed2_records_ : compressed_records_;
+  }
 
  private:
   Result<void> decompress(const RecordView& compressed);
@@ -38,6 +43,7 @@ class RecordStream {
   std::optional<Decompressor> decompressor_;
   RecordTokenizer inner_;
   uint64_t compressed_offset_ = 0;
+  uint64_t compressed_records_ = 0, compressed2_records_ = 0;
   std::optional<std::string> truncation_;
 };
 
