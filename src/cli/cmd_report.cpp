@@ -112,6 +112,8 @@ int cmd_report(int argc, char** argv) {
   app.add_option("--symfs", request.symfs, "look for files with symbols relative to this directory");
   app.add_option("--kallsyms", request.kallsyms, "kallsyms pathname");
   app.add_option("-k,--vmlinux", request.vmlinux, "vmlinux pathname");
+  bool force = false;
+  app.add_flag("-f,--force", force, "accepted for perf compatibility: sonde reads files whoever owns them");
   app.add_flag("--demangle,!--no-demangle", request.demangle,
                "demangle C++ and Rust symbol names (default on)");
   app.add_flag("-q,--quiet", request.quiet, "no header comments");

@@ -58,7 +58,9 @@ int cmd_script(int argc, char** argv) {
   app.add_option("--kallsyms", cli.kallsyms, "kallsyms file for kernel symbols");
   app.add_flag("--inline,!--no-inline", cli.inline_frames,
                "show inlined functions in DWARF-unwound callchains (the default, as in perf 6.1)");
-  app.add_flag("--no-demangle", cli.no_demangle, "do not demangle symbol names");
+  bool demangle = true, force = false;
+  app.add_flag("--demangle,!--no-demangle", demangle, "demangle C++ and Rust symbol names (default on)");
+  app.add_flag("-f,--force", force, "accepted for perf compatibility: sonde reads files whoever owns them");
   app.add_option("--max-stack", cli.max_stack, "print at most this many callchain entries");
   app.add_flag("-G,--hide-call-graph", cli.hide_call_graph, "do not print callchains");
   app.add_flag("--show-task-events", cli.show_task, "show COMM, FORK and EXIT records");
@@ -72,6 +74,7 @@ int cmd_script(int argc, char** argv) {
     return report_usage_error(
         "script", fmt::format("unexpected argument '{}'; see 'sonde script --help'", rest->front()));
 
+  cli.no_demangle = !demangle;
   if (cli.reltime && cli.deltatime)
     return report_usage_error("script", "--reltime and --deltatime exclude each other; give one");
 
