@@ -10,11 +10,13 @@
 #include "analysis/report/record_stats.hpp"
 #include "analysis/report/report_options.hpp"
 #include "analysis/report/report_run.hpp"
+#include "analysis/report/task_tree.hpp"
 #include "analysis/stacks/collapse_file.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "output/report/record_stats_text.hpp"
 #include "output/report/report_output.hpp"
+#include "output/report/task_tree_text.hpp"
 #include "pipeline/html_report.hpp"
 
 namespace sonde::cli {
@@ -92,7 +94,9 @@ int cmd_report(int argc, char** argv) {
   app.add_option("-p,--parent", request.options.parent_pattern, "regex for the parent sort key");
   app.add_flag("--header", request.header, "show the perf.data header before the profile");
   app.add_flag("--header-only", request.header_only, "show only the perf.data header");
-  bool stats = false, skip_empty = true;
+  bool stats = false, skip_empty = true, tasks = false;
+  app.add_flag("--tasks", tasks,
+               "list the file's threads, each under the one that forked it, and nothing else");
   app.add_flag("--stats", stats,
                "count the file's records by type and each event's samples, and nothing else");
   app.add_flag("--skip-empty,!--no-skip-empty", skip_empty,
@@ -139,6 +143,13 @@ int cmd_report(int argc, char** argv) {
     return report_usage_error(
         "report", "--diff BASE.data goes with --html (for text, use sonde diff BASE.data NEW.data)");
   if (!html.empty()) return write_html(request, html, diff_base);
+  if (tasks) {
+    Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
+    auto listed = analysis::list_tasks(request.input, diagnostics);
+    if (!listed) return report_error("report", listed.error());
+    output::print_task_tree(stdout, *listed);
+    return 0;
+  }
   if (stats) {
     Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
     auto counted = analysis::count_records(request.input, diagnostics);

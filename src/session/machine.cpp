@@ -81,6 +81,13 @@ const Thread* Machine::find_thread(int32_t tid) const {
   return it == threads_.end() ? nullptr : it->second.get();
 }
 
+std::vector<const Thread*> Machine::threads() const {
+  std::vector<const Thread*> all;
+  all.reserve(threads_.size());
+  for (const auto& [tid, thread] : threads_) all.push_back(thread.get());
+  return all;
+}
+
 void Machine::apply_comm(const perfdata::CommRecord& comm) {
   Thread& t = thread(static_cast<int32_t>(comm.pid), static_cast<int32_t>(comm.tid));
   t.comm = std::string(comm.comm);
@@ -103,6 +110,7 @@ void Machine::apply_fork(const perfdata::ForkExitRecord& fork) {
   auto child = std::make_unique<Thread>();
   child->pid = pid;
   child->tid = tid;
+  child->ppid = ptid;
   child->comm = std::move(comm);
   child->comm_set = comm_set;
   child->maps = pid == ppid ? parent_maps : std::make_shared<AddressSpace>(*parent_maps);

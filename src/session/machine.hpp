@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "perfdata/kernel_records.hpp"
 #include "session/address_space.hpp"
@@ -17,6 +18,7 @@ namespace sonde::session {
 struct Thread {
   int32_t pid = -1;
   int32_t tid = -1;
+  int32_t ppid = -1;      // the forking thread's tid, as perf's thread__fork sets it; -1 unknown
   std::string comm;       // perf's ":TID" until a COMM or FORK names it
   bool comm_set = false;  // named by a COMM (or inherited a name): forks pass only a set comm on
   bool exited = false;
@@ -52,6 +54,8 @@ class Machine {
   // The thread `tid` of process `pid`, created (with perf's ":tid" comm) when first seen.
   Thread& thread(int32_t pid, int32_t tid);
   const Thread* find_thread(int32_t tid) const;
+  // Every thread seen, in no particular order.
+  std::vector<const Thread*> threads() const;
 
   void apply_comm(const perfdata::CommRecord& comm);
   void apply_fork(const perfdata::ForkExitRecord& fork);
