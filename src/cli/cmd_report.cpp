@@ -94,9 +94,10 @@ int cmd_report(int argc, char** argv) {
   app.add_option("-p,--parent", request.options.parent_pattern, "regex for the parent sort key");
   app.add_flag("--header", request.header, "show the perf.data header before the profile");
   app.add_flag("--header-only", request.header_only, "show only the perf.data header");
-  bool stats = false, skip_empty = true, tasks = false;
+  bool stats = false, skip_empty = true, tasks = false, mmaps = false;
   app.add_flag("--tasks", tasks,
                "list the file's threads, each under the one that forked it, and nothing else");
+  app.add_flag("--mmaps", mmaps, "--tasks with each thread's memory maps");
   app.add_flag("--stats", stats,
                "count the file's records by type and each event's samples, and nothing else");
   app.add_flag("--skip-empty,!--no-skip-empty", skip_empty,
@@ -143,9 +144,9 @@ int cmd_report(int argc, char** argv) {
     return report_usage_error(
         "report", "--diff BASE.data goes with --html (for text, use sonde diff BASE.data NEW.data)");
   if (!html.empty()) return write_html(request, html, diff_base);
-  if (tasks) {
+  if (tasks || mmaps) {
     Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
-    auto listed = analysis::list_tasks(request.input, diagnostics);
+    auto listed = analysis::list_tasks(request.input, mmaps, diagnostics);
     if (!listed) return report_error("report", listed.error());
     output::print_task_tree(stdout, *listed);
     return 0;

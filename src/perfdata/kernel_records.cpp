@@ -124,7 +124,8 @@ Result<ForkExitRecord> ForkExitRecord::decode(const RecordView& record) {
     return wrong_type(record, "FORK or EXIT");
   auto fixed = fixed_part<ForkFixed>(record);
   if (!fixed) return tl::unexpected(fixed.error());
-  return ForkExitRecord{fixed->pid, fixed->ppid, fixed->tid, fixed->ptid, fixed->time};
+  return ForkExitRecord{fixed->pid,  fixed->ppid, fixed->tid,
+                        fixed->ptid, fixed->time, (record.misc() & PERF_RECORD_MISC_FORK_EXEC) != 0};
 }
 
 Result<LostRecord> LostRecord::decode(const RecordView& record) {

@@ -47,6 +47,9 @@ struct CommRecord {
 struct ForkExitRecord {
   uint32_t pid = 0, ppid = 0, tid = 0, ptid = 0;
   uint64_t time = 0;
+  // PERF_RECORD_MISC_FORK_EXEC: a FORK perf (or sonde) wrote for a task that already ran; the
+  // child's maps come in MMAP records of its own, not from its parent.
+  bool synthesized = false;
   static Result<ForkExitRecord> decode(const RecordView& record);
 };
 

@@ -27,6 +27,7 @@ struct Dso {
   std::string short_name;  // as perf report prints it: "libc.so.6", "[kernel.kallsyms]"
   std::string build_id;    // lowercase hex, empty when the file carries none we know of
   bool hit = false;        // a sample or callchain entry landed in it
+  uint64_t inode = 0;      // from the first MMAP2 that names it with one (perf's dso id)
 
   bool is_kernel() const { return kind == DsoKind::kernel || kind == DsoKind::kernel_module; }
 };

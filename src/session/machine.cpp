@@ -113,7 +113,13 @@ void Machine::apply_fork(const perfdata::ForkExitRecord& fork) {
   child->ppid = ptid;
   child->comm = std::move(comm);
   child->comm_set = comm_set;
-  child->maps = pid == ppid ? parent_maps : std::make_shared<AddressSpace>(*parent_maps);
+  // A new process starts with a copy of its parent's maps, as the kernel made it, except when
+  // the FORK was written for a task that already ran (its MMAPs follow), as perf does.
+  if (pid == ppid)
+    child->maps = parent_maps;
+  else
+    child->maps =
+        fork.synthesized ? std::make_shared<AddressSpace>() : std::make_shared<AddressSpace>(*parent_maps);
   threads_[tid] = std::move(child);
 }
 
@@ -141,10 +147,11 @@ Dso& Machine::dso_for(std::string_view filename, int32_t pid, bool kernel_map, b
 
 void Machine::apply_mmap(int32_t pid, int32_t tid, uint64_t start, uint64_t len, uint64_t pgoff,
                          std::string_view filename, uint32_t prot, uint32_t flags, uint8_t cpumode,
-                         std::string_view build_id_hex) {
+                         std::string_view build_id_hex, uint64_t inode) {
   bool kernel_map = cpumode == PERF_RECORD_MISC_KERNEL || pid == -1;
   constexpr uint32_t kProtExec = 4;
   Dso& dso = dso_for(filename, pid, kernel_map, (prot & kProtExec) != 0);
+  if (dso.inode == 0) dso.inode = inode;
   if (!build_id_hex.empty()) {
     dso.build_id = std::string(build_id_hex);
   } else if (dso.build_id.empty()) {

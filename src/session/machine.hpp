@@ -63,7 +63,7 @@ class Machine {
   // MMAP and MMAP2 alike. `cpumode` is the record's misc & PERF_RECORD_MISC_CPUMODE_MASK.
   void apply_mmap(int32_t pid, int32_t tid, uint64_t start, uint64_t len, uint64_t pgoff,
                   std::string_view filename, uint32_t prot, uint32_t flags, uint8_t cpumode,
-                  std::string_view build_id_hex);
+                  std::string_view build_id_hex, uint64_t inode = 0);
 
   Location locate(const Thread& thread, uint8_t cpumode, uint64_t ip) const;
 

@@ -40,7 +40,7 @@ void apply_side_band(Machine& machine, const perfdata::RecordView& record, Sessi
                 : std::string();
         machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr,
                            mmap->len, mmap->pgoff, mmap->filename, mmap->prot, mmap->flags,
-                           cpumode_of(record), build_id);
+                           cpumode_of(record), build_id, mmap->has_build_id ? 0 : mmap->ino);
       }
       break;
     case PERF_RECORD_LOST:

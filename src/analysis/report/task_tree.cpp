@@ -28,7 +28,7 @@ class NoVisit : public session::SessionVisitor {
 
 }  // namespace
 
-Result<std::vector<TaskLine>> task_tree(const session::Machine& machine) {
+Result<std::vector<TaskLine>> task_tree(const session::Machine& machine, bool with_maps) {
   std::vector<const session::Thread*> threads = machine.threads();
   std::vector<std::unique_ptr<Task>> tasks;
   std::unordered_map<int32_t, Task*> by_tid;
@@ -82,19 +82,23 @@ Result<std::vector<TaskLine>> task_tree(const session::Machine& machine) {
   std::function<void(const Task&, int)> walk = [&](const Task& task, int level) {
     std::string comm = task.thread->comm;
     if (task.thread->tid == 0 && task.thread->pid <= 0) comm = "swapper";
-    lines.push_back({task.thread->pid, task.thread->tid, task.thread->ppid, level, std::move(comm)});
+    lines.push_back({task.thread->pid, task.thread->tid, task.thread->ppid, level, std::move(comm), {}});
+    if (with_maps && task.thread->maps)
+      for (const session::Map& map : task.thread->maps->maps())
+        lines.back().maps.push_back({map.start, map.end, map.pgoff, map.dso ? map.dso->inode : 0, map.prot,
+                                     map.flags, map.dso ? map.dso->long_name : std::string()});
     for (const Task* child : task.children) walk(*child, level + 1);
   };
   for (const Task* root : roots) walk(*root, 0);
   return lines;
 }
 
-Result<std::vector<TaskLine>> list_tasks(const std::string& input, Diagnostics& diagnostics) {
+Result<std::vector<TaskLine>> list_tasks(const std::string& input, bool with_maps, Diagnostics& diagnostics) {
   auto session = session::Session::open(input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   NoVisit visitor;
   if (auto done = session->process(visitor); !done) return tl::unexpected(done.error());
-  return task_tree(session->machine());
+  return task_tree(session->machine(), with_maps);
 }
 
 }  // namespace sonde::analysis
