@@ -144,15 +144,14 @@ int cmd_report(int argc, char** argv) {
     return report_usage_error(
         "report", "--diff BASE.data goes with --html (for text, use sonde diff BASE.data NEW.data)");
   if (!html.empty()) return write_html(request, html, diff_base);
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
   if (tasks || mmaps) {
-    Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
     auto listed = analysis::list_tasks(request.input, mmaps, diagnostics);
     if (!listed) return report_error("report", listed.error());
     output::print_task_tree(stdout, *listed);
     return 0;
   }
   if (stats) {
-    Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
     auto counted = analysis::count_records(request.input, diagnostics);
     if (!counted) return report_error("report", counted.error());
     output::print_record_stats(stdout, *counted, skip_empty);
@@ -160,7 +159,6 @@ int cmd_report(int argc, char** argv) {
   }
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
-  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
   auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error("report", report.error());
   output::print_report(stdout, **report, request);

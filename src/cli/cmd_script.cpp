@@ -18,7 +18,7 @@ struct ScriptCliOptions {
   std::string time, cpus, comms, pids, tids, dsos, symbols;
   uint64_t address_range = 0;
   std::string symfs, vmlinux, kallsyms;
-  bool nanoseconds = false, hide_call_graph = false, inline_frames = true, no_demangle = false;
+  bool nanoseconds = false, hide_call_graph = false, inline_frames = true, demangle = true;
   bool header = false, header_only = false, dump_raw = false;
   unsigned max_stack = 127;
   bool show_task = false, show_mmap = false, show_switch = false, show_lost = false;
@@ -58,8 +58,8 @@ int cmd_script(int argc, char** argv) {
   app.add_option("--kallsyms", cli.kallsyms, "kallsyms file for kernel symbols");
   app.add_flag("--inline,!--no-inline", cli.inline_frames,
                "show inlined functions in DWARF-unwound callchains (the default, as in perf 6.1)");
-  bool demangle = true, force = false;
-  app.add_flag("--demangle,!--no-demangle", demangle, "demangle C++ and Rust symbol names (default on)");
+  bool force = false;
+  app.add_flag("--demangle,!--no-demangle", cli.demangle, "demangle C++ and Rust symbol names (default on)");
   app.add_flag("-f,--force", force, "accepted for perf compatibility: sonde reads files whoever owns them");
   app.add_option("--max-stack", cli.max_stack, "print at most this many callchain entries");
   app.add_flag("-G,--hide-call-graph", cli.hide_call_graph, "do not print callchains");
@@ -74,7 +74,6 @@ int cmd_script(int argc, char** argv) {
     return report_usage_error(
         "script", fmt::format("unexpected argument '{}'; see 'sonde script --help'", rest->front()));
 
-  cli.no_demangle = !demangle;
   if (cli.reltime && cli.deltatime)
     return report_usage_error("script", "--reltime and --deltatime exclude each other; give one");
 
@@ -102,7 +101,7 @@ int cmd_script(int argc, char** argv) {
   options.show_mmap_events = cli.show_mmap;
   options.show_switch_events = cli.show_switch;
   options.show_lost_events = cli.show_lost;
-  run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, !cli.no_demangle, cli.inline_frames};
+  run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, cli.demangle, cli.inline_frames};
   run.header = cli.header;
   run.header_only = cli.header_only;
   run.show_info = cli.show_info;

@@ -8,7 +8,6 @@
 #include "cli/event_options.hpp"
 #include "pipeline/sdt_cache.hpp"
 #include "pipeline/stat_run.hpp"
-#include "symbols/buildid_cache.hpp"
 
 namespace sonde::cli {
 
@@ -44,13 +43,8 @@ int cmd_stat(int argc, char** argv) {
   // Cached SDT markers the events name are defined for the run, and removed when it ends; so are
   // those a killed run left defined.
   pipeline::TemporarySdtProbes sdt_probes;
-  {
-    auto sdt_diagnostics = Diagnostics::printing_to(stderr, "sonde stat: warning: ");
-    if (auto defined =
-            sdt_probes.define(sdt_event_arguments(argc, argv), symbols::buildid_cache_dir(), sdt_diagnostics);
-        !defined)
-      return report_error("stat", defined.error());
-  }
+  if (auto defined = define_sdt_events(sdt_probes, argc, argv, "stat"); !defined)
+    return report_error("stat", defined.error());
   if (auto exit_code = parse_command_line(app, argc, argv, "stat")) return *exit_code;
   if (event_options.error) return report_error(*event_options.error);
   auto command = command_after_options(app, "stat");

@@ -5,6 +5,7 @@
 #include "base/strings.hpp"
 #include "events/parse_events.hpp"
 #include "events/tracepoint_filter.hpp"
+#include "symbols/buildid_cache.hpp"
 
 namespace sonde::cli {
 
@@ -69,6 +70,12 @@ std::vector<std::string> sdt_event_arguments(int argc, char** argv) {
       if (token.starts_with("sdt_") && token.find(':') != std::string::npos) names.push_back(token);
   }
   return names;
+}
+
+Result<void> define_sdt_events(pipeline::TemporarySdtProbes& probes, int argc, char** argv,
+                               const std::string& command_name) {
+  auto diagnostics = Diagnostics::printing_to(stderr, "sonde " + command_name + ": warning: ");
+  return probes.define(sdt_event_arguments(argc, argv), symbols::buildid_cache_dir(), diagnostics);
 }
 
 }  // namespace sonde::cli

@@ -9,6 +9,7 @@
 #include "base/error.hpp"
 #include "cli/command_line.hpp"
 #include "events/event_spec.hpp"
+#include "pipeline/sdt_cache.hpp"
 
 namespace sonde::cli {
 
@@ -24,6 +25,10 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
 // The SDT events (`sdt_PROVIDER:NAME`, globs) the -e arguments of argv name, before parsing:
 // they must be defined from the build-id cache before the event parser looks them up.
 std::vector<std::string> sdt_event_arguments(int argc, char** argv);
+// Defines those from the build-id cache for the run, and takes over the SDT events a killed
+// run left defined, each with a "sonde COMMAND: warning: ..." line.
+Result<void> define_sdt_events(pipeline::TemporarySdtProbes& probes, int argc, char** argv,
+                               const std::string& command_name);
 
 // The command to run after the options ("--" dropped); an error for an unknown option, which
 // would otherwise be taken for the command.

@@ -24,13 +24,20 @@ namespace {
 
 constexpr size_t kCopyChunk = 64 << 10;  // what is on disk twice at any moment of a consuming copy
 
+// The bytes of a part of the file; a counting Block only sums their sizes (the room estimate).
 class Block {
  public:
-  void bytes(const void* data, size_t size) { text_.append(static_cast<const char*>(data), size); }
-  void text(std::string_view s) { text_.append(s); }
+  explicit Block(bool counting = false) : counting_(counting) {}
+  void bytes(const void* data, size_t size) { text(std::string_view(static_cast<const char*>(data), size)); }
+  void text(std::string_view s) {
+    if (counting_)
+      counted_ += s.size();
+    else
+      text_.append(s);
+  }
   void cstring(std::string_view s) {
-    text_.append(s);
-    text_.push_back('\0');
+    text(s);
+    text(std::string_view("\0", 1));
   }
   template <typename T>
   void number(T value) {
@@ -42,9 +49,11 @@ class Block {
     text(data);
   }
   const std::string& str() const { return text_; }
-  size_t size() const { return text_.size(); }
+  size_t size() const { return counting_ ? counted_ : text_.size(); }
 
  private:
+  bool counting_;
+  size_t counted_ = 0;
   std::string text_;
 };
 
@@ -95,8 +104,8 @@ Result<void> copy_file(const std::string& path, uint64_t size, sonde::OutputStre
   return {};
 }
 
-Block metadata(const TraceDatContents& c, int nr_cpus) {
-  Block b;
+Block metadata(const TraceDatContents& c, int nr_cpus, bool counting = false) {
+  Block b(counting);
   b.text(kMagic);
   b.cstring("6");
   b.number<uint8_t>(0);  // little endian
@@ -175,7 +184,7 @@ uint64_t trace_dat_room_needed(const TraceDatContents& contents) {
   auto nr_cpus = cpu_count(contents);
   uint64_t head = 0;
   if (nr_cpus)
-    head = metadata(contents, *nr_cpus).size() +
+    head = metadata(contents, *nr_cpus, true).size() +
            cpu_table_size(*nr_cpus, selected_clock(clock_text(contents.trace_clock)));
   return head + contents.page_size + kCopyChunk;
 }

@@ -102,13 +102,8 @@ void ScriptFilter::set_symbol_list(std::string_view text) {
   filters_symbols = true;
   for (std::string& entry : split_comma_list(text)) {
     // A whole hex number (trailing blanks allowed) is an address, as strtoul(.., 16) reads it.
-    size_t digits = 0;
+    size_t from = entry.starts_with("0x") || entry.starts_with("0X") ? 2 : 0, digits = from;
     while (digits < entry.size() && std::isxdigit(static_cast<unsigned char>(entry[digits]))) ++digits;
-    size_t from = entry.starts_with("0x") || entry.starts_with("0X") ? 2 : 0;
-    if (from == 2) {
-      digits = 2;
-      while (digits < entry.size() && std::isxdigit(static_cast<unsigned char>(entry[digits]))) ++digits;
-    }
     bool blanks_after = std::all_of(entry.begin() + static_cast<std::ptrdiff_t>(digits), entry.end(),
                                     [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
     auto value =
