@@ -126,7 +126,7 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
   }
 
   // The in-kernel counter follows a workload from its exec, so it can start now.
-  if (session.syscall_counter_ && target.kind == CountingTarget::Kind::workload) {
+  if (session.syscall_counter_ && target.kind == CountingTarget::Kind::workload && !target.start_disabled) {
     if (auto started = session.syscall_counter_->start(); !started) return tl::unexpected(started.error());
     session.syscall_counter_started_ns_ = monotonic_ns();
   }
@@ -148,7 +148,8 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
   attr.freq = 0;
   attr.inherit = target.inherit && target.kind != CountingTarget::Kind::system ? 1 : 0;
   attr.disabled = leader_event ? 0 : 1;
-  attr.enable_on_exec = target.kind == CountingTarget::Kind::workload && !leader_event ? 1 : 0;
+  attr.enable_on_exec =
+      target.kind == CountingTarget::Kind::workload && !leader_event && !target.start_disabled ? 1 : 0;
 
   for (size_t s = 0; s < slots_.size(); ++s) {
     int group_fd = leader_event ? leader_event->fds[s].fd() : -1;
@@ -178,9 +179,11 @@ Result<void> CounterSession::enable() {
   for (auto& event : events_)
     for (auto& fd : event.fds)
       if (auto enabled = fd.enable(); !enabled) return enabled;
-  if (syscall_counter_ && syscall_counter_started_ns_ < 0) {
+  if (syscall_counter_ && (syscall_counter_started_ns_ < 0 || syscall_counter_stopped_ns_ >= 0)) {
     if (auto started = syscall_counter_->start(); !started) return started;
-    syscall_counter_started_ns_ = monotonic_ns();
+    // Its time runs from the first start; a pause (--control disable) is not taken off.
+    if (syscall_counter_started_ns_ < 0) syscall_counter_started_ns_ = monotonic_ns();
+    syscall_counter_stopped_ns_ = -1;
   }
   return {};
 }

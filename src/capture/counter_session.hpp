@@ -19,10 +19,11 @@ namespace sonde::capture {
 struct CountingTarget {
   enum class Kind { workload, processes, threads, system };
   Kind kind = Kind::workload;
-  std::vector<pid_t> ids;   // the workload's pid, -p PIDs or -t TIDs
-  std::vector<int> cpus;    // for system: the CPUs to count (-C, or every online CPU)
-  bool per_thread = false;  // --per-thread: one slot per thread of the processes
-  bool inherit = true;      // count children and new threads too (perf's default; -i turns it off)
+  std::vector<pid_t> ids;       // the workload's pid, -p PIDs or -t TIDs
+  std::vector<int> cpus;        // for system: the CPUs to count (-C, or every online CPU)
+  bool per_thread = false;      // --per-thread: one slot per thread of the processes
+  bool inherit = true;          // count children and new threads too (perf's default; -i turns it off)
+  bool start_disabled = false;  // -D: a workload's counters wait for enable() instead of its exec
 };
 
 // What one counter instance counts.
@@ -60,7 +61,8 @@ class CounterSession {
   uint64_t syscall_follow_failures() const {
     return syscall_counter_ ? syscall_counter_->follow_failures() : 0;
   }
-  // Starts counting now (targets other than a workload, whose counters start at exec).
+  // Starts counting now (targets other than a workload, whose counters start at exec), or again
+  // after disable().
   Result<void> enable();
   void disable();
   // The counts so far, one entry per event in the order given to open().

@@ -1,5 +1,6 @@
 #include "capture/counting_run.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <ctime>
 
@@ -15,6 +16,8 @@ using Clock = std::chrono::steady_clock;
 
 // How often an attached target (-p, -t) is checked for having exited. perf checks every second.
 constexpr std::chrono::milliseconds kTargetPoll{100};
+// How often --control's descriptor is read for commands.
+constexpr std::chrono::milliseconds kControlPoll{20};
 
 double ns_since(Clock::time_point start) {
   return static_cast<double>(
@@ -36,6 +39,7 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
     workload.emplace(std::move(*prepared));
     if (target.kind == CountingTarget::Kind::workload) target.ids = {workload->pid()};
   }
+  if (options.delay) target.start_disabled = true;
 
   auto session = CounterSession::open(events, target, options.counting, diagnostics);
   if (!session) return tl::unexpected(session.error());
@@ -46,7 +50,7 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
   bool counting_at_exec = target.kind == CountingTarget::Kind::workload;
 
   // Counters not tied to the workload's exec start before it, so none of its work is missed.
-  if (!counting_at_exec) {
+  if (!counting_at_exec && !options.delay) {
     if (auto enabled = session->enable(); !enabled) return tl::unexpected(enabled.error());
   }
   Clock::time_point start = Clock::now();
@@ -57,6 +61,23 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
   // Without a workload of our own, an attached target's exit ends the measurement.
   bool watch_target = !workload && (target.kind == CountingTarget::Kind::processes ||
                                     target.kind == CountingTarget::Kind::threads);
+  // -D: perf's messages, on stderr, when the counters wait and when they start.
+  bool enable_pending = false;
+  Clock::time_point enable_at = start;
+  if (options.delay) {
+    diagnostics.note("Events disabled");
+    enable_pending = options.delay->count() >= 0;
+    if (enable_pending) enable_at = start + *options.delay;
+  }
+  auto set_enabled = [&](bool enabled) -> Result<void> {
+    if (enabled) {
+      if (auto done = session->enable(); !done) return done;
+    } else {
+      session->disable();
+    }
+    diagnostics.note(enabled ? "Events enabled" : "Events disabled");
+    return {};
+  };
   int intervals_done = 0;
   bool interval_limit_reached = false;
   Clock::time_point next_tick = start + options.interval.value_or(std::chrono::milliseconds(0));
@@ -71,6 +92,11 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
     std::optional<std::chrono::nanoseconds> wait_for;
     Clock::time_point now = Clock::now();
     if (watch_target) wait_for = kTargetPoll;
+    if (options.control) wait_for = kControlPoll;
+    if (enable_pending) {
+      auto to_enable = std::chrono::duration_cast<std::chrono::nanoseconds>(enable_at - now);
+      if (!wait_for || to_enable < *wait_for) wait_for = std::max(to_enable, std::chrono::nanoseconds(0));
+    }
     if (options.interval) {
       auto to_tick = std::chrono::duration_cast<std::chrono::nanoseconds>(next_tick - now);
       if (!wait_for || to_tick < *wait_for) wait_for = to_tick;
@@ -83,6 +109,25 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
     ReceivedSignal signal = signals.wait(wait_for);
     if (is_stop_request(signal.number)) {
       stop_for(signal);
+      break;
+    }
+    if (enable_pending && Clock::now() >= enable_at) {
+      enable_pending = false;
+      if (auto enabled = set_enabled(true); !enabled) return tl::unexpected(enabled.error());
+    }
+    bool stop_requested = false;
+    while (options.control) {
+      auto command = options.control->next();
+      if (!command) break;
+      if (*command == ControlCommand::enable || *command == ControlCommand::disable) {
+        if (auto set = set_enabled(*command == ControlCommand::enable); !set)
+          return tl::unexpected(set.error());
+      }
+      stop_requested = stop_requested || *command == ControlCommand::stop;
+      options.control->acknowledge();
+    }
+    if (stop_requested) {
+      stop_for(ReceivedSignal{SIGTERM, false});
       break;
     }
     if (options.interval && Clock::now() >= next_tick) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/control_channel.hpp"
 #include "capture/counter_session.hpp"
 
 namespace sonde::capture {
@@ -20,6 +21,9 @@ struct CountingRunOptions {
   std::optional<std::chrono::milliseconds> interval;  // -I
   std::optional<int> interval_count;                  // --interval-count
   std::optional<std::chrono::milliseconds> timeout;   // --timeout
+  // -D: counting starts this long after the workload does; negative: only on --control enable.
+  std::optional<std::chrono::milliseconds> delay;
+  ControlChannel* control = nullptr;  // --control: enable/disable/stop commands while counting
 };
 
 struct CountingRunResult {

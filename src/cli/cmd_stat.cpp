@@ -6,7 +6,9 @@
 
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
+#include "events/parse_events.hpp"
 #include "pipeline/sdt_cache.hpp"
+#include "pipeline/stat_pmu_requests.hpp"
 #include "pipeline/stat_run.hpp"
 
 namespace sonde::cli {
@@ -16,8 +18,13 @@ int cmd_stat(int argc, char** argv) {
   pipeline::StatTargetSpec& target = run.target;
   EventOptions event_options;
   bool no_inherit = false, no_aggr = false, no_syscall_aggregation = false, big_num = true;
+  bool per_core = false, per_die = false, per_socket = false, per_node = false, all_user = false,
+       all_kernel = false, group = false, no_csv_summary = false, merge = true, hybrid_merge = false;
   int interval_ms = 0, interval_count = 0, timeout_ms = 0;
+  std::optional<int> delay_ms, log_fd;
   std::string separator;
+  pipeline::PmuOnlyRequests pmu_only;
+  bool metric_no_group = false, metric_no_merge = false;
   CLI::App app{"Run a command and count its events (perf stat)", "sonde stat"};
   add_event_options(app, event_options, "stat");
   app.add_flag("-i,--no-inherit", no_inherit, "child tasks do not inherit counters");
@@ -38,6 +45,42 @@ int cmd_stat(int argc, char** argv) {
   app.add_flag("-n,--null", run.null_run, "count nothing, only time the command");
   app.add_flag("-v,--verbose", run.counting.verbose, "say what was opened and what failed");
   app.add_flag("-B,--big-num,!--no-big-num", big_num, "accepted for perf compatibility");
+  app.add_flag("-j,--json-output", run.json, "print counts in JSON format");
+  app.add_flag("--per-core", per_core, "aggregate counts per physical processor core (with -a)");
+  app.add_flag("--per-die", per_die, "aggregate counts per processor die (with -a)");
+  app.add_flag("--per-socket", per_socket, "aggregate counts per processor socket (with -a)");
+  app.add_flag("--per-node", per_node, "aggregate counts per NUMA node (with -a)");
+  app.add_flag("--all-user", all_user, "count every event in user space only");
+  app.add_flag("--all-kernel", all_kernel, "count every event in kernel space only");
+  app.add_flag("-g,--group", group, "put the counters into one counter group");
+  app.add_flag("-c,--scale,!--no-scale", run.scale, "scale multiplexed counts to the whole time (default)");
+  app.add_flag("--summary", run.summary, "with -I: the whole run's counts after the intervals");
+  app.add_flag("--no-csv-summary", no_csv_summary, "with --summary -x: no 'summary' first field");
+  app.add_flag("--interval-clear", run.interval_clear, "with -I: clear the terminal before each interval");
+  app.add_flag("--table", run.run_table, "with -r: each run's time before the mean");
+  app.add_flag("--quiet", run.quiet, "print no counts (the exit status is the command's)");
+  app.add_option("--log-fd", log_fd, "write the counts to this open descriptor instead of stderr");
+  app.add_option("--pre", run.pre_command, "shell command to run before each run");
+  app.add_option("--post", run.post_command, "shell command to run after each run");
+  app.add_flag("-S,--sync", run.sync_first, "call sync() before each run");
+  app.add_option("-D,--delay", delay_ms,
+                 "start counting N ms after the command starts (-1: on --control enable)");
+  app.add_option("--control", run.control, "fifo:CTL[,ACK] or fd:CTL[,ACK]: enable/disable commands");
+  app.add_flag("--no-merge,!--merge", merge, "accepted: sonde does not merge same-named events");
+  app.add_flag("--hybrid-merge", hybrid_merge, "accepted: this is for hybrid CPUs (P and E cores)");
+  app.add_option("-M,--metrics", pmu_only.metrics, "metrics to compute (needs the CPU's PMU)");
+  app.add_flag("--metric-no-group", metric_no_group, "with -M: do not group metric events");
+  app.add_flag("--metric-no-merge", metric_no_merge, "with -M: do not share events between metrics");
+  app.add_flag("--topdown", pmu_only.topdown,
+               "top-down statistics (needs the CPU's topdown events, with -a)");
+  app.add_option("--td-level", pmu_only.td_level, "with --topdown: the level (0: the deepest)");
+  app.add_flag("--smi-cost", pmu_only.smi_cost, "measure SMI cost (needs freeze_on_smi)");
+  app.add_flag("-T,--transaction", pmu_only.transaction,
+               "hardware transaction statistics (needs TSX events)");
+  app.add_option("--iostat", pmu_only.iostat, "I/O metrics (needs the uncore IIO PMUs)")->expected(0, 1);
+  app.add_option("--cputype", pmu_only.cputype, "hybrid CPUs: count on core or atom only");
+  app.add_flag("--percore-show-thread", pmu_only.percore_show_thread,
+               "with percore events: each CPU's core total");
   app.add_flag("--no-syscall-aggregation", no_syscall_aggregation,
                "open one perf event per syscalls tracepoint instead of counting them in the kernel");
   // Cached SDT markers the events name are defined for the run, and removed when it ends; so are
@@ -56,6 +99,27 @@ int cmd_stat(int argc, char** argv) {
     target.all_cpus = true;
   if (no_aggr && !target.system_wide())
     return report_usage_error("stat", "-A (per-CPU counts) needs system-wide counting: add -a or -C");
+  if (auto refused = pipeline::check_pmu_only_requests(pmu_only, target.system_wide()); !refused)
+    return report_error("stat", refused.error());
+  int groupings =
+      int(per_core) + int(per_die) + int(per_socket) + int(per_node) + int(no_aggr) + int(target.per_thread);
+  if (groupings > 1)
+    return report_usage_error(
+        "stat", "give one of -A, --per-thread, --per-core, --per-die, --per-socket, --per-node");
+  if ((per_core || per_die || per_socket || per_node) && !target.system_wide())
+    return report_usage_error("stat",
+                              "--per-core/--per-die/--per-socket/--per-node group CPUs: add -a or -C");
+  if (all_user && all_kernel)
+    return report_usage_error("stat", "--all-user and --all-kernel exclude each other");
+  if (log_fd && !run.output_path.empty())
+    return report_usage_error("stat", "-o and --log-fd exclude each other");
+  if (log_fd && *log_fd <= 0)
+    return report_usage_error("stat", "--log-fd needs a descriptor above 0 (3>file --log-fd 3)");
+  if (run.json && !separator.empty()) return report_usage_error("stat", "-j and -x exclude each other");
+  if (run.summary && interval_ms <= 0)
+    return report_usage_error("stat", "--summary goes with -I (interval output)");
+  if (delay_ms && *delay_ms < -1)
+    return report_usage_error("stat", "-D needs milliseconds, or -1 to wait for --control");
   if (target.per_thread && target.pids.empty() && target.tids.empty())
     return report_usage_error("stat", "--per-thread needs existing threads to list: add -p or -t");
   if (run.repeat < 1) return report_usage_error("stat", "-r needs a positive number of runs");
@@ -66,9 +130,19 @@ int cmd_stat(int argc, char** argv) {
   if (interval_ms < 0) return report_usage_error("stat", "-I needs a positive number of milliseconds");
 
   run.events = std::move(event_options.events);
+  if (group) events::group_all(run.events);
+  if (all_user) run.privilege = pipeline::StatRunOptions::Privilege::user;
+  if (all_kernel) run.privilege = pipeline::StatRunOptions::Privilege::kernel;
+  run.csv_summary_prefix = !no_csv_summary;
+  if (log_fd) run.log_fd = *log_fd;
+  if (delay_ms && *delay_ms != 0) run.delay = std::chrono::milliseconds(*delay_ms);
   target.inherit = !no_inherit;
   run.aggregation = no_aggr             ? analysis::Aggregation::per_cpu
                     : target.per_thread ? analysis::Aggregation::per_thread
+                    : per_core          ? analysis::Aggregation::per_core
+                    : per_die           ? analysis::Aggregation::per_die
+                    : per_socket        ? analysis::Aggregation::per_socket
+                    : per_node          ? analysis::Aggregation::per_node
                                         : analysis::Aggregation::global;
   if (no_syscall_aggregation) run.counting.syscall_aggregation_threshold = 0;
   if (interval_ms > 0) run.interval = std::chrono::milliseconds(interval_ms);
@@ -76,7 +150,8 @@ int cmd_stat(int argc, char** argv) {
   if (timeout_ms > 0) run.timeout = std::chrono::milliseconds(timeout_ms);
   if (!separator.empty()) run.csv_separator = separator;
 
-  Diagnostics diagnostics([](const Diagnostics::Message& message) {
+  Diagnostics diagnostics([quiet = run.quiet](const Diagnostics::Message& message) {
+    if (quiet) return;  // perf's --quiet: no messages or warnings either
     fmt::print(stderr, "{}{}\n", message.kind == Diagnostics::Kind::warning ? "sonde stat: warning: " : "",
                message.text);
   });

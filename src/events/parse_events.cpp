@@ -387,4 +387,12 @@ Result<void> parse_events(std::string_view text, std::vector<EventSpec>& events)
   return {};
 }
 
+void group_all(std::vector<EventSpec>& events) {
+  if (events.size() < 2) return;
+  for (auto& event : events) {
+    event.group_leader = 0;
+    event.in_group = true;
+  }
+}
+
 }  // namespace sonde::events

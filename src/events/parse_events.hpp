@@ -18,4 +18,8 @@ namespace sonde::events {
 // and its exit_code is 129 as perf's.
 Result<void> parse_events(std::string_view text, std::vector<EventSpec>& events);
 
+// perf's --group (stat and record -g/--group): every event in one group led by the first, as if
+// the whole list were written inside {...}.
+void group_all(std::vector<EventSpec>& events);
+
 }  // namespace sonde::events

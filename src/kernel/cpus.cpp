@@ -1,8 +1,10 @@
 #include "kernel/cpus.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -34,6 +36,33 @@ std::vector<int> online_cpus() {
   std::vector<int> cpus;
   for (long i = 0; i < sysconf(_SC_NPROCESSORS_ONLN); ++i) cpus.push_back(static_cast<int>(i));
   return cpus;
+}
+
+namespace {
+
+int sysfs_number(const std::string& path, int missing) {
+  auto text = read_file(path);
+  if (!text) return missing;
+  auto value = parse_uint(trim(*text), 10);
+  return value ? static_cast<int>(*value) : missing;
+}
+
+}  // namespace
+
+CpuPlace cpu_place(int cpu) {
+  CpuPlace place;
+  std::string dir = fmt::format("/sys/devices/system/cpu/cpu{}", cpu);
+  place.socket = sysfs_number(dir + "/topology/physical_package_id", -1);
+  place.die = sysfs_number(dir + "/topology/die_id", 0);
+  place.core = sysfs_number(dir + "/topology/core_id", -1);
+  // The node is the "nodeN" link in the CPU's directory.
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    std::string name = entry.path().filename().string();
+    if (name.size() > 4 && name.compare(0, 4, "node") == 0)
+      if (auto node = parse_uint(std::string_view(name).substr(4), 10)) place.node = static_cast<int>(*node);
+  }
+  return place;
 }
 
 }  // namespace sonde::kernel

@@ -39,6 +39,19 @@ struct StatRunOptions {
   std::optional<std::string> csv_separator;           // -x
   std::string output_path;                            // -o: the counts go there instead of stderr
   bool append = false;                                // --append to the -o file
+  int log_fd = -1;                                    // --log-fd: the counts go to this descriptor
+  bool quiet = false;                                 // --quiet: count, print nothing
+  bool json = false;                                  // -j
+  bool scale = true;                                  // --no-scale: multiplexed counts as read
+  bool summary = false;                               // --summary: the whole run after -I's intervals
+  bool csv_summary_prefix = true;                     // --no-csv-summary drops "summary," from CSV
+  bool interval_clear = false;                        // --interval-clear
+  bool run_table = false;                             // --table: each -r run's time
+  enum class Privilege { both, user, kernel } privilege = Privilege::both;  // --all-user, --all-kernel
+  std::string pre_command, post_command;           // --pre, --post: run around each run
+  bool sync_first = false;                         // --sync: sync() before each run
+  std::optional<std::chrono::milliseconds> delay;  // -D: negative waits for --control enable
+  std::string control;                             // --control fifo:CTL[,ACK] | fd:CTL[,ACK]
 };
 
 // Counts and prints the counts on stderr or the -o file (perf stat's layout); the exit status sonde

@@ -35,3 +35,9 @@ TEST(CounterStats, StandardErrorOfTheMeanAsPerf) {
   // sample variance 1.6667, over n=4 -> 0.41667, sqrt -> 0.6455; relative to mean 2.5 -> 25.82%.
   EXPECT_NEAR(stats.relative_stddev_percent(), 25.82, 0.01);
 }
+
+TEST(CounterStats, NoScaleKeepsTheCountAsRead) {
+  auto value = analysis::aggregate({{100, 1000, 500}, {50, 1000, 500}}, true, /*scale=*/false);
+  EXPECT_DOUBLE_EQ(value.value, 150.0);
+  EXPECT_DOUBLE_EQ(value.running_percent(), 50.0);
+}

@@ -12,6 +12,7 @@
 #include "events/catalogue.hpp"
 #include "events/parse_events.hpp"
 #include "events/syntax.hpp"
+#include "fake_pmu_root.hpp"
 #include "kernel/pmu_sysfs.hpp"
 #include "kernel/tracefs.hpp"
 
@@ -335,12 +336,10 @@ TEST(EventParser, LongSpecsAreCutAroundTheError) {
   EXPECT_EQ(first[second.find("\\___")], 'x') << text;
 }
 
-class FakePmuTest : public ::testing::Test {
+class FakePmuTest : public FakePmuRoot {
  protected:
   void SetUp() override {
-    char dir_template[] = "/tmp/sonde-pmu-XXXXXX";
-    ASSERT_NE(mkdtemp(dir_template), nullptr);
-    root_ = dir_template;
+    FakePmuRoot::SetUp();
     write("cpu/type", "4\n");
     write("cpu/format/event", "config:0-7\n");
     write("cpu/format/umask", "config:8-15\n");
@@ -354,23 +353,7 @@ class FakePmuTest : public ::testing::Test {
     write("cpu/events/broken", "event=zz\n");
     write("uncore_x/type", "17\n");
     write("uncore_x/format/event", "config:0-7\n");
-    saved_ = sonde::kernel::pmu_sysfs_root();
-    sonde::kernel::set_pmu_sysfs_root(root_);
   }
-  void TearDown() override {
-    sonde::kernel::set_pmu_sysfs_root(saved_);
-    std::string command = "rm -rf '" + root_ + "'";
-    ASSERT_EQ(std::system(command.c_str()), 0);
-  }
-  void write(const std::string& relative, const std::string& content) {
-    std::string path = root_ + "/" + relative;
-    for (size_t slash = path.find('/', root_.size() + 1); slash != std::string::npos;
-         slash = path.find('/', slash + 1))
-      mkdir(path.substr(0, slash).c_str(), 0755);
-    std::ofstream(path) << content;
-  }
-  std::string root_;
-  std::string saved_;
 };
 
 TEST_F(FakePmuTest, FormatTermsPackIntoConfigBits) {

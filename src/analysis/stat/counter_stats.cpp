@@ -4,24 +4,24 @@
 
 namespace sonde::analysis {
 
-CounterValue aggregate(const std::vector<kernel::CounterReading>& readings, bool supported) {
+CounterValue aggregate(const std::vector<kernel::CounterReading>& readings, bool supported, bool scale) {
   kernel::CounterReading sum;
   for (const auto& reading : readings) {
     sum.value += reading.value;
     sum.time_enabled += reading.time_enabled;
     sum.time_running += reading.time_running;
   }
-  return aggregate_one(sum, supported);
+  return aggregate_one(sum, supported, scale);
 }
 
-CounterValue aggregate_one(const kernel::CounterReading& reading, bool supported) {
+CounterValue aggregate_one(const kernel::CounterReading& reading, bool supported, bool scale) {
   CounterValue result;
   result.supported = supported;
   result.raw = reading.value;
   result.enabled = reading.time_enabled;
   result.running = reading.time_running;
   result.value = static_cast<double>(reading.value);
-  if (reading.time_running > 0 && reading.time_running < reading.time_enabled)
+  if (scale && reading.time_running > 0 && reading.time_running < reading.time_enabled)
     result.value =
         result.value * static_cast<double>(reading.time_enabled) / static_cast<double>(reading.time_running);
   return result;

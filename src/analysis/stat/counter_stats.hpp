@@ -23,9 +23,11 @@ struct CounterValue {
   bool counted() const { return supported && running > 0; }
 };
 
-// Sums the given readings and scales the sum as perf does (value * enabled / running).
-CounterValue aggregate(const std::vector<kernel::CounterReading>& readings, bool supported);
-CounterValue aggregate_one(const kernel::CounterReading& reading, bool supported);
+// Sums the given readings and scales the sum as perf does (value * enabled / running), unless
+// `scale` is false (--no-scale).
+CounterValue aggregate(const std::vector<kernel::CounterReading>& readings, bool supported,
+                       bool scale = true);
+CounterValue aggregate_one(const kernel::CounterReading& reading, bool supported, bool scale = true);
 // The difference between two cumulative readings, for interval output (-I).
 kernel::CounterReading difference(const kernel::CounterReading& now, const kernel::CounterReading& before);
 

@@ -15,10 +15,13 @@
 namespace sonde::analysis {
 
 struct StatLinePrefix {
-  enum class Kind { none, cpu, thread } kind = Kind::none;
+  // none: the whole target; cpu (-A); thread (--per-thread); or a group of CPUs (--per-core ...).
+  enum class Kind { none, cpu, thread, core, die, socket, node } kind = Kind::none;
   int cpu = -1;
   std::string comm;
   pid_t tid = -1;
+  int socket = -1, die = -1, core = -1, node = -1;  // the group's ids
+  int cpus = 0;                                     // how many CPUs the group counted on
 };
 
 struct StatCounterLine {
@@ -35,22 +38,29 @@ struct StatCounterLine {
   std::optional<double> noise_percent;  // -r: the spread, "( +- x.xx% )"
 };
 
-enum class Aggregation { global, per_cpu, per_thread };
+enum class Aggregation { global, per_cpu, per_thread, per_core, per_die, per_socket, per_node };
 
-// One counter instance's identity, as the capture layer opened it.
+// One counter instance's identity, as the capture layer opened it, and where its CPU sits.
 struct StatSlot {
   int cpu = -1;
   pid_t tid = -1;
   std::string comm;
+  int socket = -1, die = -1, core = -1, node = -1;
 };
 
-// Builds the rows, event by event and, within an event, unit by unit. `slot_readings[e][s]`
+struct StatTableOptions {
+  Aggregation aggregation = Aggregation::global;
+  bool scale = true;  // multiplexed counts scaled to the enabled time (--no-scale: as read)
+};
+
+// Builds the rows: event by event and, within an event, unit by unit; for groups of CPUs
+// (--per-core ...) group by group and, within a group, event by event, as perf. `slot_readings[e][s]`
 // is event e's reading on slot s; `supported[e]` false prints "<not supported>". elapsed_ns is
 // the measured (or interval) wall time, for "CPUs utilized".
 std::vector<StatCounterLine> build_stat_lines(
     const std::vector<events::EventSpec>& events,
     const std::vector<std::vector<kernel::CounterReading>>& slot_readings, const std::vector<bool>& supported,
-    const std::vector<StatSlot>& slots, Aggregation aggregation, double elapsed_ns);
+    const std::vector<StatSlot>& slots, const StatTableOptions& options, double elapsed_ns);
 
 // Accumulates the same rows over -r repeats and yields their means with the spread.
 class StatRepeats {

@@ -4,6 +4,7 @@
 #include <fmt/printf.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 
 namespace sonde::output {
@@ -42,6 +43,41 @@ std::string time_prefix_text(double ns, const std::string& separator) {
   return fmt::format("{:6}.{:09}{}", total / 1000000000, total % 1000000000, separator);
 }
 
+// JSON string contents: perf writes names as they are; escape what would break the line.
+std::string json_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+// The interval column header for each kind of line prefix, as perf 6.1 prints it.
+const char* interval_columns(StatLinePrefix::Kind kind) {
+  switch (kind) {
+    case StatLinePrefix::Kind::cpu:
+      return "#           time CPU                    counts unit events";
+    case StatLinePrefix::Kind::thread:
+      return "#           time             comm-pid                  counts unit events";
+    case StatLinePrefix::Kind::core:
+      return "#           time core            cpus             counts unit events";
+    case StatLinePrefix::Kind::die:
+      return "#           time die          cpus             counts unit events";
+    case StatLinePrefix::Kind::socket:
+      return "#           time socket cpus             counts unit events";
+    case StatLinePrefix::Kind::node:
+      return "#           time node   cpus             counts unit events";
+    case StatLinePrefix::Kind::none:
+      break;
+  }
+  return "#           time             counts unit events";
+}
+
 }  // namespace
 
 std::string format_counter_value(double value, bool fractional) {
@@ -54,13 +90,16 @@ void StatPrinter::print_started_on() {
 }
 
 void StatPrinter::print_header(const std::string& target_description) {
-  if (csv()) return;
+  if (csv() || options_.json) return;
   std::string runs = options_.runs > 1 ? fmt::format(" ({} runs)", options_.runs) : "";
   fmt::print(out_, "\n Performance counter stats for {}{}:\n\n", target_description, runs);
 }
 
 std::string StatPrinter::prefix_text(const StatLinePrefix& prefix) const {
   const std::string separator = csv() ? *options_.csv_separator : " ";
+  // perf pads the group ids and the CPU count in the human layout only.
+  const int id_width = csv() ? 0 : 8, short_id_width = csv() ? 0 : 5, count_width = csv() ? 0 : 4;
+  auto count = fmt::format("{}{:>{}}{}", separator, prefix.cpus, count_width, separator);
   switch (prefix.kind) {
     case StatLinePrefix::Kind::none:
       return {};
@@ -70,28 +109,99 @@ std::string StatPrinter::prefix_text(const StatLinePrefix& prefix) const {
     case StatLinePrefix::Kind::thread:
       return csv() ? fmt::format("{}-{}{}", prefix.comm, prefix.tid, separator)
                    : fmt::format("{:>16}-{:<8}{}", prefix.comm, prefix.tid, separator);
+    case StatLinePrefix::Kind::core:
+      return fmt::format("S{}-D{}-C{:<{}}", prefix.socket, prefix.die, prefix.core, id_width) + count;
+    case StatLinePrefix::Kind::die:
+      return fmt::format("S{}-D{:<{}}", prefix.socket, prefix.die, id_width) + count;
+    case StatLinePrefix::Kind::socket:
+      return fmt::format("S{:<{}}", prefix.socket, short_id_width) + count;
+    case StatLinePrefix::Kind::node:
+      return fmt::format("N{:<{}}", prefix.node, short_id_width) + count;
   }
   return {};
 }
 
+void StatPrinter::print_interval_columns(StatLinePrefix::Kind kind) {
+  if (options_.interval_clear) {
+    fmt::print(out_, "\033[H\033[2J\n");
+  } else if (intervals_printed_ % 25 != 0) {
+    return;  // perf repeats the column header every 25 intervals
+  }
+  fmt::print(out_, "{}\n", interval_columns(kind));
+}
+
 void StatPrinter::print_counters(const std::vector<StatCounterLine>& lines,
                                  std::optional<double> interval_ns) {
+  if (options_.json) {
+    for (const auto& line : lines) print_json_line(line, interval_ns);
+    return;
+  }
   std::string time_prefix;
   if (interval_ns) {
     time_prefix = time_prefix_text(*interval_ns, csv() ? *options_.csv_separator : " ");
-    // perf repeats the column header every 25 intervals.
-    if (!csv() && intervals_printed_ % 25 == 0) {
-      StatLinePrefix::Kind kind = lines.empty() ? StatLinePrefix::Kind::none : lines.front().prefix.kind;
-      const char* columns = kind == StatLinePrefix::Kind::cpu
-                                ? "#           time CPU                    counts unit events"
-                            : kind == StatLinePrefix::Kind::thread
-                                ? "#           time             comm-pid                  counts unit events"
-                                : "#           time             counts unit events";
-      fmt::print(out_, "{}\n", columns);
-    }
+    if (!csv())
+      print_interval_columns(lines.empty() ? StatLinePrefix::Kind::none : lines.front().prefix.kind);
     ++intervals_printed_;
   }
   for (const auto& line : lines) print_line(line, time_prefix);
+}
+
+void StatPrinter::print_summary_counters(const std::vector<StatCounterLine>& lines, bool csv_prefix) {
+  if (!csv() || !csv_prefix) {
+    print_counters(lines);
+    return;
+  }
+  std::string prefix = fmt::format("{:>16}{}", "summary", *options_.csv_separator);
+  for (const auto& line : lines) print_line(line, prefix);
+}
+
+void StatPrinter::print_json_line(const StatCounterLine& line, std::optional<double> interval_ns) {
+  std::string text = "{";
+  if (interval_ns) {
+    auto total = static_cast<uint64_t>(*interval_ns);
+    text += fmt::format("\"interval\" : {}.{:09}, ", total / 1000000000, total % 1000000000);
+  }
+  const StatLinePrefix& prefix = line.prefix;
+  auto group = [&](const char* key, const std::string& id) {
+    return fmt::format("\"{}\" : \"{}\", \"aggregate-number\" : {}, ", key, id, prefix.cpus);
+  };
+  switch (prefix.kind) {
+    case StatLinePrefix::Kind::none:
+      break;
+    case StatLinePrefix::Kind::cpu:
+      text += fmt::format("\"cpu\" : \"{}\", ", prefix.cpu);
+      break;
+    case StatLinePrefix::Kind::thread:
+      text += fmt::format("\"thread\" : \"{}-{}\", ", json_text(prefix.comm), prefix.tid);
+      break;
+    case StatLinePrefix::Kind::core:
+      text += group("core", fmt::format("S{}-D{}-C{}", prefix.socket, prefix.die, prefix.core));
+      break;
+    case StatLinePrefix::Kind::die:
+      text += group("die", fmt::format("S{}-D{}", prefix.socket, prefix.die));
+      break;
+    case StatLinePrefix::Kind::socket:
+      text += group("socket", fmt::format("S{}", prefix.socket));
+      break;
+    case StatLinePrefix::Kind::node:
+      text += group("node", fmt::format("N{}", prefix.node));
+      break;
+  }
+  const bool counted = line.state == StatCounterLine::State::counted;
+  std::string value = counted                                             ? fmt::sprintf("%f", line.value)
+                      : line.state == StatCounterLine::State::not_counted ? "<not counted>"
+                                                                          : "<not supported>";
+  text += fmt::format("\"counter-value\" : \"{}\", \"unit\" : \"{}\", \"event\" : \"{}\", ", value, line.unit,
+                      json_text(line.name));
+  if (options_.runs > 1)
+    text += fmt::sprintf("\"variance\" : %.2f, ", counted ? line.noise_percent.value_or(0) : 0.0);
+  text += fmt::format("\"event-runtime\" : {}, ", counted ? line.run_time_ns : 0);
+  text += fmt::sprintf("\"pcnt-running\" : %.2f, ", counted ? line.running_percent : 100.0);
+  // perf's "(null)": a counted event without a metric; "" for one that was not counted.
+  std::string metric_unit = !counted ? "" : line.metric ? json_text(line.metric->unit) : "(null)";
+  text += fmt::sprintf("\"metric-value\" : %f, ", counted && line.metric ? line.metric->value : 0.0);
+  text += fmt::format("\"metric-unit\" : \"{}\"}}", metric_unit);
+  fmt::print(out_, "{}\n", text);
 }
 
 void StatPrinter::print_line(const StatCounterLine& line, const std::string& time_prefix) {
@@ -132,10 +242,24 @@ void StatPrinter::print_line(const StatCounterLine& line, const std::string& tim
   fmt::print(out_, "{}\n", text);
 }
 
+void StatPrinter::print_run_table(int precision, double mean_s, const std::vector<double>& run_seconds) {
+  // Indented to where the mean's digits begin, as perf.
+  std::string mean_text = fmt::sprintf(" %17.*f", precision, mean_s);
+  size_t indent = mean_text.find_first_not_of(' ');
+  fmt::print(out_, "{}# Table of individual measurements:\n", std::string(indent, ' '));
+  for (double run : run_seconds) {
+    int bar = 1 + std::abs(static_cast<int>(100.0 * (run - mean_s) / run) / 5);
+    fmt::print(out_, "{}{}\n", fmt::sprintf(" %17.*f (%+.*f) ", precision, run, precision, run - mean_s),
+               std::string(static_cast<size_t>(bar), '#'));
+  }
+  fmt::print(out_, "\n{}# Final result:\n", std::string(indent, ' '));
+}
+
 void StatPrinter::print_footer(double elapsed_mean_s, double elapsed_stddev_s,
                                std::optional<double> elapsed_noise_percent,
-                               std::optional<std::pair<double, double>> user_sys_s) {
-  if (csv()) return;
+                               std::optional<std::pair<double, double>> user_sys_s,
+                               const std::vector<double>& run_seconds) {
+  if (csv() || options_.json) return;
   fmt::print(out_, "\n");
   if (options_.runs > 1) {
     // At most two more significant digits than the spread warrants, as perf.
@@ -143,6 +267,7 @@ void StatPrinter::print_footer(double elapsed_mean_s, double elapsed_stddev_s,
                         ? 0
                         : static_cast<int>(std::lround(std::ceil(-std::log10(elapsed_stddev_s))));
     precision += 2;
+    if (options_.run_table && !run_seconds.empty()) print_run_table(precision, elapsed_mean_s, run_seconds);
     fmt::print(out_, "{}",
                fmt::sprintf(" %17.*f +- %.*f seconds time elapsed", precision, elapsed_mean_s, precision,
                             elapsed_stddev_s));
