@@ -76,4 +76,38 @@ std::string message_excerpt(std::string_view raw, size_t max) {
   return text;
 }
 
+std::optional<unsigned long long> parse_size(std::string_view text) {
+  text = trim(text);
+  unsigned long long scale = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'b':
+      case 'B':
+        scale = 1;
+        break;
+      case 'k':
+      case 'K':
+        scale = 1ull << 10;
+        break;
+      case 'm':
+      case 'M':
+        scale = 1ull << 20;
+        break;
+      case 'g':
+      case 'G':
+        scale = 1ull << 30;
+        break;
+      default:
+        scale = 0;
+    }
+    if (scale != 0)
+      text.remove_suffix(1);
+    else
+      scale = 1;
+  }
+  auto value = parse_uint(text, 10);
+  if (!value || *value > ~0ull / scale) return std::nullopt;
+  return *value * scale;
+}
+
 }  // namespace sonde

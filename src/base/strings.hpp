@@ -14,6 +14,8 @@ bool glob_match(std::string_view pattern, std::string_view text);
 bool has_glob(std::string_view text);
 // Parses decimal, 0x hex or 0 octal as strtoull does; nullopt on trailing junk or overflow.
 std::optional<unsigned long long> parse_uint(std::string_view text, int base = 0);
+// A size with perf's optional suffix: B, K, M or G (case-insensitive; 1024-based): "100M".
+std::optional<unsigned long long> parse_size(std::string_view text);
 // The last component of a path: what follows the last '/', or the whole text without one.
 std::string_view path_basename(std::string_view path);
 // The directory part of `path`: "." without a slash, "/" for a file at the root.

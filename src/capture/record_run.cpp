@@ -1,5 +1,6 @@
 #include "capture/record_run.hpp"
 
+#include <algorithm>
 #include <csignal>
 
 #include "capture/signals.hpp"
@@ -19,10 +20,13 @@ constexpr uint64_t kX86UserRegs = 0xff0fff;
 std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& events,
                                           const RecordOptions& options) {
   std::vector<perf_event_attr> attrs;
+  const size_t tracking = options.tracking_event_last && !events.empty() ? events.size() - 1 : 0;
   for (size_t i = 0; i < events.size(); ++i) {
     perf_event_attr attr = events[i].attr;
     attr.size = sizeof attr;
-    attr.sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+    if (options.privilege == RecordOptions::Privilege::user) attr.exclude_kernel = 1, attr.exclude_user = 0;
+    if (options.privilege == RecordOptions::Privilege::kernel) attr.exclude_user = 1, attr.exclude_kernel = 0;
+    attr.sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | options.extra_sample_type;
     if (options.timestamps) attr.sample_type |= PERF_SAMPLE_TIME;
     if (options.sample_cpu || events[i].is_tracepoint()) attr.sample_type |= PERF_SAMPLE_CPU;
     if (events[i].is_tracepoint() || options.raw_samples) attr.sample_type |= PERF_SAMPLE_RAW;
@@ -38,7 +42,19 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       // through the read-only (non-executable) mappings of each binary.
       attr.sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
     }
+    if (options.callchains == RecordOptions::Callchains::user) attr.exclude_callchain_kernel = 1;
+    if (options.callchains == RecordOptions::Callchains::kernel) attr.exclude_callchain_user = 1;
     attr.read_format = PERF_FORMAT_ID;
+    if (options.running_time)
+      attr.read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    if (options.clockid) {
+      attr.use_clockid = 1;
+      attr.clockid = *options.clockid;
+    }
+    if (options.no_buffering) {
+      attr.watermark = 0;
+      attr.wakeup_events = 1;
+    }
     // Period and frequency: the event's own terms first, then -c/-F, then the defaults.
     bool own_period = attr.sample_period != 0 && !attr.freq;
     if (options.period && !own_period) {
@@ -48,18 +64,26 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       attr.freq = 1;
       attr.sample_freq = options.frequency.value_or(kDefaultFrequency);
     }
+    if (options.no_samples || (options.tracking_event_last && i == tracking)) {
+      // Counting only; perf's dummy tracking event samples every (never occurring) event.
+      attr.freq = 0;
+      attr.sample_period = options.no_samples ? 0 : 1;
+    }
     attr.disabled = 1;
     attr.inherit = options.inherit ? 1 : 0;
     // Only a workload alone starts at its exec; system-wide and attached events are enabled
-    // before the workload starts (enable_on_exec acts on task events only), as perf does.
+    // before the workload starts (enable_on_exec acts on task events only), as perf does. With
+    // -D only the tracking event does.
+    bool delayed = options.delay && i != tracking;
     attr.enable_on_exec =
-        !options.command.empty() && options.target.kind == SamplingTarget::Kind::workload ? 1 : 0;
+        !options.command.empty() && options.target.kind == SamplingTarget::Kind::workload && !delayed ? 1 : 0;
     attr.sample_id_all = 1;
-    if (i == 0) {
-      // The first event carries the side-band: maps, names, forks and exits.
+    if (i == tracking) {
+      // The tracking event carries the side-band: maps, names, forks and exits.
       attr.mmap = attr.mmap2 = attr.comm = attr.comm_exec = attr.task = 1;
       attr.context_switch = options.switch_events ? 1 : 0;
-      attr.mmap_data = options.call_graph == CallGraph::dwarf ? 1 : 0;
+      attr.mmap_data = options.call_graph == CallGraph::dwarf || options.data_mmaps ? 1 : 0;
+      attr.namespaces = options.namespaces ? 1 : 0;
     }
     attrs.push_back(attr);
   }
@@ -105,16 +129,61 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
     return sink_status;
   };
 
+  // With -D the tracking event starts with the workload, the others at the delay's end (or on
+  // --control enable).
+  const auto delayed = options.delay ? SamplingSession::Events::tracking : SamplingSession::Events::all;
   if (target.kind != SamplingTarget::Kind::workload) {
-    if (auto enabled = session->enable(); !enabled) return tl::unexpected(enabled.error());
+    if (auto enabled = session->enable(delayed); !enabled) return tl::unexpected(enabled.error());
   }
+  auto note = [&](const char* text) {
+    if (options.notes) options.notes->note(text);
+  };
   auto start = std::chrono::steady_clock::now();
   if (workload) {
     if (auto started = workload->start(); !started) return tl::unexpected(started.error());
   }
+  bool enable_pending = false;
+  auto enable_at = start;
+  if (options.delay) {
+    note("Events disabled");
+    enable_pending = options.delay->count() >= 0;
+    if (enable_pending) enable_at = start + *options.delay;
+  }
   bool ended_by_us = false;
   while (true) {
-    session->wait(std::chrono::milliseconds(100));
+    auto wait = std::chrono::milliseconds(options.control ? 20 : 100);
+    if (enable_pending)
+      wait = std::clamp(
+          std::chrono::duration_cast<std::chrono::milliseconds>(enable_at - std::chrono::steady_clock::now()),
+          std::chrono::milliseconds(0), wait);
+    session->wait(wait);
+    if (enable_pending && std::chrono::steady_clock::now() >= enable_at) {
+      enable_pending = false;
+      if (auto enabled = session->enable(SamplingSession::Events::sampling); !enabled)
+        return tl::unexpected(enabled.error());
+      note("Events enabled");
+    }
+    bool stop_requested = false;
+    while (options.control) {
+      auto command = options.control->next();
+      if (!command) break;
+      if (*command == ControlCommand::enable) {
+        if (auto enabled = session->enable(SamplingSession::Events::sampling); !enabled)
+          return tl::unexpected(enabled.error());
+        note("Events enabled");
+      } else if (*command == ControlCommand::disable) {
+        session->disable(SamplingSession::Events::sampling);
+        note("Events disabled");
+      }
+      stop_requested = stop_requested || *command == ControlCommand::stop;
+      options.control->acknowledge();
+    }
+    if (stop_requested || (options.should_stop && options.should_stop())) {
+      // Ended on purpose (--control stop, --max-size): not the workload's failure.
+      if (workload) workload->stop(false);
+      ended_by_us = true;
+      break;
+    }
     if (auto drained = drain_round(); !drained) return tl::unexpected(drained.error());
     ReceivedSignal signal = signals.poll();
     while (signal.number == SIGCHLD) signal = signals.poll();

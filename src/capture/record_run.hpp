@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.hpp"
+#include "capture/control_channel.hpp"
 #include "capture/sampling_session.hpp"
 #include "events/event_spec.hpp"
 
@@ -33,6 +35,23 @@ struct RecordOptions {
   size_t mmap_pages = 128;           // -m, data pages per CPU
   bool output_on_stdout = false;     // -o -: the workload's stdout goes to stderr instead
   std::optional<std::chrono::milliseconds> timeout;
+  // perf record's attr options.
+  enum class Privilege { both, user, kernel } privilege = Privilege::both;     // --all-user, --all-kernel
+  enum class Callchains { both, user, kernel } callchains = Callchains::both;  // --user/--kernel-callchains
+  bool no_samples = false;         // -n: count only, the side-band is still written
+  uint64_t extra_sample_type = 0;  // -d, --phys-data, --data-page-size, --code-page-size, -W, ...
+  bool data_mmaps = false;         // -d: MMAP records for data mappings too
+  bool running_time = false;       // --running-time: each id's enabled and running times
+  bool namespaces = false;         // --namespaces: NAMESPACES records
+  std::optional<int> clockid;      // -k: the samples' clock
+  bool no_buffering = false;       // --no-buffering: a wake-up on every record
+  // -D: the events start this long after the workload; negative: only on --control enable. The
+  // last event is then perf's dummy tracking event, which carries the side-band from the start.
+  std::optional<std::chrono::milliseconds> delay;
+  bool tracking_event_last = false;
+  ControlChannel* control = nullptr;  // --control: enable/disable/stop commands while recording
+  std::function<bool()> should_stop;  // asked after each pass (--max-size); true ends the capture
+  Diagnostics* notes = nullptr;       // perf's "Events enabled" lines
 };
 
 // The attrs perf record would open for these events and options, in order.

@@ -67,20 +67,32 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
           return failf("cannot share CPU {}'s ring buffer: {}", cpu, errno_text(errno));
         }
         session.fds_.push_back(std::move(*fd));
+        session.fd_tracks_.push_back(attrs[a].type == PERF_TYPE_SOFTWARE &&
+                                     attrs[a].config == PERF_COUNT_SW_DUMMY);
       }
     }
   }
   return session;
 }
 
-Result<void> SamplingSession::enable() {
-  for (auto& fd : fds_)
-    if (auto enabled = fd.enable(); !enabled) return enabled;
+namespace {
+
+bool selected(SamplingSession::Events which, bool tracks) {
+  return which == SamplingSession::Events::all || (which == SamplingSession::Events::tracking) == tracks;
+}
+
+}  // namespace
+
+Result<void> SamplingSession::enable(Events which) {
+  for (size_t i = 0; i < fds_.size(); ++i)
+    if (selected(which, fd_tracks_[i]))
+      if (auto enabled = fds_[i].enable(); !enabled) return enabled;
   return {};
 }
 
-void SamplingSession::disable() {
-  for (auto& fd : fds_) (void)fd.disable();
+void SamplingSession::disable(Events which) {
+  for (size_t i = 0; i < fds_.size(); ++i)
+    if (selected(which, fd_tracks_[i])) (void)fds_[i].disable();
 }
 
 void SamplingSession::wait(std::chrono::milliseconds timeout) const {

@@ -42,8 +42,11 @@ class SamplingSession {
   std::vector<std::pair<int, int>> cpu_fds(size_t attr) const {
     return attr < cpu_fds_.size() ? cpu_fds_[attr] : std::vector<std::pair<int, int>>{};
   }
-  Result<void> enable();
-  void disable();
+  // Which events enable/disable act on: perf's dummy tracking event (side-band only, for -D) or
+  // the sampling ones.
+  enum class Events { all, tracking, sampling };
+  Result<void> enable(Events which = Events::all);
+  void disable(Events which = Events::all);
   // Waits until a buffer has data or `timeout` passes.
   void wait(std::chrono::milliseconds timeout) const;
   // Hands every record now in the buffers to sink(data, size); the bytes drained.
@@ -57,6 +60,7 @@ class SamplingSession {
  private:
   SamplingSession() = default;
   std::vector<kernel::PerfEventFd> fds_;
+  std::vector<bool> fd_tracks_;  // fds_[i] is a dummy tracking event
   std::vector<kernel::RingBuffer> buffers_;
   std::vector<std::vector<uint64_t>> ids_;
   std::vector<std::vector<std::pair<int, int>>> cpu_fds_;

@@ -1,6 +1,9 @@
 #include "capture/tasks.hpp"
 
 #include <fmt/format.h>
+#include <pwd.h>
+
+#include <cstdio>
 
 #include "base/file.hpp"
 #include "base/strings.hpp"
@@ -25,6 +28,33 @@ Result<std::vector<pid_t>> process_threads(pid_t pid) {
   for (const auto& name : *tasks)
     if (auto tid = parse_uint(name, 10)) tids.push_back(static_cast<pid_t>(*tid));
   return tids;
+}
+
+Result<std::string> processes_of_user(std::string_view user) {
+  uid_t uid;
+  if (auto number = parse_uint(user, 10)) {
+    uid = static_cast<uid_t>(*number);
+  } else {
+    std::string name(user);
+    passwd* entry = ::getpwnam(name.c_str());
+    if (!entry) return failf("no user named '{}'; give a user name or number to -u", user);
+    uid = entry->pw_uid;
+  }
+  auto entries = list_directory("/proc");
+  if (!entries) return tl::unexpected(entries.error());
+  std::vector<std::string> pids;
+  for (const auto& name : *entries) {
+    if (!parse_uint(name, 10)) continue;
+    // The Uid: line's first number is the real user.
+    auto status = read_file(fmt::format("/proc/{}/status", name));
+    if (!status) continue;
+    auto at = status->find("\nUid:");
+    if (at == std::string::npos) continue;
+    unsigned long real = 0;
+    if (std::sscanf(status->c_str() + at + 5, "%lu", &real) == 1 && real == uid) pids.push_back(name);
+  }
+  if (pids.empty()) return failf("user '{}' has no processes to sample", user);
+  return join(pids, ",");
 }
 
 bool task_alive(pid_t id) {

@@ -15,6 +15,8 @@ Result<std::vector<pid_t>> parse_task_ids(std::string_view text, std::string_vie
 Result<std::vector<pid_t>> process_threads(pid_t pid);
 // A task is alive while /proc has it in a state other than zombie or dead.
 bool task_alive(pid_t id);
+// perf's -u: the processes whose real user is `user` (a name or a number), as a -p list.
+Result<std::string> processes_of_user(std::string_view user);
 bool any_alive(const std::vector<pid_t>& ids);
 
 }  // namespace sonde::capture

@@ -7,11 +7,15 @@
 #include <cstdio>
 #include <optional>
 
+#include "base/strings.hpp"
 #include "capture/signals.hpp"
+#include "capture/tasks.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
+#include "kernel/perf_event.hpp"
 #include "pipeline/record_to_file.hpp"
 #include "pipeline/sdt_cache.hpp"
+#include "pipeline/stat_pmu_requests.hpp"
 
 namespace sonde::cli {
 
@@ -55,6 +59,43 @@ int cmd_record(int argc, char** argv) {
   app.add_option("--off-cpu-thresh", off_cpu_threshold,
                  "with --off-cpu: blocks of at least this many ms are written as they end (default 500), "
                  "shorter ones totalled at the end");
+  // perf record's further options (issue 18).
+  bool all_user = false, all_kernel = false, record_period = false, sample_cpu = false, data = false,
+       phys_data = false, data_page_size = false, code_page_size = false, weight = false, transaction = false,
+       sample_identifier = false, user_callchains = false, kernel_callchains = false, dry_run = false,
+       no_bpf_event = false, strict_freq = false, per_thread = false;
+  std::string clockid, uid, max_size;
+  std::optional<int> delay_ms;
+  app.add_flag("--all-user", all_user, "sample every event in user space only");
+  app.add_flag("--all-kernel", all_kernel, "sample every event in kernel space only");
+  app.add_flag("-P,--period", record_period, "record the sample period (sonde always does)");
+  app.add_flag("--sample-cpu", sample_cpu, "record the CPU of each sample");
+  app.add_flag("-n,--no-samples", sampling.no_samples, "take no samples: the side-band only");
+  app.add_flag("-d,--data", data, "record each sample's data address");
+  app.add_flag("--phys-data", phys_data, "record each sample's physical address");
+  app.add_flag("--data-page-size", data_page_size, "record the page size of each sample's data address");
+  app.add_flag("--code-page-size", code_page_size, "record the page size of each sample's code address");
+  app.add_flag("-W,--weight", weight, "record each sample's weight");
+  app.add_flag("--transaction", transaction, "record each sample's transaction flags (needs TSX)");
+  app.add_flag("--sample-identifier", sample_identifier, "every sample starts with its event's id");
+  app.add_flag("--running-time", sampling.running_time, "record each event's enabled and running times");
+  app.add_flag("--namespaces", sampling.namespaces, "record the tasks' namespaces (NAMESPACES records)");
+  app.add_flag("--user-callchains", user_callchains, "with -g: the user part of call chains only");
+  app.add_flag("--kernel-callchains", kernel_callchains, "with -g: the kernel part of call chains only");
+  app.add_option("-k,--clockid", clockid,
+                 "the samples' clock: monotonic, monotonic_raw, realtime, boottime, tai or a number");
+  app.add_flag("--no-buffering", sampling.no_buffering, "wake up for every record");
+  app.add_option("-D,--delay", delay_ms,
+                 "start sampling N ms after the command starts (-1: on --control enable)");
+  app.add_option("--control", record.control, "fifo:CTL[,ACK] or fd:CTL[,ACK]: enable/disable/stop commands");
+  app.add_option("--max-size", max_size, "stop once the data reaches this size (B, K, M, G)");
+  app.add_flag("--timestamp-filename", record.timestamp_filename,
+               "append the start time to the output's name");
+  app.add_flag("--dry-run", dry_run, "check the options and exit without recording");
+  app.add_flag("--no-bpf-event", no_bpf_event, "record no BPF program events (sonde records none)");
+  app.add_flag("--strict-freq", strict_freq, "fail when -F exceeds the kernel's maximum sample rate");
+  app.add_flag("--per-thread", per_thread, "one ring buffer per thread instead of per CPU (no inheritance)");
+  app.add_option("-u,--uid", uid, "sample the processes of this user (name or number)");
   // From here the stop signals wait for the run: one that comes while the SDT probes, the output
   // file or the BPF programs are being set up ends the run through its usual path, which removes
   // and finishes them, instead of killing sonde half-way (tests/fixtures/signal_storm.sh).
@@ -70,7 +111,8 @@ int cmd_record(int argc, char** argv) {
   if (!command) return report_error(command.error());
   sampling.command = *command;
   target.system_wide = all_cpus || !target.cpu_list.empty();
-  if (sampling.command.empty() && !target.system_wide && target.pids.empty() && target.tids.empty())
+  if (sampling.command.empty() && !target.system_wide && target.pids.empty() && target.tids.empty() &&
+      uid.empty())
     return report_usage_error("record",
                               "nothing to sample; give a command (sonde record -- CMD), -p, -t or -a");
   if (!target.cgroup.empty() && !target.system_wide)
@@ -89,6 +131,62 @@ int cmd_record(int argc, char** argv) {
     settings.wakers = wakers;
     record.off_cpu = settings;
   }
+  if (all_user && all_kernel)
+    return report_usage_error("record", "--all-user and --all-kernel exclude each other");
+  if (user_callchains && kernel_callchains)
+    return report_usage_error("record", "--user-callchains and --kernel-callchains exclude each other");
+  if (delay_ms && *delay_ms < -1)
+    return report_usage_error("record", "-D needs milliseconds, or -1 to wait for --control");
+  if (delay_ms && off_cpu)
+    return report_usage_error("record", "-D cannot hold back --off-cpu's event; drop one");
+  if (transaction && !pipeline::cpu_pmu_has_event("tx-start"))
+    return report_error("record",
+                        Error{"--transaction: the CPU PMU has no TSX events (cpu/tx-start/), so samples "
+                              "carry no transaction flags on this machine"});
+  if (!max_size.empty()) {
+    auto bytes = parse_size(max_size);
+    if (!bytes || *bytes == 0)
+      return report_usage_error("record", "--max-size needs a size like 100M (B, K, M, G suffixes)");
+    record.max_size = *bytes;
+  }
+  const std::optional<uint64_t> max_size_bytes = record.max_size;
+  const bool record_timestamped = record.timestamp_filename;
+  if (!clockid.empty()) {
+    auto id = kernel::parse_clockid(clockid);
+    if (!id) return report_usage_error("record", id.error().message);
+    sampling.clockid = *id;
+  }
+  if (!uid.empty()) {
+    if (!target.pids.empty() || !target.tids.empty() || target.system_wide)
+      return report_usage_error("record", "-u picks the processes; drop -p, -t and -a");
+    auto pids = capture::processes_of_user(uid);
+    if (!pids) return report_error("record", pids.error());
+    target.pids = *pids;
+  }
+  if (auto frequency_checked = pipeline::check_frequency(frequency, strict_freq); !frequency_checked)
+    return report_error("record", frequency_checked.error());
+  else if (*frequency_checked != frequency && quiet) {
+    frequency = *frequency_checked;
+  } else if (*frequency_checked != frequency) {
+    fmt::print(stderr,
+               "warning: Maximum frequency rate ({} Hz) exceeded, throttling from {} Hz to {} Hz.\n"
+               "         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+               "         The kernel will lower it when perf's interrupts take too long.\n",
+               *frequency_checked, frequency, *frequency_checked);
+    frequency = *frequency_checked;
+  }
+  if (all_user) sampling.privilege = capture::RecordOptions::Privilege::user;
+  if (all_kernel) sampling.privilege = capture::RecordOptions::Privilege::kernel;
+  if (user_callchains) sampling.callchains = capture::RecordOptions::Callchains::user;
+  if (kernel_callchains) sampling.callchains = capture::RecordOptions::Callchains::kernel;
+  if (data) sampling.extra_sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC, sampling.data_mmaps = true;
+  if (phys_data) sampling.extra_sample_type |= PERF_SAMPLE_PHYS_ADDR;
+  if (data_page_size) sampling.extra_sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+  if (code_page_size) sampling.extra_sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+  if (weight) sampling.extra_sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+  if (transaction) sampling.extra_sample_type |= PERF_SAMPLE_TRANSACTION;
+  if (sample_identifier) sampling.extra_sample_type |= PERF_SAMPLE_IDENTIFIER;
+  if (delay_ms && *delay_ms != 0) sampling.delay = std::chrono::milliseconds(*delay_ms);
   record.events = std::move(event_options.events);
   if (frequency) sampling.frequency = frequency;
   if (period) sampling.period = period;
@@ -98,14 +196,21 @@ int cmd_record(int argc, char** argv) {
       return report_error("record", set.error());
   if (mmap_pages & (mmap_pages - 1))
     return report_usage_error("record", "-m needs a power of two number of pages");
-  sampling.sample_cpu = target.system_wide;
-  sampling.inherit = !no_inherit;
+  sampling.sample_cpu = target.system_wide || sample_cpu;
+  sampling.inherit = !no_inherit && !per_thread;
+  target.per_thread = per_thread;
   if (mmap_pages) sampling.mmap_pages = mmap_pages;
   if (compress && !record.compression_level) record.compression_level = 1;
   record.cmdline = {"sonde"};
   for (int i = 0; i < argc; ++i) record.cmdline.push_back(argv[i]);
 
-  auto diagnostics = Diagnostics::printing_to(stderr);
+  if (dry_run) return 0;  // perf's --dry-run: the options parsed, nothing recorded
+
+  // -q: perf's quiet drops its informational lines (-D's "Events enabled"), not its warnings.
+  Diagnostics diagnostics([quiet](const Diagnostics::Message& message) {
+    if (quiet && message.kind == Diagnostics::Kind::note) return;
+    fmt::print(stderr, "{}\n", message.text);
+  });
   bool to_pipe = record.output == "-";
   auto result = pipeline::record_to_file(std::move(record), diagnostics);
   if (!result && to_pipe && result.error().sys_errno == EPIPE) {
@@ -123,6 +228,11 @@ int cmd_record(int argc, char** argv) {
                "Warning:\nLost {} off-CPU blocks: the profiler's maps or buffers were full, or the kernel "
                "skipped it\n",
                result->off_cpu_lost);
+  if (record_timestamped && result->output != "-")
+    fmt::print(stderr, "[ sonde record: Dump {} ]\n", result->output);
+  if (result->max_size_reached)
+    fmt::print(stderr, "[ sonde record: size limit reached ({} KB), stopping session ]\n",
+               *max_size_bytes / 1024);
   if (!quiet) fmt::print(stderr, "{}\n", pipeline::record_summary_line(*result));
   return result->run.exit_status;
 }

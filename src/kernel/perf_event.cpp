@@ -4,7 +4,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <ctime>
+
+#include "base/strings.hpp"
 
 namespace sonde::kernel {
 
@@ -61,6 +65,28 @@ Result<CounterReading> PerfEventFd::read_counter() const {
   if (n != static_cast<ssize_t>(sizeof values))
     return failf("reading a counter: {}", n < 0 ? errno_text(errno) : "short read");
   return CounterReading{values[0], values[1], values[2]};
+}
+
+Result<int> parse_clockid(std::string_view name) {
+  struct Clock {
+    const char* name;
+    const char* short_name;
+    int id;
+  };
+  static constexpr Clock kClocks[] = {{"monotonic", "mono", CLOCK_MONOTONIC},
+                                      {"monotonic_raw", "raw", CLOCK_MONOTONIC_RAW},
+                                      {"realtime", "real", CLOCK_REALTIME},
+                                      {"boottime", "boot", CLOCK_BOOTTIME},
+                                      {"tai", "tai", CLOCK_TAI}};
+  std::string lower;
+  for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string_view text = lower;
+  if (text.starts_with("clock_")) text.remove_prefix(6);
+  for (const auto& clock : kClocks)
+    if (text == clock.name || text == clock.short_name) return clock.id;
+  if (auto number = parse_uint(text, 10); number && *number < 64) return static_cast<int>(*number);
+  return failf(
+      "unknown clock '{}' for -k; give monotonic, monotonic_raw, realtime, boottime, tai or a number", name);
 }
 
 }  // namespace sonde::kernel

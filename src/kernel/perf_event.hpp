@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "base/error.hpp"
 
@@ -51,5 +52,9 @@ class PerfEventFd {
  private:
   int fd_ = -1;
 };
+
+// perf record -k: a clock by perf's names (monotonic/mono, monotonic_raw/raw, realtime/real,
+// boottime/boot, tai, with or without CLOCK_) or its number.
+Result<int> parse_clockid(std::string_view name);
 
 }  // namespace sonde::kernel

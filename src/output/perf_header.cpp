@@ -15,6 +15,39 @@ namespace sonde::output {
 
 namespace {
 
+// perf's name for a clock id (its -k table's first name).
+const char* clock_name(uint32_t clockid) {
+  switch (clockid) {
+    case CLOCK_MONOTONIC:
+      return "monotonic";
+    case CLOCK_MONOTONIC_RAW:
+      return "monotonic_raw";
+    case CLOCK_REALTIME:
+      return "realtime";
+    case CLOCK_BOOTTIME:
+      return "boottime";
+    case CLOCK_TAI:
+      return "tai";
+    default:
+      return "(unknown)";
+  }
+}
+
+// CLOCK_DATA: the clock and the reference point tying it to the wall clock, as perf prints them.
+template <typename It>
+void print_clock_data(const perfdata::ClockData& clock, It it) {
+  auto tod_sec = static_cast<time_t>(clock.tod_ns / 1000000000u);
+  auto tod_usec = (clock.tod_ns % 1000000000u) / 1000;
+  std::tm local{};
+  ::localtime_r(&tod_sec, &local);
+  char date[64];
+  std::strftime(date, sizeof date, "%F %T", &local);
+  fmt::format_to(it, "# clockid: {} ({})\n", clock_name(clock.clockid), clock.clockid);
+  fmt::format_to(it, "# reference time: {}.{:06} = {}.{:06} (TOD) = {}.{:09} ({})\n", date, tod_usec, tod_sec,
+                 tod_usec, clock.clockid_ns / 1000000000u, clock.clockid_ns % 1000000000u,
+                 clock_name(clock.clockid));
+}
+
 using BitNames = std::initializer_list<std::pair<uint64_t, std::string_view>>;
 
 void append_bits(fmt::memory_buffer& out, uint64_t value, BitNames names) {
@@ -214,6 +247,9 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
       break;
     case perfdata::HEADER_CLOCKID:
       if (f.clockid_res_ns) fmt::format_to(it, "# clockid frequency: {} MHz\n", *f.clockid_res_ns * 1000);
+      break;
+    case perfdata::HEADER_CLOCK_DATA:
+      if (f.clock_data) print_clock_data(*f.clock_data, it);
       break;
     case perfdata::HEADER_COMPRESSED:
       if (f.compressed)

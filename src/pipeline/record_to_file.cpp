@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 
 #include "base/file.hpp"
@@ -74,7 +75,9 @@ Result<void> resolve_target(const RecordTargetSpec& spec, capture::RecordOptions
       }
     }
   }
-  if (!spec.cpu_list.empty()) {
+  if (spec.per_thread && !spec.system_wide) {
+    record.target.cpus = {-1};  // every thread on any CPU, one buffer per thread
+  } else if (!spec.cpu_list.empty()) {
     auto cpus = kernel::parse_cpu_list(spec.cpu_list);
     if (!cpus) return tl::unexpected(cpus.error());
     record.target.cpus = *cpus;
@@ -98,6 +101,42 @@ void note_attrs(const std::vector<events::EventSpec>& events, const std::vector<
                       attrs[i].sample_period, attrs[i].read_format);
 }
 
+// -k's clock: its resolution and a pair of readings that tie it to the wall clock (perf's
+// CLOCKID and CLOCK_DATA features).
+void add_clock_features(int clockid, perfdata::FeatureSet& features) {
+  timespec resolution{}, wall{}, sampling{};
+  if (::clock_getres(clockid, &resolution) == 0)
+    features.clockid_res_ns =
+        static_cast<uint64_t>(resolution.tv_sec) * 1000000000u + static_cast<uint64_t>(resolution.tv_nsec);
+  if (::clock_gettime(CLOCK_REALTIME, &wall) == 0 && ::clock_gettime(clockid, &sampling) == 0) {
+    auto ns = [](const timespec& t) {
+      return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
+    };
+    features.clock_data = perfdata::ClockData{static_cast<uint32_t>(clockid), ns(wall), ns(sampling)};
+  }
+}
+
+// perf's dummy event, which carries the side-band while -D holds the sampling events back.
+events::EventSpec tracking_event() {
+  events::EventSpec dummy;
+  dummy.name = "dummy:HG";
+  dummy.attr.type = PERF_TYPE_SOFTWARE;
+  dummy.attr.config = PERF_COUNT_SW_DUMMY;
+  dummy.attr.size = sizeof dummy.attr;
+  return dummy;
+}
+
+// --timestamp-filename: perf's suffix, local time to the hundredth of a second.
+std::string timestamped(const std::string& output) {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  std::tm local{};
+  ::localtime_r(&now.tv_sec, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
+  return fmt::format("{}.{}{:02}", output, stamp, now.tv_nsec / 10000000);
+}
+
 Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options) {
   perfdata::FeatureSet features;
   perfdata::fill_machine_features(perfdata::gather_machine_facts(), features);
@@ -112,10 +151,23 @@ Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options)
     if (!tracing_data) return tl::unexpected(tracing_data.error());
     features.tracing_data = std::move(*tracing_data);
   }
+  if (options.record.clockid) add_clock_features(*options.record.clockid, features);
   return features;
 }
 
 }  // namespace
+
+Result<uint64_t> check_frequency(uint64_t frequency, bool strict) {
+  auto text = read_file("/proc/sys/kernel/perf_event_max_sample_rate");
+  auto maximum = text ? parse_uint(trim(*text), 10) : std::nullopt;
+  if (frequency == 0 || !maximum || frequency <= *maximum) return frequency;
+  if (strict)
+    return failf(
+        "maximum frequency rate ({} Hz) exceeded; use -F with a lower value or raise "
+        "/proc/sys/kernel/perf_event_max_sample_rate",
+        *maximum);
+  return static_cast<uint64_t>(*maximum);
+}
 
 Result<void> set_call_graph(const std::string& text, capture::RecordOptions& record) {
   auto parts = split(text, ',');
@@ -151,7 +203,21 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
       !fallen)
     return tl::unexpected(fallen.error());
   if (options.off_cpu) options.events.push_back(capture::off_cpu_event());
+  if (record.delay && !options.off_cpu) {
+    options.events.push_back(tracking_event());
+    record.tracking_event_last = true;
+  }
+  std::optional<capture::ControlChannel> control;
+  if (!options.control.empty()) {
+    auto opened = capture::ControlChannel::open(options.control);
+    if (!opened) return tl::unexpected(opened.error());
+    control.emplace(std::move(*opened));
+    record.control = &*control;
+  }
+  record.notes = &diagnostics;
+  if (options.timestamp_filename && options.output != "-") options.output = timestamped(options.output);
   auto attrs = capture::record_attrs(options.events, record);
+  const size_t tracking = record.tracking_event_last ? attrs.size() - 1 : 0;
   // The attrs opened; the off-CPU event's differs from the one the file declares.
   std::vector<perf_event_attr> opened = attrs;
   std::optional<capture::OffCpuRecording> off_cpu;
@@ -206,7 +272,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)
       if (auto written = writer->write_pipe_features(*features); !written) return written;
-    auto sideband = capture::synthesize_record_sideband(attrs[0], sideband_target(pid), attrs[0].mmap_data);
+    auto sideband =
+        capture::synthesize_record_sideband(attrs[tracking], sideband_target(pid), attrs[tracking].mmap_data);
     if (!sideband) return tl::unexpected(sideband.error());
     dsos.observe_all(*sideband);
     if (auto written = writer->append(sideband->data(), sideband->size()); !written) return written;
@@ -252,6 +319,12 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   };
   std::vector<std::string> filters;
   for (const auto& event : options.events) filters.push_back(event.filter);
+  bool max_size_reached = false;
+  if (options.max_size)
+    record.should_stop = [&] {
+      max_size_reached = max_size_reached || writer->data_size() >= *options.max_size;
+      return max_size_reached;
+    };
   auto run = capture::run_record(opened, filters, record, on_opened, sink);
   if (!run) {
     Error error = run.error();
@@ -284,6 +357,7 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   features->build_ids = format::BuildIdCache().entries(dso_list);
   RecordToFileResult result{*run, options.output};
   result.off_cpu_lost = off_cpu_lost;
+  result.max_size_reached = max_size_reached;
   if (compressor) {
     perfdata::CompressedFeature compressed_feature;
     compressed_feature.level = static_cast<uint32_t>(options.compression_level);

@@ -17,6 +17,7 @@ namespace sonde::pipeline {
 
 // Which tasks and CPUs to sample, as the command line names them.
 struct RecordTargetSpec {
+  bool per_thread = false;   // --per-thread: per-thread buffers (cpu -1), not per CPU
   bool system_wide = false;  // -a, or -C
   std::string cpu_list;      // -C; empty: every online CPU
   std::string pids, tids;    // -p/-t: existing tasks (without a command and without -a)
@@ -32,6 +33,9 @@ struct RecordToFileOptions {
   std::vector<std::string> cmdline;                // the CMDLINE feature
   bool verbose = false;                            // each attr opened, as a note
   std::optional<capture::OffCpuSettings> off_cpu;  // --off-cpu: the offcpu-time event too
+  std::string control;                             // --control fifo:CTL[,ACK] | fd:CTL[,ACK]
+  std::optional<uint64_t> max_size;                // --max-size: stop once the data is this big
+  bool timestamp_filename = false;                 // --timestamp-filename: OUTPUT.YYYYmmddHHMMSScc
 };
 
 struct RecordToFileResult {
@@ -40,10 +44,15 @@ struct RecordToFileResult {
   uint64_t data_size = 0;                                 // bytes of records in the file
   uint64_t uncompressed_bytes = 0, compressed_bytes = 0;  // with compression
   uint64_t off_cpu_lost = 0;                              // blocks the off-CPU profiler had no room for
+  bool max_size_reached = false;                          // --max-size ended the recording
 };
 
 // --call-graph's value: "fp", or "dwarf" with an optional stack size ("dwarf,16384"), into
 // record.call_graph and record.dwarf_stack_size; a usage error for anything else.
+// -F against the kernel's perf_event_max_sample_rate: the rate to use (lowered to the maximum,
+// as perf does with a warning), or perf's error under --strict-freq. 0 (no -F) passes as it is.
+Result<uint64_t> check_frequency(uint64_t frequency, bool strict);
+
 Result<void> set_call_graph(const std::string& text, capture::RecordOptions& record);
 
 // Records into options.output. A failed recording leaves no partial file behind.

@@ -10,13 +10,13 @@ namespace {
 // The core PMU of a non-hybrid x86 machine, or the P-core PMU of a hybrid one.
 bool has_cpu_pmu() { return kernel::pmu_exists("cpu") || kernel::pmu_exists("cpu_core"); }
 
+}  // namespace
+
 bool cpu_pmu_has_event(const std::string& event) {
   for (const char* pmu : {"cpu", "cpu_core"})
     if (path_exists(kernel::pmu_sysfs_root() + "/" + pmu + "/events/" + event)) return true;
   return false;
 }
-
-}  // namespace
 
 Result<void> check_pmu_only_requests(const PmuOnlyRequests& requests, bool system_wide) {
   if (requests.td_level && (*requests.td_level < 0 || *requests.td_level > 2))

@@ -20,6 +20,9 @@ struct PmuOnlyRequests {
   bool percore_show_thread = false;   // --percore-show-thread
 };
 
+// Whether the CPU PMU (cpu, or a hybrid machine's cpu_core) names this event in sysfs.
+bool cpu_pmu_has_event(const std::string& event);
+
 // Fails with one line naming what this machine lacks (or what sonde does not do yet) for the first
 // request that cannot be served; succeeds when nothing was requested.
 Result<void> check_pmu_only_requests(const PmuOnlyRequests& requests, bool system_wide);

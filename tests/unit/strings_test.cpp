@@ -40,3 +40,14 @@ TEST(MessageExcerpt, KeepsPrintableTextAndEscapesTheRest) {
   EXPECT_EQ(message_excerpt(std::string_view("a\0b\xff\n", 5)), "a\\x00b\\xff\\x0a");
   EXPECT_EQ(message_excerpt(std::string(200, 'x'), 8), "xxxxxxxx...");
 }
+
+TEST(Strings, ParseSizeTakesPerfSuffixes) {
+  EXPECT_EQ(sonde::parse_size("100"), 100u);
+  EXPECT_EQ(sonde::parse_size("100B"), 100u);
+  EXPECT_EQ(sonde::parse_size("64K"), 64u * 1024);
+  EXPECT_EQ(sonde::parse_size("3m"), 3u * 1024 * 1024);
+  EXPECT_EQ(sonde::parse_size("2G"), 2ull << 30);
+  EXPECT_FALSE(sonde::parse_size("lots"));
+  EXPECT_FALSE(sonde::parse_size("K"));
+  EXPECT_FALSE(sonde::parse_size("99999999999999999999G"));
+}
