@@ -14,6 +14,7 @@
 #include "analysis/stacks/collapse_file.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "kernel/cpus.hpp"
 #include "output/report/record_stats_text.hpp"
 #include "output/report/report_output.hpp"
 #include "output/report/task_tree_text.hpp"
@@ -86,12 +87,34 @@ int cmd_report(int argc, char** argv) {
   app.add_option("--max-stack", request.options.max_stack, "callchain entries to use at most (default 127)");
   app.add_option("--percent-limit", request.percent_limit,
                  "hide entries (and call-graph parts) below this percent");
-  app.add_option("--comm", comms, "only consider samples of these comms (comma separated)");
-  app.add_option("-d,--dso", dsos, "only consider symbols in these DSOs");
+  app.add_option("-c,--comms,--comm", comms, "only consider samples of these comms (comma separated)");
+  app.add_option("-d,--dsos,--dso", dsos, "only consider symbols in these DSOs");
   app.add_option("-S,--symbols", symbols, "only consider these symbols");
   app.add_option("--pid", pids, "only consider samples of these process ids");
   app.add_option("--tid", tids, "only consider samples of these thread ids");
   app.add_option("-p,--parent", request.options.parent_pattern, "regex for the parent sort key");
+  std::string cpus, percentage = "absolute";
+  app.add_option("-C,--cpu", cpus,
+                 "only samples on these CPUs (0-3,5); the others are left out of every total");
+  app.add_option("--symbol-filter", request.filters.symbol_filter,
+                 "only entries whose symbol name contains this");
+  app.add_flag("-U,--hide-unresolved", request.options.hide_unresolved,
+               "only entries with a resolved symbol");
+  app.add_flag("-x,--exclude-other", request.filters.exclude_other,
+               "with -p: only entries with a parent match");
+  app.add_option("--percentage", percentage,
+                 "absolute (of every sample, the default) or relative (of what the filters show)");
+  app.add_option("-t,--field-separator", request.field_separator, "separate the columns with this");
+  auto& views = request.data_views;
+  app.add_flag("-b,--branch-stack", views.branch_stack,
+               "branch stacks as the entries (needs a -b recording)");
+  app.add_flag("--branch-history", views.branch_history,
+               "branch history in call graphs (with branch stacks)");
+  app.add_flag("--total-cycles", views.total_cycles, "blocks by sampled cycles (with branch stacks)");
+  app.add_flag("--mem-mode", views.mem_mode, "memory accesses as the entries (needs a -d recording)");
+  app.add_flag("--stitch-lbr", views.stitch_lbr, "stitch LBR call stacks (with --call-graph lbr recordings)");
+  std::optional<std::string> itrace;
+  app.add_option("--itrace", itrace, "decode AUX area traces (Intel PT and the like)")->expected(0, 1);
   app.add_flag("--header", request.header, "show the perf.data header before the profile");
   app.add_flag("--header-only", request.header_only, "show only the perf.data header");
   bool stats = false, skip_empty = true, tasks = false, mmaps = false;
@@ -139,6 +162,18 @@ int cmd_report(int argc, char** argv) {
     return report_error("report", parsed.error());
   if (auto parsed = analysis::parse_filters(request.filters, comms, dsos, symbols, pids, tids); !parsed)
     return report_error("report", parsed.error());
+  if (!cpus.empty()) {
+    auto list = kernel::parse_cpu_list(cpus);
+    if (!list) return report_usage_error("report", list.error().message + " (--cpu)");
+    request.filters.cpus = *list;
+  }
+  if (percentage != "absolute" && percentage != "relative")
+    return report_usage_error("report", "--percentage takes absolute or relative");
+  request.relative_percentage = percentage == "relative";
+  if (request.filters.exclude_other && request.options.parent_pattern.empty())
+    request.options.parent_pattern = "^sys_|^do_page_fault";  // perf's default --parent pattern
+  request.data_views.itrace = itrace.has_value();
+  request.parent_given = app.count("-p") > 0;
 
   if (!diff_base.empty() && html.empty())
     return report_usage_error(

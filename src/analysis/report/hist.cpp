@@ -139,8 +139,9 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     uint32_t parent = kNoId;
     if (want_parent) {
       std::span<const uint32_t> locs = chain(s);
+      CallchainOrder parent_order = options.parent_order.value_or(options.order);
       for (size_t i = 0; i < locs.size(); ++i) {
-        size_t index = options.order == CallchainOrder::callee ? i : locs.size() - 1 - i;
+        size_t index = parent_order == CallchainOrder::callee ? i : locs.size() - 1 - i;
         uint32_t function = locations.location(locs[index]).function;
         const Function& f = locations.function(function);
         if (!f.resolved) continue;
@@ -180,6 +181,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
   std::vector<uint32_t> entry_at;  // per chain position of every stack, kNoId for duplicates
   std::vector<uint64_t> entry_at_offset(stack_count + 1, 0);
   bool keep_starts = options.callchains;
+  std::vector<bool> left_out(options.hide_unresolved || options.sample_wanted ? stack_count : 0, false);
   for (uint32_t s = 0; s < stack_count; ++s) {
     std::span<const uint32_t> locs = chain(s);
     uint32_t length = static_cast<uint32_t>(locs.size());
@@ -191,6 +193,19 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
 
     // The sampled address itself, even when --max-stack cut it from the chain (as perf's al).
     uint32_t leaf = leaves_.empty() ? stacks_.sequence(s)[1] : leaves_[s];
+    if (options.hide_unresolved && !locations.function(locations.location(leaf).function).resolved) {
+      // perf's -U drops such a sample before it is counted anywhere.
+      left_out[s] = true;
+      total_period_ -= period;
+      samples_ -= count;
+      continue;
+    }
+    if (options.sample_wanted &&
+        !options.sample_wanted(locations.location(leaf),
+                               locations.function(locations.location(leaf).function))) {
+      left_out[s] = true;
+      continue;
+    }
     char level = locations.location(leaf).level;
     uint32_t self = entry_for(context_key, frame_key(tables, leaf, false), context, leaf, s, level,
                               locations.location(leaf).address);
@@ -263,6 +278,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
       return ChainStart{chain_begin[s] + index, caller ? index + 1 : length - index, s};
     };
     for (uint32_t s = 0; s < stack_count; ++s) {
+      if (!left_out.empty() && left_out[s]) continue;
       uint32_t length = stack_limits_[s];
       uint64_t at = entry_at_offset[s];
       // First slot: the self entry with the whole chain.

@@ -6,6 +6,8 @@
 // sample. Entries keep the (stack, position) pairs their callchains grow from, for
 // analysis/callchain.
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -64,9 +66,16 @@ enum class CallchainOrder { caller, callee };
 
 struct HistOptions {
   std::vector<SortKey> keys;
+  bool hide_unresolved = false;  // -U: samples whose address has no symbol are left out, totals too
+  // --dsos/--symbols, as perf applies them: by the sampled address, a sample not wanted makes no
+  // entry (not even its callers') but stays in the totals.
+  std::function<bool(const FrameLocation&, const Function&)> sample_wanted;
   bool children = false;    // perf's --children: each sample also counts for its callers
   bool callchains = false;  // callchains are shown (members are kept for them)
   CallchainOrder order = CallchainOrder::callee;
+  // The order --parent searches the chain in: perf's callchain order even where -g none shows no
+  // chains (children mode: from the root).
+  std::optional<CallchainOrder> parent_order;
   int max_stack = 127;
   std::string parent_pattern = "^sys_|^do_page_fault";
 };

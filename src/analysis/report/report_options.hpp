@@ -14,8 +14,12 @@ namespace sonde::analysis {
 struct ReportFilters {
   std::vector<std::string> comms, dsos, symbols;
   std::vector<int32_t> pids, tids;
+  std::vector<int> cpus;       // -C/--cpu: samples on other CPUs are left out entirely
+  std::string symbol_filter;   // --symbol-filter: entries whose symbol name contains it
+  bool exclude_other = false;  // --exclude-other: entries with a --parent match only
   bool any() const {
-    return !comms.empty() || !dsos.empty() || !symbols.empty() || !pids.empty() || !tids.empty();
+    return !comms.empty() || !dsos.empty() || !symbols.empty() || !pids.empty() || !tids.empty() ||
+           !cpus.empty() || !symbol_filter.empty() || exclude_other;
   }
 };
 
@@ -33,7 +37,16 @@ struct ReportRequest {
   std::string symfs, kallsyms, vmlinux;
   bool demangle = true;
   bool header = false, header_only = false, verbose = false, quiet = false;
-  bool show_info = false;  // -I: the header's topology, caches and memory nodes in full
+  bool show_info = false;            // -I: the header's topology, caches and memory nodes in full
+  bool relative_percentage = false;  // --percentage relative: of what the filters show
+  bool parent_given = false;         // -p: perf then sorts by parent too
+  // Views of data a file may lack (branch stacks, memory samples, LBR call stacks, AUX traces):
+  // checked against the file's events when it opens, with perf's reason where it has none.
+  struct {
+    bool branch_stack = false, branch_history = false, mem_mode = false, stitch_lbr = false,
+         total_cycles = false, itrace = false;
+  } data_views;
+  std::optional<std::string> field_separator;  // -t
   struct {
     bool show_samples = false;
     bool show_period = false;

@@ -34,6 +34,7 @@ class HistogramFiller : public session::SessionVisitor {
     uint64_t period = sample.sample.has(PERF_SAMPLE_PERIOD) ? sample.sample.period : 0;
     if (period == 0 && !sample.event.attr.freq) period = sample.event.attr.sample_period;
     if (period == 0) period = 1;
+    if (!cpu_wanted(sample)) return;  // perf's --cpu leaves the sample out of every total
     if (!wanted(sample.thread)) {
       histogram.add_filtered(period);
       return;
@@ -165,6 +166,13 @@ class HistogramFiller : public session::SessionVisitor {
     locations_.insert(locations_.begin(), report_.tables.locations.intern(state));
   }
 
+  bool cpu_wanted(const session::SampleEvent& sample) const {
+    const auto& cpus = request_.filters.cpus;
+    if (cpus.empty()) return true;
+    if (!sample.sample.has(PERF_SAMPLE_CPU)) return false;
+    return std::find(cpus.begin(), cpus.end(), static_cast<int>(sample.sample.cpu)) != cpus.end();
+  }
+
   bool wanted(const session::Thread& thread) const {
     const ReportFilters& f = request_.filters;
     if (!f.comms.empty() && std::find(f.comms.begin(), f.comms.end(), thread.comm) == f.comms.end())
@@ -226,6 +234,39 @@ class HistogramFiller : public session::SessionVisitor {
 
 }  // namespace
 
+// The branch, memory, LBR and AUX views against what the file recorded: perf's error or warning
+// where it recorded none of it, and sonde's own line where it did (those views are not built yet).
+Result<void> check_data_views(const ReportRequest& request, const std::vector<perfdata::EventAttr>& events,
+                              Diagnostics& diagnostics) {
+  uint64_t sample_types = 0;
+  bool lbr_callstack = false;
+  for (const auto& event : events) {
+    sample_types |= event.attr.sample_type;
+    lbr_callstack |= (event.attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) != 0;
+  }
+  const auto& views = request.data_views;
+  if (!request.filters.cpus.empty() && !(sample_types & PERF_SAMPLE_CPU))
+    return fail("the file does not record its samples' CPUs; remove -C/--cpu to proceed");
+  bool branches = (sample_types & PERF_SAMPLE_BRANCH_STACK) != 0;
+  if (views.branch_stack && !branches)
+    return fail("selected -b but the file has no branch data; record with -b (or -j) for branch stacks");
+  if ((views.branch_stack || views.branch_history || views.total_cycles) && branches)
+    return fail(
+        "this file has branch stacks, and sonde report does not show branch views yet (-b, "
+        "--branch-history, --total-cycles)");
+  if (views.mem_mode && !(sample_types & PERF_SAMPLE_DATA_SRC))
+    return fail("selected --mem-mode but the file has no memory data; record with -d for it");
+  if (views.mem_mode) return fail("sonde report does not show --mem-mode's memory view yet");
+  if (views.stitch_lbr && !lbr_callstack)
+    diagnostics.warning(
+        "can't find LBR callchains, so --stitch-lbr is off; record with --call-graph lbr for them");
+  else if (views.stitch_lbr)
+    return fail("sonde report does not stitch LBR callchains yet");
+  if (views.itrace && (sample_types & PERF_SAMPLE_AUX))
+    return fail("sonde report does not decode AUX area traces (--itrace) yet");
+  return {};
+}
+
 Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnostics& diagnostics) {
   if (auto checked = check_parent_pattern(request.options.parent_pattern); !checked)
     return tl::unexpected(checked.error());
@@ -243,6 +284,9 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
       report->events.push_back({session::event_name(event), Histogram()});
   }
   if (request.header_only) return report;
+  if (auto checked = check_data_views(request, report->session.reader().attrs().events(), diagnostics);
+      !checked)
+    return tl::unexpected(checked.error());
   report->keys = request.options.keys;
   if (report->keys.empty()) {
     bool all_tracepoints = !report->session.reader().attrs().events().empty();
@@ -250,6 +294,17 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
       all_tracepoints &= event.attr.type == PERF_TYPE_TRACEPOINT;
     report->keys = all_tracepoints ? std::vector<SortKey>{SortKey::trace}
                                    : std::vector<SortKey>{SortKey::comm, SortKey::dso, SortKey::sym};
+  }
+  // perf: an explicit -p pattern adds the parent column.
+  if (request.parent_given &&
+      std::find(report->keys.begin(), report->keys.end(), SortKey::parent) == report->keys.end())
+    report->keys.push_back(SortKey::parent);
+  if (std::find(report->keys.begin(), report->keys.end(), SortKey::parent) != report->keys.end()) {
+    bool callchains = false;
+    for (const auto& event : report->session.reader().attrs().events())
+      callchains |= (event.attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+    if (!callchains)
+      return fail("selected --sort parent, but the file has no callchains; record with -g for them");
   }
 
   // --call-graph dwarf recordings: their user stacks are unwound while the session replays.
@@ -298,11 +353,24 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
 
   HistOptions options = request.options;
   options.keys = report->keys;
+  const ReportFilters& filters = request.filters;
+  if (!filters.dsos.empty() || !filters.symbols.empty())
+    options.sample_wanted = [&filters](const FrameLocation& where, const Function& function) {
+      const auto& dsos = filters.dsos;
+      const auto& symbols = filters.symbols;
+      if (!dsos.empty() &&
+          (!where.dso || (std::find(dsos.begin(), dsos.end(), where.dso->short_name) == dsos.end() &&
+                          std::find(dsos.begin(), dsos.end(), where.dso->long_name) == dsos.end())))
+        return false;
+      return symbols.empty() ||
+             (function.resolved && std::find(symbols.begin(), symbols.end(), function.name) != symbols.end());
+    };
   options.children = report->children;
   options.callchains = report->callchains;
   // perf's children mode shows callers first unless an order was given (or -g none).
   if (report->children && !request.order_set && !request.callchain_none)
     options.order = CallchainOrder::caller;
+  if (report->children && !request.order_set) options.parent_order = CallchainOrder::caller;
   for (EventReport& event : report->events) {
     event.histogram.expand_unwound(report->tables.locations);
     event.histogram.build(report->tables, options);

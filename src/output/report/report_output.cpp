@@ -48,6 +48,7 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   layout.graph.print_limit = layout.callchain.print_limit;
   layout.graph.skip_first_function = keys.front() == SortKey::sym;
   layout.filters = &filters;
+  layout.field_separator = request.field_separator;
 
   if (!request.quiet) {
     if (!request.header)
@@ -58,12 +59,14 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   }
   for (analysis::EventReport& event : report.events) {
     if (event.histogram.samples() == 0) continue;
+    // --percentage relative: the shown entries are the whole, in the header and the percentages.
+    VisibleTotals totals{event.histogram.samples(), event.histogram.total_period()};
+    if (request.relative_percentage) totals = visible_totals(event.histogram, report.tables, layout);
     if (!request.quiet) {
-      print_event_header(out, event.histogram.samples(), event.name, event.histogram.total_period());
+      print_event_header(out, totals.samples, event.name, totals.period);
       std::fputs("#\n", out);
     }
-    print_histogram(out, event.histogram, report.tables, layout, event.histogram.total_period(),
-                    !request.quiet);
+    print_histogram(out, event.histogram, report.tables, layout, totals.period, !request.quiet);
     std::fputs("\n\n", out);
   }
   if (!request.quiet)

@@ -138,26 +138,45 @@ std::string percent_cell(uint64_t period, uint64_t total) {
 
 }  // namespace
 
+namespace {
+
+// Whether the report's entry filters show an entry: --symbol-filter, --exclude-other (--dsos and
+// --symbols act on samples, in the histogram).
+bool entry_visible(EntryText& text, const HistEntry& e, const analysis::ReportFilters* filters) {
+  if (!filters) return true;
+  const analysis::Function& f = text.function(e);
+  // perf's --symbol-filter: a part of the name, unresolved entries by their shown address.
+  if (!filters->symbol_filter.empty() &&
+      (!f.resolved || f.name.find(filters->symbol_filter) == std::string::npos))
+    return false;
+  if (filters->exclude_other && e.parent == analysis::kNoId) return false;
+  return true;
+}
+
+}  // namespace
+
+VisibleTotals visible_totals(analysis::Histogram& histogram, analysis::ReportTables& tables,
+                             const ReportLayout& layout) {
+  EntryText text(tables);
+  VisibleTotals totals;
+  const auto& entries = histogram.entries();
+  for (uint32_t id : histogram.order()) {
+    const HistEntry& e = entries[id];
+    if (!entry_visible(text, e, layout.filters)) continue;
+    totals.samples += e.self_samples;
+    totals.period += e.self_period;
+  }
+  return totals;
+}
+
 void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
                      const ReportLayout& layout, uint64_t total, bool with_header) {
   EntryText text(tables);
   const auto& entries = histogram.entries();
-  auto visible = [&](const HistEntry& e) {
-    if (!layout.filters) return true;
-    const auto& dsos = layout.filters->dsos;
-    const auto& symbols = layout.filters->symbols;
-    if (!dsos.empty()) {
-      const session::Dso* dso = text.location(e).dso;
-      if (!dso || (std::find(dsos.begin(), dsos.end(), dso->short_name) == dsos.end() &&
-                   std::find(dsos.begin(), dsos.end(), dso->long_name) == dsos.end()))
-        return false;
-    }
-    if (!symbols.empty()) {
-      const analysis::Function& f = text.function(e);
-      if (!f.resolved || std::find(symbols.begin(), symbols.end(), f.name) == symbols.end()) return false;
-    }
-    return true;
-  };
+  auto visible = [&](const HistEntry& e) { return entry_visible(text, e, layout.filters); };
+  // -t: cells joined by the separator (still padded to their columns, as perf pads them).
+  const bool separated = layout.field_separator.has_value();
+  const std::string gap = separated ? *layout.field_separator : "  ";
 
   // Column widths: at least the header, else the widest value (perf's hists__calc_col_len).
   std::vector<size_t> widths;
@@ -180,7 +199,7 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   std::string dots = "# ";
   auto add_column = [&](const std::string& name, size_t width, bool right) {
     if (header.size() > 2) {
-      header += "  ";
+      header += gap;
       dots += "  ";
     }
     header += right ? fmt::format("{:>{}}", name, width) : fmt::format("{:<{}}", name, width);
@@ -196,7 +215,8 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   if (layout.show_period) add_column("Period", 12, true);
   for (size_t k = 0; k < layout.keys.size(); ++k)
     add_column(std::string(analysis::sort_key_header(layout.keys[k])), widths[k], false);
-  if (with_header) fmt::print(out, "{}\n{}\n#\n", header, dots);
+  if (with_header && separated) fmt::print(out, "{}\n", header);
+  if (with_header && !separated) fmt::print(out, "{}\n{}\n#\n", header, dots);
 
   std::unique_ptr<analysis::CallchainBuilder> builder;
   // An event recorded without callchains (beside one with them) shows no graph, as in perf.
@@ -212,16 +232,27 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
     double percent = total ? static_cast<double>(shown_period) * 100.0 / static_cast<double>(total) : 0.0;
     if (percent < layout.percent_limit || !visible(e)) continue;
     line.clear();
-    if (layout.children) {
-      line += "  " + percent_cell(e.children_period, total);
-      line += "  " + percent_cell(e.self_period, total);
-    } else {
-      line += "  " + percent_cell(e.self_period, total);
-    }
-    if (layout.show_samples) line += fmt::format("  {:>12}", e.self_samples);
-    if (layout.show_period) line += fmt::format("  {:>12}", e.self_period);
+    // perf's first cell has no separator before it.
+    auto cell = [&](const std::string& text_of_cell) {
+      line += separated && line.empty() ? "" : gap;
+      line += text_of_cell;
+    };
+    // perf's percent cells: right-aligned, or under -t a space and the figure left-aligned in seven.
+    auto percent_text = [&](uint64_t period) {
+      if (!separated) return percent_cell(period, total);
+      double value = total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0;
+      return fmt::format(" {:<7}", fmt::format("{:.2f}%", value));
+    };
+    if (layout.children) cell(percent_text(e.children_period));
+    cell(percent_text(e.self_period));
+    // Counts likewise: right-aligned, or under -t a space and the figure left-aligned.
+    auto count_text = [&](uint64_t value) {
+      return separated ? fmt::format(" {:<11}", value) : fmt::format("{:>12}", value);
+    };
+    if (layout.show_samples) cell(count_text(e.self_samples));
+    if (layout.show_period) cell(count_text(e.self_period));
     for (size_t k = 0; k < layout.keys.size(); ++k)
-      line += "  " + text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size());
+      cell(text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size()));
     line += '\n';
     std::fputs(line.c_str(), out);
     if (!builder) continue;

@@ -4,6 +4,7 @@
 // sort keys) and the entry's call graph beneath it.
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,17 @@ struct ReportLayout {
   analysis::CallchainParams callchain;
   CallgraphStyle graph;
   const analysis::ReportFilters* filters = nullptr;  // --dso, --symbols: entries to hide
+  std::optional<std::string> field_separator;        // -t: columns joined by it, not padded apart
 };
+
+// What the entries a filter shows add up to (self period and samples): the totals of
+// --percentage relative.
+struct VisibleTotals {
+  uint64_t samples = 0;
+  uint64_t period = 0;
+};
+VisibleTotals visible_totals(analysis::Histogram& histogram, analysis::ReportTables& tables,
+                             const ReportLayout& layout);
 
 // "# Samples: 1K of event 'cpu-clock'" and the event count, as perf abbreviates them.
 void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
