@@ -30,20 +30,25 @@ void Histogram::expand_unwound(const LocationTable& locations) {
   if (!locations.has_expansions()) return;
   SequenceIndex expanded;
   leaves_.assign(stacks_.size(), kNoId);
+  expansion_sizes_.clear();
+  expansion_offsets_.assign(stacks_.size() + 1, 0);
   std::vector<uint32_t> sequence;
   for (uint32_t s = 0; s < stacks_.size(); ++s) {
     std::span<const uint32_t> original = stacks_.sequence(s);
     sequence.assign(1, original[0]);
+    expansion_offsets_[s] = static_cast<uint32_t>(expansion_sizes_.size());
     for (size_t i = 1; i < original.size(); ++i) {
       const std::vector<uint32_t>* chain = locations.expansion(original[i]);
       if (chain)
         sequence.insert(sequence.end(), chain->begin(), chain->end());
       else
         sequence.push_back(original[i]);
+      expansion_sizes_.push_back(static_cast<uint8_t>(std::min<size_t>(chain ? chain->size() : 1, 255)));
     }
     leaves_[s] = original.size() > 1 ? original[1] : kNoId;
     expanded.append(sequence);  // stack ids keep (two stacks may hold the same frames)
   }
+  expansion_offsets_[stacks_.size()] = static_cast<uint32_t>(expansion_sizes_.size());
   stacks_ = std::move(expanded);
 }
 
@@ -120,15 +125,27 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     parent_match.assign(locations.function_count(), -1);
   }
 
-  // --max-stack: perf walks the chain in callchain order and stops after N entries.
   size_t stack_count = stacks_.size();
   stack_limits_.assign(stack_count, 0);
   stack_offsets_.assign(stack_count, 0);
+  // perf's unwinder (DWARF) stops after --max-stack addresses from the leaf whatever the order,
+  // and an address's inline frames come with it uncounted; a frame-pointer chain in caller order
+  // keeps its root end.
+  const uint32_t max_frames = static_cast<uint32_t>(std::max(options.max_stack, 1));
   for (uint32_t s = 0; s < stack_count; ++s) {
-    uint32_t length = static_cast<uint32_t>(stacks_.sequence(s).size() - 1);
-    uint32_t limit = std::min<uint32_t>(length, static_cast<uint32_t>(std::max(options.max_stack, 1)));
+    std::span<const uint32_t> frames = stacks_.sequence(s).subspan(1);
+    uint32_t length = static_cast<uint32_t>(frames.size());
+    bool unwound = std::any_of(frames.begin(), frames.end(),
+                               [&](uint32_t location) { return locations.location(location).unwound; });
+    uint32_t limit = std::min(length, max_frames);
+    if (unwound && !expansion_offsets_.empty() && length > max_frames) {
+      limit = 0;
+      uint32_t end = std::min(expansion_offsets_[s + 1], expansion_offsets_[s] + max_frames);
+      for (uint32_t a = expansion_offsets_[s]; a < end; ++a) limit += expansion_sizes_[a];
+      limit = std::min(limit, length);
+    }
     stack_limits_[s] = limit;
-    stack_offsets_[s] = options.order == CallchainOrder::caller ? length - limit : 0;
+    stack_offsets_[s] = options.order == CallchainOrder::caller && !unwound ? length - limit : 0;
   }
 
   // Context part of the key, per stack.

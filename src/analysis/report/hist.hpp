@@ -179,6 +179,10 @@ class Histogram {
 
   SequenceIndex stacks_;
   std::vector<uint32_t> leaves_;  // after expand_unwound: each stack's sampled location
+  // After expand_unwound: how many locations each address of a stack became (its inline frames
+  // and itself), leaf first, stack by stack from expansion_offsets_[s]; --max-stack counts addresses.
+  std::vector<uint8_t> expansion_sizes_;
+  std::vector<uint32_t> expansion_offsets_;
   std::vector<uint64_t> periods_;
   std::vector<uint32_t> counts_;
   std::vector<uint32_t> scratch_;
