@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -93,10 +94,25 @@ std::vector<pid_t> numeric_entries(const std::string& dir) {
   return ids;
 }
 
+// The task's COMM and, when the attr asks for namespaces (record --namespaces), its NAMESPACES
+// read from /proc/PID/ns as perf synthesizes them.
 Result<void> emit_comm(const perf_event_attr& attr, pid_t tgid, pid_t tid, const std::string& comm,
-                       const RecordSink& sink) {
+                       const RecordSink& sink, const std::string& proc) {
+  if (auto sent = sink(perfdata::make_comm(attr, static_cast<uint32_t>(tgid), static_cast<uint32_t>(tid),
+                                           comm, false, {}));
+      !sent)
+    return sent;
+  if (!attr.namespaces) return {};
+  std::vector<std::pair<uint64_t, uint64_t>> links;
+  for (const char* name : {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"}) {
+    struct stat st {};
+    if (::stat(fmt::format("{}/{}/ns/{}", proc, tgid, name).c_str(), &st) == 0)
+      links.emplace_back(static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino));
+    else
+      links.emplace_back(0, 0);
+  }
   return sink(
-      perfdata::make_comm(attr, static_cast<uint32_t>(tgid), static_cast<uint32_t>(tid), comm, false, {}));
+      perfdata::make_namespaces(attr, static_cast<uint32_t>(tgid), static_cast<uint32_t>(tid), links, {}));
 }
 
 // What perf_event__synthesize_mmap_events writes for one maps line, or nothing.
@@ -218,7 +234,7 @@ Result<void> synthesize_threads(const perf_event_attr& attr, std::span<const pid
   auto leader = [&](pid_t tgid) -> Result<void> {
     auto stat = read_task_stat(fmt::format("{}/{}/stat", options.proc, tgid), buffer);
     if (!stat) return {};
-    if (auto sent = emit_comm(attr, tgid, tgid, stat->comm, sink); !sent) return sent;
+    if (auto sent = emit_comm(attr, tgid, tgid, stat->comm, sink, options.proc); !sent) return sent;
     if (!options.mmaps || stat->kernel_thread) return {};
     return emit_mmaps(attr, tgid, options, sink, buffer);
   };
@@ -231,7 +247,7 @@ Result<void> synthesize_threads(const perf_event_attr& attr, std::span<const pid
     }
     auto stat = read_task_stat(fmt::format("{}/{}/task/{}/stat", options.proc, *tgid, tid), buffer);
     if (!stat) continue;
-    if (auto sent = emit_comm(attr, *tgid, tid, stat->comm, sink); !sent) return sent;
+    if (auto sent = emit_comm(attr, *tgid, tid, stat->comm, sink, options.proc); !sent) return sent;
     if (std::find(tids.begin(), tids.end(), *tgid) == tids.end()) {
       if (auto done = leader(*tgid); !done) return done;
     }
@@ -257,7 +273,7 @@ Result<void> synthesize_all_tasks(const perf_event_attr& attr, const SidebandOpt
       uint16_t misc = PERF_RECORD_MISC_FORK_EXEC;
       std::memcpy(fork.data() + offsetof(perf_event_header, misc), &misc, sizeof misc);
       if (auto sent = sink(fork); !sent) return sent;
-      if (auto sent = emit_comm(attr, pid, tid, stat->comm, sink); !sent) return sent;
+      if (auto sent = emit_comm(attr, pid, tid, stat->comm, sink, options.proc); !sent) return sent;
       if (tid == pid && options.mmaps && !stat->kernel_thread) {
         if (auto sent = emit_mmaps(attr, pid, options, sink, buffer); !sent) return sent;
       }

@@ -21,7 +21,8 @@ struct ScriptCliOptions {
   bool nanoseconds = false, hide_call_graph = false, inline_frames = true, demangle = true;
   bool header = false, header_only = false, dump_raw = false;
   unsigned max_stack = 127;
-  bool show_task = false, show_mmap = false, show_switch = false, show_lost = false;
+  bool show_task = false, show_mmap = false, show_switch = false, show_lost = false, show_namespace = false,
+       show_cgroup = false, show_bpf = false;
   bool reltime = false, deltatime = false, show_info = false;
 };
 
@@ -67,6 +68,25 @@ int cmd_script(int argc, char** argv) {
   app.add_flag("--show-mmap-events", cli.show_mmap, "show MMAP and MMAP2 records");
   app.add_flag("--show-switch-events", cli.show_switch, "show context switch records");
   app.add_flag("--show-lost-events", cli.show_lost, "show LOST records");
+  app.add_flag("--show-namespace-events", cli.show_namespace, "show NAMESPACES records");
+  app.add_flag("--show-cgroup-events", cli.show_cgroup, "show CGROUP records");
+  app.add_flag("--show-bpf-events", cli.show_bpf, "show KSYMBOL and BPF_EVENT records");
+  // Views of instruction traces (Intel PT and the like): refused for files without AUX data.
+  std::optional<std::string> call_trace, call_ret_trace, insn_trace, xed;
+  std::string graph_function;
+  app.add_option("--call-trace", call_trace, "calls from an instruction trace")->expected(0, 1);
+  app.add_option("--call-ret-trace", call_ret_trace, "calls and returns from an instruction trace")
+      ->expected(0, 1);
+  app.add_option("--insn-trace", insn_trace, "instructions from an instruction trace (raw|disasm)")
+      ->expected(0, 1);
+  app.add_option("--xed", xed, "disassemble an instruction trace with xed")->expected(0, 1);
+  app.add_option("--graph-function", graph_function, "with --call-trace: only these functions and callees");
+  std::string stop_bt, max_blocks;
+  app.add_option("--stop-bt", stop_bt, "with brstackinsn: stop the branch trace at these symbols");
+  app.add_option("--max-blocks", max_blocks, "with brstackinsn: at most N code blocks");
+  bool all_cpus = false;
+  app.add_flag("-a,--all-cpus", all_cpus,
+               "accepted: perf's option for 'perf script record' (sonde has none)");
   if (auto exit_code = parse_command_line(app, argc, argv, "script")) return *exit_code;
   auto rest = command_after_options(app, "script");
   if (!rest) return report_error(rest.error());
@@ -101,12 +121,25 @@ int cmd_script(int argc, char** argv) {
   options.show_mmap_events = cli.show_mmap;
   options.show_switch_events = cli.show_switch;
   options.show_lost_events = cli.show_lost;
+  options.show_namespace_events = cli.show_namespace;
+  options.show_cgroup_events = cli.show_cgroup;
+  options.show_bpf_events = cli.show_bpf;
   run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, cli.demangle, cli.inline_frames};
   run.header = cli.header;
   run.header_only = cli.header_only;
   run.show_info = cli.show_info;
   run.dump_raw = cli.dump_raw;
   run.progress_label = "sonde script: reading " + cli.input;
+  if (call_trace)
+    run.instruction_trace_option = "--call-trace";
+  else if (call_ret_trace)
+    run.instruction_trace_option = "--call-ret-trace";
+  else if (insn_trace)
+    run.instruction_trace_option = "--insn-trace";
+  else if (xed)
+    run.instruction_trace_option = "--xed";
+  else if (!graph_function.empty())
+    run.instruction_trace_option = "--graph-function";
 
   Diagnostics diagnostics(
       [](const Diagnostics::Message& message) { fmt::print(stderr, "sonde script: {}\n", message.text); });

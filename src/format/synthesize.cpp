@@ -86,6 +86,21 @@ std::string make_comm(const perf_event_attr& attr, uint32_t pid, uint32_t tid, s
   return finish(out, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
 }
 
+std::string make_namespaces(const perf_event_attr& attr, uint32_t pid, uint32_t tid,
+                            std::span<const std::pair<uint64_t, uint64_t>> links, const SyntheticId& id) {
+  ByteWriter out;
+  out.put_zeros(sizeof(perf_event_header));
+  out.put(pid);
+  out.put(tid);
+  out.put(static_cast<uint64_t>(links.size()));
+  for (const auto& [dev, ino] : links) {
+    out.put(dev);
+    out.put(ino);
+  }
+  put_trailer(out, attr, id);
+  return finish(out, PERF_RECORD_NAMESPACES, 0);
+}
+
 std::string make_mmap2(const perf_event_attr& attr, const SyntheticMmap2& m, const SyntheticId& id) {
   ByteWriter out;
   out.put_zeros(sizeof(perf_event_header));

@@ -62,6 +62,10 @@ std::string make_mmap(const perf_event_attr& attr, uint32_t pid, uint32_t tid, u
 // PERF_RECORD_FORK (fork = true) or PERF_RECORD_EXIT.
 std::string make_fork_exit(const perf_event_attr& attr, bool fork, uint32_t pid, uint32_t ppid, uint32_t tid,
                            uint32_t ptid, uint64_t time, const SyntheticId& id);
+// PERF_RECORD_NAMESPACES: a task's namespaces as (dev, inode) pairs in perf's order (net, uts, ipc,
+// pid, user, mnt, cgroup).
+std::string make_namespaces(const perf_event_attr& attr, uint32_t pid, uint32_t tid,
+                            std::span<const std::pair<uint64_t, uint64_t>> links, const SyntheticId& id);
 std::string make_finished_round();
 
 }  // namespace sonde::perfdata

@@ -191,4 +191,36 @@ Result<BpfEventRecord> BpfEventRecord::decode(const RecordView& record) {
   return BpfEventRecord{fixed->type, fixed->flags, fixed->id};
 }
 
+Result<NamespacesRecord> NamespacesRecord::decode(const RecordView& record) {
+  if (record.type() != PERF_RECORD_NAMESPACES) return wrong_type(record, "NAMESPACES");
+  struct Fixed {
+    uint32_t pid, tid;
+    uint64_t nr;
+  };
+  auto fixed = fixed_part<Fixed>(record);
+  if (!fixed) return tl::unexpected(fixed.error());
+  NamespacesRecord out{fixed->pid, fixed->tid, {}};
+  auto bytes = record.payload();
+  size_t room = bytes.size() > sizeof(Fixed) ? (bytes.size() - sizeof(Fixed)) / 16 : 0;
+  if (fixed->nr > room) return fail("NAMESPACES record: more namespaces than the record holds");
+  for (uint64_t i = 0; i < fixed->nr; ++i) {
+    uint64_t link[2];
+    std::memcpy(link, bytes.data() + sizeof(Fixed) + i * 16, sizeof link);
+    out.links.emplace_back(link[0], link[1]);
+  }
+  return out;
+}
+
+Result<CgroupRecord> CgroupRecord::decode(const RecordView& record) {
+  if (record.type() != PERF_RECORD_CGROUP) return wrong_type(record, "CGROUP");
+  struct Fixed {
+    uint64_t id;
+  };
+  auto fixed = fixed_part<Fixed>(record);
+  if (!fixed) return tl::unexpected(fixed.error());
+  auto path = string_at(record, sizeof(Fixed), "path");
+  if (!path) return tl::unexpected(path.error());
+  return CgroupRecord{fixed->id, *path};
+}
+
 }  // namespace sonde::perfdata

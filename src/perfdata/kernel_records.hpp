@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/error.hpp"
 #include "format/record_view.hpp"
@@ -96,6 +98,20 @@ struct BpfEventRecord {
   uint16_t type = 0, flags = 0;
   uint32_t id = 0;
   static Result<BpfEventRecord> decode(const RecordView& record);
+};
+
+// PERF_RECORD_NAMESPACES: a task's namespaces (record --namespaces), each as (dev, inode).
+struct NamespacesRecord {
+  uint32_t pid = 0, tid = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> links;
+  static Result<NamespacesRecord> decode(const RecordView& record);
+};
+
+// PERF_RECORD_CGROUP: a cgroup's id and path (record --all-cgroups).
+struct CgroupRecord {
+  uint64_t id = 0;
+  std::string_view path;
+  static Result<CgroupRecord> decode(const RecordView& record);
 };
 
 }  // namespace sonde::perfdata

@@ -67,6 +67,18 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
     if (!any_cpu) return fail("the file's events carry no CPU; record with -a or -C to filter by CPU");
   }
 
+  if (!options.instruction_trace_option.empty()) {
+    bool aux = false;
+    for (const auto& event : session->reader().attrs().events())
+      aux |= (event.attr.sample_type & PERF_SAMPLE_AUX) != 0 || event.attr.aux_output;
+    if (!aux)
+      return failf(
+          "{} shows an instruction trace, and the file has none (no AUX area data); record "
+          "with an instruction tracer (-e intel_pt// or cs_etm//) on a machine that has one",
+          options.instruction_trace_option);
+    return failf("{}: sonde script does not decode instruction traces yet", options.instruction_trace_option);
+  }
+
   output::ScriptSymbols symbols(options.symbols);
   // --call-graph dwarf samples: their user frames, unwound from the saved stack.
   unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },

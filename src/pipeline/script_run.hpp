@@ -37,6 +37,9 @@ struct ScriptRunOptions {
   bool show_info = false;      // -I: the header's topology, caches and memory nodes in full
   bool dump_raw = false;       // -D
   std::string progress_label;  // shown while reading, when stdout is not a terminal
+  // The first of --call-trace, --call-ret-trace, --insn-trace, --xed, --graph-function given:
+  // views of an instruction trace (AUX area data), refused for a file without one.
+  std::string instruction_trace_option;
 };
 
 // Prints on stdout; the reader's warnings go to `diagnostics`.

@@ -360,6 +360,13 @@ bool ScriptPrinter::shows_record(uint32_t type) const {
       return options_.show_switch_events;
     case PERF_RECORD_LOST:
       return options_.show_lost_events;
+    case PERF_RECORD_NAMESPACES:
+      return options_.show_namespace_events;
+    case PERF_RECORD_CGROUP:
+      return options_.show_cgroup_events;
+    case PERF_RECORD_KSYMBOL:
+    case PERF_RECORD_BPF_EVENT:
+      return options_.show_bpf_events;
     default:
       return false;
   }
@@ -417,6 +424,12 @@ Result<void> ScriptPrinter::on_record(const perfdata::RecordView& record, const 
       if (auto mmap = perfdata::Mmap2Record::decode(record)) {
         task_pid = static_cast<int32_t>(mmap->pid);
         task_tid = static_cast<int32_t>(mmap->tid);
+      }
+      break;
+    case PERF_RECORD_NAMESPACES:
+      if (auto namespaces = perfdata::NamespacesRecord::decode(record)) {
+        task_pid = static_cast<int32_t>(namespaces->pid);
+        task_tid = static_cast<int32_t>(namespaces->tid);
       }
       break;
     default:

@@ -32,6 +32,9 @@ struct ScriptOptions {
   bool show_mmap_events = false;
   bool show_switch_events = false;
   bool show_lost_events = false;
+  bool show_namespace_events = false;  // NAMESPACES records (record --namespaces)
+  bool show_cgroup_events = false;     // CGROUP records (record --all-cgroups)
+  bool show_bpf_events = false;        // KSYMBOL and BPF_EVENT records
   analysis::ScriptFilter filter;
 };
 

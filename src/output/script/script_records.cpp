@@ -112,6 +112,42 @@ void append_record_text(const perfdata::RecordView& record, fmt::memory_buffer& 
         return;
       }
       break;
+    case PERF_RECORD_NAMESPACES:
+      if (auto namespaces = perfdata::NamespacesRecord::decode(record)) {
+        // perf's names by index, four to a line.
+        static constexpr const char* kNames[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+        const auto& links = namespaces->links;
+        fmt::format_to(it, " {}/{} - nr_namespaces: {}\n\t\t[", static_cast<int32_t>(namespaces->pid),
+                       static_cast<int32_t>(namespaces->tid), links.size());
+        for (size_t i = 0; i < links.size(); ++i) {
+          if (i && i % 4 == 0) out.append(std::string_view("\n\t\t "));
+          fmt::format_to(fmt::appender(out), "{}/{}: {}/{:#x}{}", i,
+                         i < std::size(kNames) ? kNames[i] : "UNKNOWN", links[i].first, links[i].second,
+                         i + 1 != links.size() ? ", " : "]\n");
+        }
+        if (links.empty()) out.append(std::string_view("\n"));
+        return;
+      }
+      break;
+    case PERF_RECORD_CGROUP:
+      if (auto cgroup = perfdata::CgroupRecord::decode(record)) {
+        fmt::format_to(it, " cgroup: {} {}\n", cgroup->id, cgroup->path);
+        return;
+      }
+      break;
+    case PERF_RECORD_KSYMBOL:
+      if (auto ksym = perfdata::KsymbolRecord::decode(record)) {
+        fmt::format_to(it, " addr {:x} len {} type {} flags {:#x} name {}\n", ksym->addr, ksym->len,
+                       ksym->ksym_type, ksym->flags, ksym->name);
+        return;
+      }
+      break;
+    case PERF_RECORD_BPF_EVENT:
+      if (auto bpf = perfdata::BpfEventRecord::decode(record)) {
+        fmt::format_to(it, " type {}, flags {}, id {}\n", bpf->type, bpf->flags, bpf->id);
+        return;
+      }
+      break;
     default:
       break;
   }
