@@ -93,7 +93,7 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
 Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
                                    const std::vector<std::string>& filters, const RecordOptions& options,
                                    const OpenedCallback& on_opened, const CaptureSink& sink) {
-  BlockedSignals signals;
+  BlockedSignals signals(options.switch_on_signal);
   std::optional<Workload> workload;
   SamplingTarget target = options.target;
   if (!options.command.empty()) {
@@ -186,7 +186,14 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
     }
     if (auto drained = drain_round(); !drained) return tl::unexpected(drained.error());
     ReceivedSignal signal = signals.poll();
-    while (signal.number == SIGCHLD) signal = signals.poll();
+    bool switch_now = false;
+    while (signal.number == SIGCHLD || signal.number == SIGUSR2) {
+      switch_now = switch_now || signal.number == SIGUSR2;
+      signal = signals.poll();
+    }
+    if (options.on_switch && (switch_now || (options.should_switch && options.should_switch()))) {
+      if (auto switched = options.on_switch(); !switched) return tl::unexpected(switched.error());
+    }
     if (is_stop_request(signal.number)) {
       result.stopped_by_signal = signal.number;
       if (workload) workload->stop(signal.from_terminal);  // the terminal may have signalled it already

@@ -51,7 +51,12 @@ struct RecordOptions {
   bool tracking_event_last = false;
   ControlChannel* control = nullptr;  // --control: enable/disable/stop commands while recording
   std::function<bool()> should_stop;  // asked after each pass (--max-size); true ends the capture
-  Diagnostics* notes = nullptr;       // perf's "Events enabled" lines
+  // --switch-output: called between passes on SIGUSR2 (switch_on_signal) or when should_switch
+  // says so, to close the file written so far and start the next.
+  bool switch_on_signal = false;
+  std::function<bool()> should_switch;
+  std::function<Result<void>()> on_switch;
+  Diagnostics* notes = nullptr;  // perf's "Events enabled" lines
 };
 
 // The attrs perf record would open for these events and options, in order.

@@ -17,9 +17,10 @@ void take_stop_signals() {
   }
 }
 
-BlockedSignals::BlockedSignals() {
+BlockedSignals::BlockedSignals(bool switch_signal) {
   sigemptyset(&blocked_);
   for (int signal : {SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) sigaddset(&blocked_, signal);
+  if (switch_signal) sigaddset(&blocked_, SIGUSR2);
   // Under nohup SIGHUP is ignored and must stay so: blocked, it would be queued and stop the run.
   struct sigaction hangup {};
   if (sigaction(SIGHUP, nullptr, &hangup) != 0 || hangup.sa_handler != SIG_IGN) sigaddset(&blocked_, SIGHUP);

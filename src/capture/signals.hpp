@@ -17,7 +17,8 @@ class BlockedSignals {
  public:
   // Also makes SIGCHLD's disposition the default: with SIGCHLD ignored (inherited from some
   // launchers) children are reaped by the kernel and no SIGCHLD ever arrives.
-  BlockedSignals();
+  // `switch_signal`: SIGUSR2 too (record --switch-output), waited for like the others.
+  explicit BlockedSignals(bool switch_signal = false);
   // Discards what is still pending, then restores the previous mask and SIGCHLD disposition.
   ~BlockedSignals();
   BlockedSignals(const BlockedSignals&) = delete;

@@ -96,6 +96,12 @@ int cmd_record(int argc, char** argv) {
   app.add_flag("--strict-freq", strict_freq, "fail when -F exceeds the kernel's maximum sample rate");
   app.add_flag("--per-thread", per_thread, "one ring buffer per thread instead of per CPU (no inheritance)");
   app.add_option("-u,--uid", uid, "sample the processes of this user (name or number)");
+  std::optional<std::string> switch_output;
+  int switch_max_files = 0;
+  app.add_option("--switch-output", switch_output,
+                 "a new file on SIGUSR2 (signal, the default), after a size (100M) or a time (30s, 5m)")
+      ->expected(0, 1);
+  app.add_option("--switch-max-files", switch_max_files, "with --switch-output: keep the newest N files");
   // From here the stop signals wait for the run: one that comes while the SDT probes, the output
   // file or the BPF programs are being set up ends the run through its usual path, which removes
   // and finishes them, instead of killing sonde half-way (tests/fixtures/signal_storm.sh).
@@ -151,6 +157,16 @@ int cmd_record(int argc, char** argv) {
   }
   const std::optional<uint64_t> max_size_bytes = record.max_size;
   const bool record_timestamped = record.timestamp_filename;
+  if (switch_output) {
+    if (record.output == "-") return report_usage_error("record", "--switch-output writes files; drop -o -");
+    auto spec = pipeline::parse_switch_output(*switch_output);
+    if (!spec) return report_error("record", spec.error());
+    record.switch_output = *spec;
+  }
+  if (switch_max_files < 0 || (switch_max_files > 0 && !switch_output))
+    return report_usage_error("record",
+                              "--switch-max-files takes a positive count and goes with --switch-output");
+  record.switch_max_files = switch_max_files;
   if (!clockid.empty()) {
     auto id = kernel::parse_clockid(clockid);
     if (!id) return report_usage_error("record", id.error().message);

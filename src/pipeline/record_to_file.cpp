@@ -157,6 +157,28 @@ Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options)
 
 }  // namespace
 
+Result<RecordToFileOptions::SwitchOutput> parse_switch_output(const std::string& text) {
+  RecordToFileOptions::SwitchOutput spec;
+  if (text.empty() || text == "signal") {
+    spec.on_signal = true;
+    return spec;
+  }
+  char unit = text.back();
+  if (unit == 's' || unit == 'm' || unit == 'h' || unit == 'd') {
+    auto count = parse_uint(std::string_view(text).substr(0, text.size() - 1), 10);
+    long scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 86400;
+    if (count && *count > 0) {
+      spec.period = std::chrono::seconds(static_cast<long>(*count) * scale);
+      return spec;
+    }
+  } else if (auto bytes = parse_size(text); bytes && *bytes > 0) {
+    spec.bytes = *bytes;
+    return spec;
+  }
+  return fail_usage(fmt::format(
+      "bad --switch-output '{}'; give signal, a size (100M: B, K, M, G) or a time (30s: s, m, h, d)", text));
+}
+
 Result<uint64_t> check_frequency(uint64_t frequency, bool strict) {
   auto text = read_file("/proc/sys/kernel/perf_event_max_sample_rate");
   auto maximum = text ? parse_uint(trim(*text), 10) : std::nullopt;
@@ -255,6 +277,9 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (workload_pid > 0) target.tids = {workload_pid};
     return target;
   };
+  // --switch-output starts each new file with the attrs and the tasks' side-band again.
+  std::vector<perfdata::AttrWithIds> file_attrs;
+  pid_t workload_pid = -1;
   auto on_opened = [&](const capture::SamplingSession& session, pid_t pid) -> Result<void> {
     const auto& ids = session.ids();
     std::vector<perfdata::AttrWithIds> with_ids;
@@ -269,6 +294,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
         descriptions.push_back({event.attr, event.name, {event.id}});
       }
     features->event_desc = descriptions;
+    file_attrs = with_ids;
+    workload_pid = pid;
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)
       if (auto written = writer->write_pipe_features(*features); !written) return written;
@@ -317,6 +344,53 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
         return writer->flush();
       },
   };
+  // --switch-output: the file so far is finished and renamed OUTPUT.<time>; the oldest beyond
+  // --switch-max-files goes.
+  std::vector<std::string> dumped;
+  auto close_file = [&]() -> Result<void> {
+    features->build_ids = format::BuildIdCache().entries(dsos.dsos());
+    if (auto finalized = writer->finalize(*features); !finalized) return finalized;
+    // Names are stamped to the hundredth of a second: two switches within one wait for the next.
+    std::string name = timestamped(options.output);
+    while (path_exists(name)) {
+      ::usleep(1000);
+      name = timestamped(options.output);
+    }
+    if (std::rename(options.output.c_str(), name.c_str()) != 0)
+      return failf("cannot rename {} to {}: {}", options.output, name, errno_text(errno));
+    dumped.push_back(name);
+    diagnostics.notef("[ sonde record: Dump {} ]", name);
+    if (options.switch_max_files > 0 && dumped.size() > static_cast<size_t>(options.switch_max_files))
+      ::unlink(dumped[dumped.size() - 1 - static_cast<size_t>(options.switch_max_files)].c_str());
+    return {};
+  };
+  auto last_switch = std::chrono::steady_clock::now();
+  if (options.switch_output && !to_pipe) {
+    const auto spec = *options.switch_output;
+    record.switch_on_signal = spec.on_signal;
+    record.should_switch = [&, spec] {
+      if (spec.bytes) return writer->data_size() >= spec.bytes;
+      return spec.period.count() > 0 && std::chrono::steady_clock::now() - last_switch >= spec.period;
+    };
+    record.on_switch = [&]() -> Result<void> {
+      if (auto closed = close_file(); !closed) return closed;
+      auto fresh = perfdata::PerfDataWriter::create(options.output);
+      if (!fresh) return tl::unexpected(fresh.error());
+      *writer = std::move(*fresh);
+      if (auto written = writer->write_attrs(file_attrs); !written) return written;
+      // The tasks as they are now, with their maps: the new file stands alone.
+      capture::SamplingTarget now = record.target;
+      if (now.kind != capture::SamplingTarget::Kind::system && workload_pid > 0) {
+        now.kind = capture::SamplingTarget::Kind::threads;
+        auto threads = capture::process_threads(workload_pid);
+        now.tids = threads ? *threads : std::vector<pid_t>{workload_pid};
+      }
+      auto sideband = capture::synthesize_record_sideband(attrs[tracking], now, attrs[tracking].mmap_data);
+      if (!sideband) return tl::unexpected(sideband.error());
+      last_switch = std::chrono::steady_clock::now();
+      return writer->append(sideband->data(), sideband->size());
+    };
+  }
   std::vector<std::string> filters;
   for (const auto& event : options.events) filters.push_back(event.filter);
   bool max_size_reached = false;
@@ -368,6 +442,13 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     features->compressed = compressed_feature;
     result.uncompressed_bytes = compressor->bytes_in();
     result.compressed_bytes = compressor->bytes_out();
+  }
+  result.data_size = writer->data_size();
+  if (options.switch_output && !to_pipe) {
+    if (auto closed = close_file(); !closed) return tl::unexpected(closed.error());
+    result.output = dumped.back();
+    result.dumped = dumped;
+    return result;
   }
   if (auto finalized = writer->finalize(*features); !finalized) return tl::unexpected(finalized.error());
   result.data_size = writer->data_size();

@@ -2,6 +2,7 @@
 // perf record to a perf.data file or a pipe: the events opened, the side-band, the records
 // streamed (zstd-compressed with -z), the header features, and the build-ids of what was hit.
 // What trace, top, sched record and probe build their recordings on.
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,7 +37,19 @@ struct RecordToFileOptions {
   std::string control;                             // --control fifo:CTL[,ACK] | fd:CTL[,ACK]
   std::optional<uint64_t> max_size;                // --max-size: stop once the data is this big
   bool timestamp_filename = false;                 // --timestamp-filename: OUTPUT.YYYYmmddHHMMSScc
+  // --switch-output: a new file on SIGUSR2, after so many bytes, or after so long; each closed
+  // file is OUTPUT.YYYYmmddHHMMSScc, the last one too. --switch-max-files keeps the newest N.
+  struct SwitchOutput {
+    bool on_signal = false;
+    uint64_t bytes = 0;
+    std::chrono::seconds period{0};
+  };
+  std::optional<SwitchOutput> switch_output;
+  int switch_max_files = 0;
 };
+
+// --switch-output's argument: "signal", a size ("100M") or a time ("30s", "5m", "1h", "1d").
+Result<RecordToFileOptions::SwitchOutput> parse_switch_output(const std::string& text);
 
 struct RecordToFileResult {
   capture::RecordRunResult run;
@@ -45,6 +58,7 @@ struct RecordToFileResult {
   uint64_t uncompressed_bytes = 0, compressed_bytes = 0;  // with compression
   uint64_t off_cpu_lost = 0;                              // blocks the off-CPU profiler had no room for
   bool max_size_reached = false;                          // --max-size ended the recording
+  std::vector<std::string> dumped;                        // --switch-output: each file closed, in order
 };
 
 // --call-graph's value: "fp", or "dwarf" with an optional stack size ("dwarf,16384"), into
