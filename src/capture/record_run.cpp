@@ -84,6 +84,7 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       attr.context_switch = options.switch_events ? 1 : 0;
       attr.mmap_data = options.call_graph == CallGraph::dwarf || options.data_mmaps ? 1 : 0;
       attr.namespaces = options.namespaces ? 1 : 0;
+      attr.build_id = options.build_id_mmaps ? 1 : 0;
     }
     attrs.push_back(attr);
   }

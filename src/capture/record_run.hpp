@@ -43,6 +43,7 @@ struct RecordOptions {
   bool data_mmaps = false;         // -d: MMAP records for data mappings too
   bool running_time = false;       // --running-time: each id's enabled and running times
   bool namespaces = false;         // --namespaces: NAMESPACES records
+  bool build_id_mmaps = false;     // --buildid-mmap: MMAP2 records carry the build-id
   std::optional<int> clockid;      // -k: the samples' clock
   bool no_buffering = false;       // --no-buffering: a wake-up on every record
   // -D: the events start this long after the workload; negative: only on --control enable. The

@@ -126,6 +126,11 @@ void DsoCollector::observe(const void* record, size_t size) {
       uint32_t pid = u32(offset + 8);
       uint16_t mode = header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
       mark_hit(pid, ip, mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL);
+      if ((sample_type_ & PERF_SAMPLE_TIME) && offset + 24 <= header->size) {
+        uint64_t time = u64(offset + 16);  // TIME follows TID
+        if (first_time_ == 0 || time < first_time_) first_time_ = time;
+        if (time > last_time_) last_time_ = time;
+      }
       break;
     }
     default:
@@ -149,6 +154,12 @@ std::vector<format::DsoRef> DsoCollector::dsos() const {
   if (kernel_hit_) dsos.push_back({"[kernel.kallsyms]", true});
   for (const auto& file : files_)
     if (hit_.count(&file)) dsos.push_back({file, false});
+  return dsos;
+}
+
+std::vector<format::DsoRef> DsoCollector::all_dsos() const {
+  std::vector<format::DsoRef> dsos{{"[kernel.kallsyms]", true}};
+  for (const auto& file : files_) dsos.push_back({file, false});
   return dsos;
 }
 

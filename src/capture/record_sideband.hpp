@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/error.hpp"
@@ -37,6 +38,10 @@ class DsoCollector {
   void observe_all(std::string_view records);
   // The DSOs hit by samples: files, and the kernel when a sample was in it.
   std::vector<format::DsoRef> dsos() const;
+  // Every file mapped and the kernel, hit or not (record --buildid-all).
+  std::vector<format::DsoRef> all_dsos() const;
+  // The earliest and latest sample times seen (perf's SAMPLE_TIME feature); 0, 0 for none.
+  std::pair<uint64_t, uint64_t> sample_times() const { return {first_time_, last_time_}; }
 
  private:
   struct Map {
@@ -50,6 +55,7 @@ class DsoCollector {
   void forget_exited(uint32_t pid);
 
   uint64_t sample_type_;
+  uint64_t first_time_ = 0, last_time_ = 0;
   std::set<std::string> files_;
   std::map<uint32_t, AddressSpace> processes_;
   // Processes that exited, forgotten only after kExitsKept later exits: a sample of theirs from

@@ -96,6 +96,13 @@ int cmd_record(int argc, char** argv) {
   app.add_flag("--strict-freq", strict_freq, "fail when -F exceeds the kernel's maximum sample rate");
   app.add_flag("--per-thread", per_thread, "one ring buffer per thread instead of per CPU (no inheritance)");
   app.add_option("-u,--uid", uid, "sample the processes of this user (name or number)");
+  bool no_buildid = false, no_buildid_cache = false, buildid_all = false, timestamp_boundary = false;
+  app.add_flag("-B,--no-buildid", no_buildid, "write no build-ids into the file");
+  app.add_flag("-N,--no-buildid-cache", no_buildid_cache, "accepted: sonde record never fills ~/.debug");
+  app.add_flag("--buildid-all", buildid_all, "the build-ids of every DSO mapped, not only those sampled");
+  app.add_flag("--buildid-mmap", sampling.build_id_mmaps, "MMAP2 records carry build-ids (implies -B)");
+  app.add_flag("--timestamp-boundary", timestamp_boundary,
+               "accepted: sonde always writes the first and last sample times");
   std::optional<std::string> switch_output;
   int switch_max_files = 0;
   app.add_option("--switch-output", switch_output,
@@ -167,6 +174,8 @@ int cmd_record(int argc, char** argv) {
     return report_usage_error("record",
                               "--switch-max-files takes a positive count and goes with --switch-output");
   record.switch_max_files = switch_max_files;
+  if (buildid_all) record.build_ids = pipeline::RecordToFileOptions::BuildIds::all;
+  if (no_buildid || sampling.build_id_mmaps) record.build_ids = pipeline::RecordToFileOptions::BuildIds::none;
   if (!clockid.empty()) {
     auto id = kernel::parse_clockid(clockid);
     if (!id) return report_usage_error("record", id.error().message);

@@ -105,6 +105,9 @@ int cmd_report(int argc, char** argv) {
   app.add_option("--percentage", percentage,
                  "absolute (of every sample, the default) or relative (of what the filters show)");
   app.add_option("-t,--field-separator", request.field_separator, "separate the columns with this");
+  app.add_option("--time", request.time,
+                 "only samples in start,stop (seconds), or in percent slices of the recording: 10%/2, "
+                 "10%/1,10%/3, 0%-10%, 0%-10%,50%-60%");
   auto& views = request.data_views;
   app.add_flag("-b,--branch-stack", views.branch_stack,
                "branch stacks as the entries (needs a -b recording)");

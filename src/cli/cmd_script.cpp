@@ -130,6 +130,7 @@ int cmd_script(int argc, char** argv) {
   run.show_info = cli.show_info;
   run.dump_raw = cli.dump_raw;
   run.progress_label = "sonde script: reading " + cli.input;
+  run.time_slices = cli.time;
   if (call_trace)
     run.instruction_trace_option = "--call-trace";
   else if (call_ret_trace)

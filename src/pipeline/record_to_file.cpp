@@ -344,11 +344,19 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
         return writer->flush();
       },
   };
+  // BUILD_ID: the DSOs samples hit (perf's default), every DSO mapped (--buildid-all), or none (-B).
+  auto build_id_entries = [&]() -> std::optional<std::vector<perfdata::BuildIdEntry>> {
+    if (options.build_ids == RecordToFileOptions::BuildIds::none) return std::nullopt;
+    return format::BuildIdCache().entries(
+        options.build_ids == RecordToFileOptions::BuildIds::all ? dsos.all_dsos() : dsos.dsos());
+  };
   // --switch-output: the file so far is finished and renamed OUTPUT.<time>; the oldest beyond
   // --switch-max-files goes.
   std::vector<std::string> dumped;
   auto close_file = [&]() -> Result<void> {
-    features->build_ids = format::BuildIdCache().entries(dsos.dsos());
+    features->build_ids = build_id_entries();
+    if (auto [first, last] = dsos.sample_times(); last != 0)
+      features->sample_time = perfdata::SampleTime{first, last};
     if (auto finalized = writer->finalize(*features); !finalized) return finalized;
     // Names are stamped to the hundredth of a second: two switches within one wait for the next.
     std::string name = timestamped(options.output);
@@ -427,8 +435,10 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     }
   }
   // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
-  auto dso_list = dsos.dsos();
-  features->build_ids = format::BuildIdCache().entries(dso_list);
+  features->build_ids = build_id_entries();
+  // perf's SAMPLE_TIME: the first and last sample, for --time's percent slices.
+  if (auto [first, last] = dsos.sample_times(); last != 0)
+    features->sample_time = perfdata::SampleTime{first, last};
   RecordToFileResult result{*run, options.output};
   result.off_cpu_lost = off_cpu_lost;
   result.max_size_reached = max_size_reached;

@@ -45,6 +45,7 @@ struct RecordToFileOptions {
     std::chrono::seconds period{0};
   };
   std::optional<SwitchOutput> switch_output;
+  enum class BuildIds { hit, all, none } build_ids = BuildIds::hit;  // --buildid-all, -B
   int switch_max_files = 0;
 };
 

@@ -13,7 +13,8 @@ namespace sonde::pipeline {
 
 Result<analysis::ScriptFilter> parse_script_filter(const ScriptFilterSpec& spec) {
   analysis::ScriptFilter filter;
-  if (!spec.time.empty()) {
+  // Percent slices need the file's sample times: run_script parses them once it is open.
+  if (!spec.time.empty() && spec.time.find('%') == std::string::npos) {
     auto ranges = analysis::parse_time_ranges(spec.time);
     if (!ranges) return fail_usage("--time: " + ranges.error().message);
     filter.times = *ranges;
@@ -59,6 +60,14 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   if (options.header || options.header_only) {
     output::append_header_info(session->reader(), options.input, out.buffer(), options.show_info);
     if (options.header_only) return {};
+  }
+  if (options.time_slices.find('%') != std::string::npos) {
+    std::optional<std::pair<uint64_t, uint64_t>> sample_times;
+    if (const auto& known = session->reader().features().sample_time)
+      sample_times = std::pair{known->first, known->last};
+    auto ranges = analysis::parse_time_slices(options.time_slices, sample_times);
+    if (!ranges) return tl::unexpected(ranges.error());
+    options.script.filter.times = std::move(*ranges);
   }
   if (!options.script.filter.cpus.empty() && !session->reader().is_pipe()) {
     bool any_cpu = false;

@@ -40,6 +40,7 @@ struct ScriptRunOptions {
   // The first of --call-trace, --call-ret-trace, --insn-trace, --xed, --graph-function given:
   // views of an instruction trace (AUX area data), refused for a file without one.
   std::string instruction_trace_option;
+  std::string time_slices;  // --time as given: percent slices are resolved against the file
 };
 
 // Prints on stdout; the reader's warnings go to `diagnostics`.

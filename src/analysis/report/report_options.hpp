@@ -40,6 +40,7 @@ struct ReportRequest {
   bool show_info = false;            // -I: the header's topology, caches and memory nodes in full
   bool relative_percentage = false;  // --percentage relative: of what the filters show
   bool parent_given = false;         // -p: perf then sorts by parent too
+  std::string time;                  // --time: start,stop in seconds, or percent slices
   // Views of data a file may lack (branch stacks, memory samples, LBR call stacks, AUX traces):
   // checked against the file's events when it opens, with perf's reason where it has none.
   struct {

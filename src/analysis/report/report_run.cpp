@@ -5,6 +5,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "analysis/script/script_filter.hpp"
 #include "session/tracepoint_formats.hpp"
 
 namespace sonde::analysis {
@@ -35,6 +36,8 @@ class HistogramFiller : public session::SessionVisitor {
     if (period == 0 && !sample.event.attr.freq) period = sample.event.attr.sample_period;
     if (period == 0) period = 1;
     if (!cpu_wanted(sample)) return;  // perf's --cpu leaves the sample out of every total
+    if (sample.sample.has(PERF_SAMPLE_TIME) && outside_time_ranges(report_.time_ranges, sample.sample.time))
+      return;  // so does --time
     if (!wanted(sample.thread)) {
       histogram.add_filtered(period);
       return;
@@ -284,6 +287,14 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
       report->events.push_back({session::event_name(event), Histogram()});
   }
   if (request.header_only) return report;
+  if (!request.time.empty()) {
+    std::optional<std::pair<uint64_t, uint64_t>> sample_times;
+    if (const auto& known = report->session.reader().features().sample_time)
+      sample_times = std::pair{known->first, known->last};
+    auto ranges = parse_time_slices(request.time, sample_times);
+    if (!ranges) return tl::unexpected(ranges.error());
+    report->time_ranges = std::move(*ranges);
+  }
   if (auto checked = check_data_views(request, report->session.reader().attrs().events(), diagnostics);
       !checked)
     return tl::unexpected(checked.error());

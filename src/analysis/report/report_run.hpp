@@ -9,6 +9,7 @@
 #include "analysis/report/report_frames.hpp"
 #include "analysis/report/report_options.hpp"
 #include "analysis/report/wall_clock.hpp"
+#include "analysis/script/script_filter.hpp"
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
 #include "session/session.hpp"
@@ -37,6 +38,7 @@ struct Report {
   // state frames; empty and null otherwise.
   std::vector<WallClockKind> wall_kinds;
   session::Dso* off_cpu_dso = nullptr;
+  std::vector<TimeRange> time_ranges;  // --time: samples outside them are left out entirely
 };
 
 // Makes the resolver the report uses (the symbols layer); `notes` (or nullptr) takes a note per

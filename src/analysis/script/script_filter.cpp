@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 
 #include "base/strings.hpp"
 
@@ -54,15 +56,62 @@ Result<std::vector<TimeRange>> parse_time_ranges(std::string_view text) {
   return ranges;
 }
 
-bool ScriptFilter::skip_time(uint64_t time) const {
-  if (times.empty() || time == 0) return false;
-  for (const TimeRange& range : times) {
+Result<std::vector<TimeRange>> parse_time_slices(std::string_view text,
+                                                 std::optional<std::pair<uint64_t, uint64_t>> sample_times) {
+  if (text.find('%') == std::string_view::npos) return parse_time_ranges(text);
+  if (!sample_times || sample_times->second <= sample_times->first)
+    return fail(
+        "--time's percent slices need the file's first and last sample times, and it has none "
+        "(record it again, or give start,stop in seconds)");
+  const uint64_t first = sample_times->first, total = sample_times->second - first;
+  auto percent_of = [](std::string_view part) -> std::optional<double> {
+    part = trim(part);
+    if (part.empty() || part.back() != '%') return std::nullopt;
+    std::string number(part.substr(0, part.size() - 1));
+    char* end = nullptr;
+    double value = std::strtod(number.c_str(), &end);
+    if (number.empty() || *end != '\0' || value < 0 || value > 100) return std::nullopt;
+    return value / 100.0;
+  };
+  std::vector<TimeRange> ranges;
+  for (const std::string& part : split(text, ',')) {
+    double from = 0, to = 0;
+    auto slash = part.find('/');
+    auto dash = part.find('-');
+    if (slash != std::string::npos) {
+      auto width = percent_of(std::string_view(part).substr(0, slash));
+      auto index = parse_uint(trim(std::string_view(part).substr(slash + 1)), 10);
+      if (!width || !index || *index == 0) return failf("bad --time slice '{}'; give it as 10%/2", part);
+      from = *width * static_cast<double>(*index - 1);
+      to = *width * static_cast<double>(*index);
+    } else if (dash != std::string::npos) {
+      auto start = percent_of(std::string_view(part).substr(0, dash));
+      auto end = percent_of(std::string_view(part).substr(dash + 1));
+      if (!start || !end || *end < *start) return failf("bad --time range '{}'; give it as 0%-10%", part);
+      from = *start;
+      to = *end;
+    } else {
+      return failf("bad --time slice '{}'; give 10%/2 or 0%-10%", part);
+    }
+    if (from > 1.0 || to > 1.0) return failf("--time slice '{}' reaches beyond the recording (100%)", part);
+    ranges.push_back({first + static_cast<uint64_t>(std::llround(from * static_cast<double>(total))),
+                      first + static_cast<uint64_t>(std::llround(to * static_cast<double>(total)))});
+  }
+  if (ranges.empty()) return failf("'{}' is not a time slice; give 10%/2 or 0%-10%", text);
+  return ranges;
+}
+
+bool outside_time_ranges(const std::vector<TimeRange>& ranges, uint64_t time) {
+  if (ranges.empty() || time == 0) return false;
+  for (const TimeRange& range : ranges) {
     bool before = range.start != 0 && time < range.start;
     bool after = range.end != 0 && time > range.end;
     if (!before && !after) return false;
   }
   return true;
 }
+
+bool ScriptFilter::skip_time(uint64_t time) const { return outside_time_ranges(times, time); }
 
 bool ScriptFilter::skip_cpu(uint32_t cpu) const {
   if (cpus.empty() || cpu == UINT32_MAX) return false;

@@ -2,8 +2,10 @@
 // Which events perf script shows: --time ranges, -C CPUs, and --comm/--pid/--tid threads.
 // Time and thread filters apply to samples; the CPU filter to samples and side-band records.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/error.hpp"
@@ -18,6 +20,13 @@ struct TimeRange {
 // perf's --time: "start,stop" in seconds with up to nine decimals, either side may be empty;
 // several ranges separated by spaces.
 Result<std::vector<TimeRange>> parse_time_ranges(std::string_view text);
+// perf's --time with its percent forms as well: "10%/2" (the second tenth), "10%/1,10%/3",
+// "0%-10%", "0%-10%,50%-60%", of the span between the file's first and last sample
+// (`sample_times`, from its SAMPLE_TIME feature; a percent form without them is an error).
+Result<std::vector<TimeRange>> parse_time_slices(std::string_view text,
+                                                 std::optional<std::pair<uint64_t, uint64_t>> sample_times);
+// perf's test: a sample outside every range is skipped; one without a time (0) never is.
+bool outside_time_ranges(const std::vector<TimeRange>& ranges, uint64_t time);
 // perf's seconds.fraction timestamp ("10040.658472") in nanoseconds.
 Result<uint64_t> parse_timestamp(std::string_view text);
 

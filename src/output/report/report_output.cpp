@@ -63,7 +63,7 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
     VisibleTotals totals{event.histogram.samples(), event.histogram.total_period()};
     if (request.relative_percentage) totals = visible_totals(event.histogram, report.tables, layout);
     if (!request.quiet) {
-      print_event_header(out, totals.samples, event.name, totals.period);
+      print_event_header(out, totals.samples, event.name, totals.period, request.time);
       std::fputs("#\n", out);
     }
     print_histogram(out, event.histogram, report.tables, layout, totals.period, !request.quiet);

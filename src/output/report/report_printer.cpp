@@ -14,7 +14,7 @@ using analysis::HistEntry;
 using analysis::SortKey;
 
 void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
-                        uint64_t total_period) {
+                        uint64_t total_period, const std::string& time_slices) {
   // perf's convert_unit: K, M, G by thousands, a space when it did not divide.
   char unit = ' ';
   for (char next : {'K', 'M', 'G'}) {
@@ -23,7 +23,9 @@ void print_event_header(std::FILE* out, uint64_t samples, const std::string& eve
       unit = next;
     }
   }
-  fmt::print(out, "# Samples: {}{} of event '{}'\n", samples, unit, event_name);
+  fmt::print(out, "# Samples: {}{} of event '{}'", samples, unit, event_name);
+  if (!time_slices.empty()) fmt::print(out, " (time slices: {})", time_slices);
+  fmt::print(out, "\n");
   fmt::print(out, "# Event count (approx.): {}\n", total_period);
 }
 

@@ -38,8 +38,9 @@ VisibleTotals visible_totals(analysis::Histogram& histogram, analysis::ReportTab
                              const ReportLayout& layout);
 
 // "# Samples: 1K of event 'cpu-clock'" and the event count, as perf abbreviates them.
+// `time_slices`: --time's text, which perf repeats after the event name.
 void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
-                        uint64_t total_period);
+                        uint64_t total_period, const std::string& time_slices = "");
 
 // The column header and every entry of one event's histogram (with call graphs). `total` is
 // the period percentages are taken of.
