@@ -9,6 +9,7 @@
 #include "base/strings.hpp"
 #include "capture/open_event.hpp"
 #include "capture/tasks.hpp"
+#include "kernel/cgroup.hpp"
 #include "kernel/syscall_table.hpp"
 
 namespace sonde::capture {
@@ -85,7 +86,7 @@ Result<CounterSession> CounterSession::open(const std::vector<events::EventSpec>
 
   std::vector<size_t> syscall_candidates;
   for (size_t i = 0; i < events.size(); ++i)
-    if (is_aggregatable_syscall(events[i])) syscall_candidates.push_back(i);
+    if (is_aggregatable_syscall(events[i]) && events[i].cgroup.empty()) syscall_candidates.push_back(i);
   bool aggregate = options.syscall_aggregation_threshold > 0 &&
                    syscall_candidates.size() >= options.syscall_aggregation_threshold && !target.per_thread;
   if (aggregate) {
@@ -151,9 +152,19 @@ Result<void> CounterSession::open_perf_event(const events::EventSpec& spec, size
   attr.enable_on_exec =
       target.kind == CountingTarget::Kind::workload && !leader_event && !target.start_disabled ? 1 : 0;
 
+  // -G: the event counts only tasks of the cgroup, per CPU (perf's PERF_FLAG_PID_CGROUP).
+  int cgroup_fd = -1;
+  if (!spec.cgroup.empty()) {
+    if (!system_wide_) return failf("-G {}: cgroups are counted system-wide; add -a or -C", spec.cgroup);
+    auto opened = kernel::open_perf_cgroup(spec.cgroup);
+    if (!opened) return tl::unexpected(opened.error());
+    cgroup_fd = opened->get();
+    cgroups_.push_back(std::move(*opened));
+  }
   for (size_t s = 0; s < slots_.size(); ++s) {
     int group_fd = leader_event ? leader_event->fds[s].fd() : -1;
-    auto fd = open_event(attr, slots_[s].tid, slots_[s].cpu, group_fd);
+    auto fd = cgroup_fd >= 0 ? open_event(attr, cgroup_fd, slots_[s].cpu, group_fd, PERF_FLAG_PID_CGROUP)
+                             : open_event(attr, slots_[s].tid, slots_[s].cpu, group_fd);
     if (!fd) {
       int err = fd.error().sys_errno;
       if (means_not_supported(err)) {

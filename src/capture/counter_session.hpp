@@ -10,6 +10,7 @@
 
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
+#include "base/unique_fd.hpp"
 #include "events/event_spec.hpp"
 #include "kernel/perf_event.hpp"
 #include "kernel/syscall_counter.hpp"
@@ -77,6 +78,7 @@ class CounterSession {
     bool exit_side = false;
     std::vector<kernel::PerfEventFd> fds;  // one per slot
   };
+  std::vector<UniqueFd> cgroups_;  // -G: the cgroup directories events are opened in
   Result<void> open_perf_event(const events::EventSpec& spec, size_t index, const CountingTarget& target,
                                Diagnostics& diagnostics);
   uint64_t syscall_counter_time_ns() const;

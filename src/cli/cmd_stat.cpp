@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 
+#include "base/strings.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "events/parse_events.hpp"
@@ -68,6 +69,10 @@ int cmd_stat(int argc, char** argv) {
   app.add_option("--control", run.control, "fifo:CTL[,ACK] or fd:CTL[,ACK]: enable/disable commands");
   app.add_flag("--no-merge,!--merge", merge, "accepted: sonde does not merge same-named events");
   app.add_flag("--hybrid-merge", hybrid_merge, "accepted: this is for hybrid CPUs (P and E cores)");
+  std::string cgroups, for_each_cgroup;
+  app.add_option("-G,--cgroup", cgroups,
+                 "with -a: count the events in these cgroups (one per event, in order)");
+  app.add_option("--for-each-cgroup", for_each_cgroup, "with -a: every event once in each of these cgroups");
   app.add_option("-M,--metrics", pmu_only.metrics, "metrics to compute (needs the CPU's PMU)");
   app.add_flag("--metric-no-group", metric_no_group, "with -M: do not group metric events");
   app.add_flag("--metric-no-merge", metric_no_merge, "with -M: do not share events between metrics");
@@ -130,6 +135,20 @@ int cmd_stat(int argc, char** argv) {
   if (interval_ms < 0) return report_usage_error("stat", "-I needs a positive number of milliseconds");
 
   run.events = std::move(event_options.events);
+  if ((!cgroups.empty() || !for_each_cgroup.empty()) && !target.system_wide())
+    return report_usage_error("stat", "-G and --for-each-cgroup count system-wide: add -a or -C");
+  if (!cgroups.empty() && !for_each_cgroup.empty())
+    return report_usage_error("stat", "-G and --for-each-cgroup exclude each other; give one");
+  if (!cgroups.empty() || !for_each_cgroup.empty()) {
+    // Cgroups name events, so perf's default events are made here when none were given.
+    if (run.events.empty() && !run.null_run)
+      if (auto parsed = pipeline::parse_default_stat_events(true, run.detail, run.events); !parsed)
+        return report_error("stat", parsed.error());
+    if (!cgroups.empty() && !events::assign_cgroups(run.events, split(cgroups, ',')))
+      return report_usage_error("stat", "-G names more cgroups than there are events; give one per event");
+    if (!for_each_cgroup.empty())
+      run.events = events::expand_for_each_cgroup(run.events, split(for_each_cgroup, ','));
+  }
   if (group) events::group_all(run.events);
   if (all_user) run.privilege = pipeline::StatRunOptions::Privilege::user;
   if (all_kernel) run.privilege = pipeline::StatRunOptions::Privilege::kernel;

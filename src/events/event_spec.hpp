@@ -19,6 +19,7 @@ struct EventSpec {
   std::string tracepoint_system;  // set for tracepoints ("syscalls")
   std::string tracepoint_name;    // set for tracepoints ("sys_enter_write")
   std::string filter;             // --filter text applied to this event (tracepoints)
+  std::string cgroup;             // stat -G/--for-each-cgroup: counted only in this cgroup
   int max_stack = 0;              // /max-stack=N/ term; 0 when not given
   // What other terms and modifiers asked for, beyond the attr bits the parser sets itself.
   bool period_term = false;        // /period=N/ set attr.sample_period: -c/-F must not override it
@@ -34,5 +35,12 @@ struct EventSpec {
   bool guest_host_chosen = false;  // a :G or :H modifier decided exclude_guest/host (perf's exclude_GH)
   bool is_tracepoint() const { return attr.type == PERF_TYPE_TRACEPOINT; }
 };
+
+// perf stat's -G: the comma-separated cgroups go to the events in order ("" for none); a single
+// cgroup goes to every event. Fails when more cgroups than events are given.
+bool assign_cgroups(std::vector<EventSpec>& events, const std::vector<std::string>& cgroups);
+// perf stat's --for-each-cgroup: every event once per cgroup, cgroup by cgroup.
+std::vector<EventSpec> expand_for_each_cgroup(const std::vector<EventSpec>& events,
+                                              const std::vector<std::string>& cgroups);
 
 }  // namespace sonde::events

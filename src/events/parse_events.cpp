@@ -395,4 +395,29 @@ void group_all(std::vector<EventSpec>& events) {
   }
 }
 
+bool assign_cgroups(std::vector<EventSpec>& events, const std::vector<std::string>& cgroups) {
+  if (cgroups.size() > events.size()) return false;
+  if (cgroups.size() == 1) {
+    for (auto& event : events) event.cgroup = cgroups.front();
+    return true;
+  }
+  for (size_t i = 0; i < cgroups.size(); ++i) events[i].cgroup = cgroups[i];
+  return true;
+}
+
+std::vector<EventSpec> expand_for_each_cgroup(const std::vector<EventSpec>& events,
+                                              const std::vector<std::string>& cgroups) {
+  std::vector<EventSpec> expanded;
+  for (const std::string& cgroup : cgroups) {
+    int base = static_cast<int>(expanded.size());
+    for (const auto& event : events) {
+      EventSpec copy = event;
+      copy.cgroup = cgroup;
+      copy.group_leader += base;  // groups stay groups within each copy
+      expanded.push_back(std::move(copy));
+    }
+  }
+  return expanded;
+}
+
 }  // namespace sonde::events

@@ -143,10 +143,13 @@ Result<void> run_hook(const std::string& command, const char* option) {
 
 }  // namespace
 
+Result<void> parse_default_stat_events(bool system_wide, int detail, std::vector<events::EventSpec>& events) {
+  return events::parse_events(default_events(system_wide, detail), events);
+}
+
 Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics) {
   if (options.events.empty() && !options.null_run) {
-    if (auto parsed = events::parse_events(default_events(options.target.system_wide(), options.detail),
-                                           options.events);
+    if (auto parsed = parse_default_stat_events(options.target.system_wide(), options.detail, options.events);
         !parsed)
       return tl::unexpected(parsed.error());
   }

@@ -54,6 +54,9 @@ struct StatRunOptions {
   std::string control;                             // --control fifo:CTL[,ACK] | fd:CTL[,ACK]
 };
 
+// perf 6.1's default events for stat (system-wide or not), with -d's additions.
+Result<void> parse_default_stat_events(bool system_wide, int detail, std::vector<events::EventSpec>& events);
+
 // Counts and prints the counts on stderr or the -o file (perf stat's layout); the exit status sonde
 // stat ends with: the workload's, or 0 without one.
 Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics);

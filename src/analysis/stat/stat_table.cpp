@@ -79,6 +79,7 @@ StatCounterLine counter_line(const StatLinePrefix& prefix, const std::vector<Met
   StatCounterLine line;
   line.prefix = prefix;
   line.name = event.name;
+  line.cgroup = event.cgroup;
   bool clock = is_clock_event(event);
   line.unit = clock ? "msec" : "";
   line.fractional = clock;

@@ -29,6 +29,7 @@ struct StatCounterLine {
   State state = State::counted;
   StatLinePrefix prefix;
   std::string name;
+  std::string cgroup;       // -G: the cgroup the event counted in, printed after its name
   std::string unit;         // "msec" for clock events, else empty
   bool fractional = false;  // printed with two decimals (clock events in msec)
   double value = 0;         // in `unit`

@@ -193,6 +193,7 @@ void StatPrinter::print_json_line(const StatCounterLine& line, std::optional<dou
                                                                           : "<not supported>";
   text += fmt::format("\"counter-value\" : \"{}\", \"unit\" : \"{}\", \"event\" : \"{}\", ", value, line.unit,
                       json_text(line.name));
+  if (!line.cgroup.empty()) text += fmt::format("\"cgroup\" : \"{}\", ", json_text(line.cgroup));
   if (options_.runs > 1)
     text += fmt::sprintf("\"variance\" : %.2f, ", counted ? line.noise_percent.value_or(0) : 0.0);
   text += fmt::format("\"event-runtime\" : {}, ", counted ? line.run_time_ns : 0);
@@ -213,6 +214,7 @@ void StatPrinter::print_line(const StatCounterLine& line, const std::string& tim
   if (csv()) {
     const std::string& sep = *options_.csv_separator;
     text += value + sep + line.unit + sep + line.name;
+    if (!line.cgroup.empty()) text += sep + line.cgroup;
     if (options_.runs > 1)
       text += sep + fmt::sprintf("%.2f%%", counted ? line.noise_percent.value_or(0) : 0.0);
     text += sep + fmt::format("{}", counted ? line.run_time_ns : 0) + sep +
@@ -227,6 +229,7 @@ void StatPrinter::print_line(const StatCounterLine& line, const std::string& tim
   }
   text += fmt::format("{:>{}} {:<{}} {:<{}}", value, kValueWidth, line.unit, kUnitWidth, line.name,
                       counted ? kNameWidth : kUncountedNameWidth);
+  if (!line.cgroup.empty()) text += " " + line.cgroup;
   if (!counted) {
     text += std::string(kMetricWidth, ' ');
   } else if (line.metric) {
