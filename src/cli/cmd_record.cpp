@@ -1,5 +1,6 @@
 // sonde record: perf record's options; pipeline/record_to_file does the recording.
 #include <fmt/format.h>
+#include <sched.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -103,6 +104,8 @@ int cmd_record(int argc, char** argv) {
   app.add_flag("--buildid-mmap", sampling.build_id_mmaps, "MMAP2 records carry build-ids (implies -B)");
   app.add_flag("--timestamp-boundary", timestamp_boundary,
                "accepted: sonde always writes the first and last sample times");
+  int realtime = 0;
+  app.add_option("-r,--realtime", realtime, "run sonde (not the workload) with SCHED_FIFO at this priority");
   std::optional<std::string> switch_output;
   int switch_max_files = 0;
   app.add_option("--switch-output", switch_output,
@@ -230,6 +233,15 @@ int cmd_record(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) record.cmdline.push_back(argv[i]);
 
   if (dry_run) return 0;  // perf's --dry-run: the options parsed, nothing recorded
+  if (realtime > 0) {
+    // The workload keeps its normal policy (reset on fork); only the draining is real-time.
+    sched_param param{};
+    param.sched_priority = realtime;
+    if (::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) != 0)
+      return report_error(
+          "record", Error{fmt::format("cannot set real-time priority {}: {}; give 1-{} as root", realtime,
+                                      errno_text(errno), sched_get_priority_max(SCHED_FIFO))});
+  }
 
   // -q: perf's quiet drops its informational lines (-D's "Events enabled"), not its warnings.
   Diagnostics diagnostics([quiet](const Diagnostics::Message& message) {

@@ -1,6 +1,9 @@
 #include "cli/event_options.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdint>
 
 #include "base/strings.hpp"
 #include "events/parse_events.hpp"
@@ -40,6 +43,29 @@ void add_event_options(CLI::App& app, EventOptions& options, const std::string& 
                                    Error::Kind::usage};
          },
          "event filter for the tracepoints of the preceding -e")
+      ->trigger_on_parse();
+  if (command_name != "record") return;
+  // perf record's --exclude-perf: the preceding tracepoints leave out what sonde itself does
+  // (its writes of the file, its reads of /proc), as "common_pid != PID" added to their filter.
+  app.add_flag_function(
+         "--exclude-perf",
+         [&options](std::int64_t) {
+           if (options.error) return;
+           bool applied = false;
+           for (size_t i = options.from_last_option; i < options.events.size(); ++i) {
+             auto& event = options.events[i];
+             if (!event.is_tracepoint()) continue;
+             std::string own = fmt::format("common_pid != {}", ::getpid());
+             event.filter = event.filter.empty() ? own : fmt::format("({}) && ({})", event.filter, own);
+             applied = true;
+           }
+           if (!applied)
+             options.error = Error{
+                 "sonde record: --exclude-perf must follow a tracepoint event "
+                 "(-e subsys:event --exclude-perf)",
+                 Error::Kind::usage};
+         },
+         "leave sonde's own activity out of the preceding -e tracepoints")
       ->trigger_on_parse();
 }
 
