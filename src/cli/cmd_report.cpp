@@ -96,6 +96,7 @@ int cmd_report(int argc, char** argv) {
   std::string cpus, percentage = "absolute";
   app.add_option("-C,--cpu", cpus,
                  "only samples on these CPUs (0-3,5); the others are left out of every total");
+  app.add_option("--socket-filter", request.filters.socket, "only samples on this processor socket's CPUs");
   app.add_option("--symbol-filter", request.filters.symbol_filter,
                  "only entries whose symbol name contains this");
   app.add_flag("-U,--hide-unresolved", request.options.hide_unresolved,

@@ -17,9 +17,10 @@ struct ReportFilters {
   std::vector<int> cpus;       // -C/--cpu: samples on other CPUs are left out entirely
   std::string symbol_filter;   // --symbol-filter: entries whose symbol name contains it
   bool exclude_other = false;  // --exclude-other: entries with a --parent match only
+  std::optional<int> socket;   // --socket-filter: samples on this socket's CPUs (header topology)
   bool any() const {
     return !comms.empty() || !dsos.empty() || !symbols.empty() || !pids.empty() || !tids.empty() ||
-           !cpus.empty() || !symbol_filter.empty() || exclude_other;
+           !cpus.empty() || !symbol_filter.empty() || exclude_other || socket.has_value();
   }
 };
 

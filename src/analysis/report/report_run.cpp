@@ -15,6 +15,10 @@ namespace {
 class HistogramFiller : public session::SessionVisitor {
  public:
   HistogramFiller(Report& report, const ReportRequest& request) : report_(report), request_(request) {
+    // --socket-filter: each CPU's socket, from the file's CPU_TOPOLOGY.
+    if (request.filters.socket)
+      if (const auto& topology = report.session.reader().features().cpu_topology)
+        for (const auto& cpu : topology->cpus) socket_of_cpu_.push_back(static_cast<int>(cpu.socket_id));
     if (std::find(report.keys.begin(), report.keys.end(), SortKey::trace) == report.keys.end()) return;
     auto formats = session::TracepointFormats::parse(report.session.reader().tracing_data());
     if (formats) formats_.emplace(std::move(*formats));
@@ -38,7 +42,7 @@ class HistogramFiller : public session::SessionVisitor {
     if (!cpu_wanted(sample)) return;  // perf's --cpu leaves the sample out of every total
     if (sample.sample.has(PERF_SAMPLE_TIME) && outside_time_ranges(report_.time_ranges, sample.sample.time))
       return;  // so does --time
-    if (!wanted(sample.thread)) {
+    if (!wanted(sample.thread) || !socket_wanted(sample)) {
       histogram.add_filtered(period);
       return;
     }
@@ -176,6 +180,13 @@ class HistogramFiller : public session::SessionVisitor {
     return std::find(cpus.begin(), cpus.end(), static_cast<int>(sample.sample.cpu)) != cpus.end();
   }
 
+  // perf keeps a sample of another socket in the totals, out of the entries.
+  bool socket_wanted(const session::SampleEvent& sample) const {
+    if (!request_.filters.socket) return true;
+    if (!sample.sample.has(PERF_SAMPLE_CPU) || sample.sample.cpu >= socket_of_cpu_.size()) return false;
+    return socket_of_cpu_[sample.sample.cpu] == *request_.filters.socket;
+  }
+
   bool wanted(const session::Thread& thread) const {
     const ReportFilters& f = request_.filters;
     if (!f.comms.empty() && std::find(f.comms.begin(), f.comms.end(), thread.comm) == f.comms.end())
@@ -208,6 +219,7 @@ class HistogramFiller : public session::SessionVisitor {
 
   Report& report_;
   const ReportRequest& request_;
+  std::vector<int> socket_of_cpu_;
   std::optional<session::TracepointFormats> formats_;  // for the trace key
   std::string trace_text_;
   std::unordered_map<const session::Thread*, CachedComm> comms_;

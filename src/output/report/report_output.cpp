@@ -64,6 +64,7 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
     if (request.relative_percentage) totals = visible_totals(event.histogram, report.tables, layout);
     if (!request.quiet) {
       print_event_header(out, totals.samples, event.name, totals.period, request.time);
+      if (filters.socket) fmt::print(out, "# Processor Socket: {}\n", *filters.socket);
       std::fputs("#\n", out);
     }
     print_histogram(out, event.histogram, report.tables, layout, totals.period, !request.quiet);
