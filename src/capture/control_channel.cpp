@@ -85,6 +85,18 @@ std::optional<ControlCommand> ControlChannel::next() {
   }
 }
 
+Result<bool> ControlChannel::serve(const std::function<Result<void>(bool enable)>& set_enabled) {
+  bool stop = false;
+  for (auto command = next(); command; command = next()) {
+    if (*command == ControlCommand::enable || *command == ControlCommand::disable)
+      if (auto set = set_enabled(*command == ControlCommand::enable); !set)
+        return tl::unexpected(set.error());
+    stop = stop || *command == ControlCommand::stop;
+    acknowledge();
+  }
+  return stop;
+}
+
 void ControlChannel::acknowledge() {
   if (!ack_) return;
   static constexpr char kAck[] = "ack\n";  // with its NUL, as perf writes sizeof the tag

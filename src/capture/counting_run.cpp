@@ -115,18 +115,9 @@ Result<CountingRunResult> run_counting(const std::vector<events::EventSpec>& eve
       enable_pending = false;
       if (auto enabled = set_enabled(true); !enabled) return tl::unexpected(enabled.error());
     }
-    bool stop_requested = false;
-    while (options.control) {
-      auto command = options.control->next();
-      if (!command) break;
-      if (*command == ControlCommand::enable || *command == ControlCommand::disable) {
-        if (auto set = set_enabled(*command == ControlCommand::enable); !set)
-          return tl::unexpected(set.error());
-      }
-      stop_requested = stop_requested || *command == ControlCommand::stop;
-      options.control->acknowledge();
-    }
-    if (stop_requested) {
+    auto stop_requested = options.control ? options.control->serve(set_enabled) : Result<bool>(false);
+    if (!stop_requested) return tl::unexpected(stop_requested.error());
+    if (*stop_requested) {
       stop_for(ReceivedSignal{SIGTERM, false});
       break;
     }

@@ -139,6 +139,16 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
   auto note = [&](const char* text) {
     if (options.notes) options.notes->note(text);
   };
+  // -D's end and --control's enable/disable: the sampling events, never the tracking one.
+  auto set_sampling = [&](bool enable) -> Result<void> {
+    if (enable) {
+      if (auto enabled = session->enable(SamplingSession::Events::sampling); !enabled) return enabled;
+    } else {
+      session->disable(SamplingSession::Events::sampling);
+    }
+    note(enable ? "Events enabled" : "Events disabled");
+    return {};
+  };
   auto start = std::chrono::steady_clock::now();
   if (workload) {
     if (auto started = workload->start(); !started) return tl::unexpected(started.error());
@@ -160,26 +170,11 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
     session->wait(wait);
     if (enable_pending && std::chrono::steady_clock::now() >= enable_at) {
       enable_pending = false;
-      if (auto enabled = session->enable(SamplingSession::Events::sampling); !enabled)
-        return tl::unexpected(enabled.error());
-      note("Events enabled");
+      if (auto enabled = set_sampling(true); !enabled) return tl::unexpected(enabled.error());
     }
-    bool stop_requested = false;
-    while (options.control) {
-      auto command = options.control->next();
-      if (!command) break;
-      if (*command == ControlCommand::enable) {
-        if (auto enabled = session->enable(SamplingSession::Events::sampling); !enabled)
-          return tl::unexpected(enabled.error());
-        note("Events enabled");
-      } else if (*command == ControlCommand::disable) {
-        session->disable(SamplingSession::Events::sampling);
-        note("Events disabled");
-      }
-      stop_requested = stop_requested || *command == ControlCommand::stop;
-      options.control->acknowledge();
-    }
-    if (stop_requested || (options.should_stop && options.should_stop())) {
+    auto stop_requested = options.control ? options.control->serve(set_sampling) : Result<bool>(false);
+    if (!stop_requested) return tl::unexpected(stop_requested.error());
+    if (*stop_requested || (options.should_stop && options.should_stop())) {
       // Ended on purpose (--control stop, --max-size): not the workload's failure.
       if (workload) workload->stop(false);
       ended_by_us = true;

@@ -191,17 +191,16 @@ int cmd_record(int argc, char** argv) {
     if (!pids) return report_error("record", pids.error());
     target.pids = *pids;
   }
-  if (auto frequency_checked = pipeline::check_frequency(frequency, strict_freq); !frequency_checked)
-    return report_error("record", frequency_checked.error());
-  else if (*frequency_checked != frequency && quiet) {
-    frequency = *frequency_checked;
-  } else if (*frequency_checked != frequency) {
-    fmt::print(stderr,
-               "warning: Maximum frequency rate ({} Hz) exceeded, throttling from {} Hz to {} Hz.\n"
-               "         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
-               "         The kernel will lower it when perf's interrupts take too long.\n",
-               *frequency_checked, frequency, *frequency_checked);
-    frequency = *frequency_checked;
+  auto allowed_frequency = pipeline::check_frequency(frequency, strict_freq);
+  if (!allowed_frequency) return report_error("record", allowed_frequency.error());
+  if (*allowed_frequency != frequency) {
+    if (!quiet)
+      fmt::print(stderr,
+                 "warning: Maximum frequency rate ({} Hz) exceeded, throttling from {} Hz to {} Hz.\n"
+                 "         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+                 "         The kernel will lower it when perf's interrupts take too long.\n",
+                 *allowed_frequency, frequency, *allowed_frequency);
+    frequency = *allowed_frequency;
   }
   if (all_user) sampling.privilege = capture::RecordOptions::Privilege::user;
   if (all_kernel) sampling.privilege = capture::RecordOptions::Privilege::kernel;

@@ -461,7 +461,6 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     return result;
   }
   if (auto finalized = writer->finalize(*features); !finalized) return tl::unexpected(finalized.error());
-  result.data_size = writer->data_size();
   return result;
 }
 

@@ -203,6 +203,7 @@ Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics) {
   const bool groups_cpus = options.aggregation != analysis::Aggregation::global &&
                            options.aggregation != analysis::Aggregation::per_cpu &&
                            options.aggregation != analysis::Aggregation::per_thread;
+  std::vector<analysis::StatSlot> table_slots;
   auto lines_of = [&](const std::vector<capture::Slot>& slots,
                       const std::vector<capture::EventCounts>& counts,
                       const std::vector<capture::EventCounts>* before, double elapsed_ns) {
@@ -214,8 +215,10 @@ Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics) {
         for (size_t s = 0; s < readings[e].size() && s < (*before)[e].slots.size(); ++s)
           readings[e][s] = analysis::difference(readings[e][s], (*before)[e].slots[s]);
     }
-    return analysis::build_stat_lines(options.events, readings, supported, stat_slots(slots, groups_cpus),
-                                      table_options, elapsed_ns);
+    // Per CPU the slots are the same at every interval and run: where each CPU sits is read once.
+    if (!groups_cpus || table_slots.size() != slots.size()) table_slots = stat_slots(slots, groups_cpus);
+    return analysis::build_stat_lines(options.events, readings, supported, table_slots, table_options,
+                                      elapsed_ns);
   };
 
   // Interval output: each tick prints the counts since the previous one.

@@ -338,7 +338,9 @@ void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, co
     case PERF_RECORD_FORK:
     case PERF_RECORD_EXIT:
     case PERF_RECORD_SWITCH:
-    case PERF_RECORD_SWITCH_CPU_WIDE: {
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+    case PERF_RECORD_KSYMBOL:
+    case PERF_RECORD_BPF_EVENT: {
       // The same text as --show-*-events, after the name both print.
       fmt::memory_buffer text;
       append_record_text(record, text);
@@ -357,19 +359,6 @@ void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, co
     case PERF_RECORD_LOST_SAMPLES:
       if (auto lost = perfdata::LostSamplesRecord::decode(record)) {
         fmt::format_to(it, ": id:{}: lost samples :{}\n", id.id, lost->lost);
-        return;
-      }
-      break;
-    case PERF_RECORD_KSYMBOL:
-      if (auto ksym = perfdata::KsymbolRecord::decode(record)) {
-        fmt::format_to(it, " addr {:x} len {} type {} flags {:#x} name {}\n", ksym->addr, ksym->len,
-                       ksym->ksym_type, ksym->flags, ksym->name);
-        return;
-      }
-      break;
-    case PERF_RECORD_BPF_EVENT:
-      if (auto bpf = perfdata::BpfEventRecord::decode(record)) {
-        fmt::format_to(it, " type {}, flags {}, id {}\n", bpf->type, bpf->flags, bpf->id);
         return;
       }
       break;
