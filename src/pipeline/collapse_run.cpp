@@ -20,11 +20,10 @@ Result<std::string> wakeup_chains(const CollapseRequest& request, const analysis
   auto add = [&](const analysis::StackSample& sample) { chains.add(sample); };
   if (auto replayed = analysis::for_each_session_stack(input.name(), {}, filter, add, diagnostics); !replayed)
     return tl::unexpected(replayed.error());
-  std::string text = chains.folded_text();
-  if (text.empty())
+  if (!chains.has_wakers())
     return failf("{} has no off-CPU wake-ups; record them with 'sonde record --off-cpu --wakers'",
                  request.input);
-  return text;
+  return chains.folded_text();
 }
 
 }  // namespace

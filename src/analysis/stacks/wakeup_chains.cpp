@@ -7,18 +7,19 @@ namespace sonde::analysis {
 void WakeupChains::add(const StackSample& sample) {
   bool blocked = sample.event == kBlockedEvent;
   if (!blocked && sample.event != kWakerEvent) return;
+  if (!blocked) ++waker_samples_;
   auto folded = collapser_.fold(sample);
   std::vector<uint32_t> ids(folded.begin(), folded.end());
   auto& others = blocked ? wakers_ : blocked_;
   if (auto found = others.find(sample.time_ns); found != others.end()) {
     if (blocked)
-      join(ids, found->second, sample.period);
+      join(ids, found->second.frames, sample.period);
     else
-      join(found->second, ids, sample.period);
+      join(found->second.frames, ids, sample.period);
     others.erase(found);
     return;
   }
-  (blocked ? blocked_ : wakers_)[sample.time_ns] = std::move(ids);
+  (blocked ? blocked_ : wakers_)[sample.time_ns] = {std::move(ids), sample.period};
 }
 
 namespace {
@@ -43,10 +44,11 @@ void WakeupChains::join(const std::vector<uint32_t>& blocked, const std::vector<
   chain += ";--";
   // The waker's frames leaf first, its process name last (offwaketime's order). A wake-up from
   // an interrupt ends at the interrupt's entry and is named "[interrupt]": what it interrupted
-  // (whatever ran on that CPU) did not wake anyone.
+  // (whatever ran on that CPU) did not wake anyone. Interrupts nest (a timer's can come in the
+  // exit path of a rescheduling IPI's), and the one nearest the leaf did the wake-up.
   size_t root = waker.empty() ? 0 : 1;
-  std::string_view waker_name = waker.empty() ? std::string_view() : names[waker[0]];
-  for (size_t i = root; i < waker.size(); ++i)
+  std::string_view waker_name = waker.empty() ? std::string_view("[unknown]") : names[waker[0]];
+  for (size_t i = waker.size(); i-- > root;)
     if (interrupt_entry(names[waker[i]])) {
       root = i;
       waker_name = "[interrupt]";
@@ -63,7 +65,10 @@ void WakeupChains::join(const std::vector<uint32_t>& blocked, const std::vector<
   chains_[chain] += ns;
 }
 
-std::string WakeupChains::folded_text() const {
+std::string WakeupChains::folded_text() {
+  // A block whose waker the recording did not catch keeps its time, with the waker unknown.
+  for (const auto& [time, block] : blocked_) join(block.frames, {}, block.ns);
+  blocked_.clear();
   std::string text;
   for (const auto& [chain, ns] : chains_) {
     text += chain;

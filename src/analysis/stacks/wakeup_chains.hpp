@@ -23,17 +23,23 @@ class WakeupChains {
   explicit WakeupChains(CollapseOptions options) : collapser_(options) {}
   // A sample of either event; others are ignored.
   void add(const StackSample& sample);
-  // The chains, sorted as stackcollapse sorts, each "chain count\n".
-  std::string folded_text() const;
-  // Blocks whose waker was not recorded (and wakers without their block).
-  uint64_t unpaired() const { return blocked_.size() + wakers_.size(); }
+  // The chains, sorted as stackcollapse sorts, each "chain count\n", once every sample is in. A
+  // block whose waker was not recorded ends in "--;[unknown]".
+  std::string folded_text();
+  // Whether the recording has wake-ups at all (made with --wakers).
+  bool has_wakers() const { return waker_samples_ > 0; }
 
  private:
   void join(const std::vector<uint32_t>& blocked, const std::vector<uint32_t>& waker, uint64_t ns);
 
-  StackCollapser collapser_;                                              // names the frames as collapse does
-  std::unordered_map<uint64_t, std::vector<uint32_t>> blocked_, wakers_;  // by time, waiting for the other
+  StackCollapser collapser_;  // names the frames as collapse does
+  struct Side {
+    std::vector<uint32_t> frames;
+    uint64_t ns = 0;
+  };
+  std::unordered_map<uint64_t, Side> blocked_, wakers_;  // by time, waiting for the other
   std::map<std::string, uint64_t> chains_;
+  uint64_t waker_samples_ = 0;
 };
 
 }  // namespace sonde::analysis
