@@ -6,14 +6,13 @@
 #include "capture/signals.hpp"
 #include "capture/tasks.hpp"
 #include "capture/workload.hpp"
+#include "format/perf_regs.hpp"
 
 namespace sonde::capture {
 
 namespace {
 
 constexpr uint64_t kDefaultFrequency = 4000;  // perf record's default sampling frequency
-// perf's PERF_REGS_MASK for x86_64 user registers: everything but the segment registers.
-constexpr uint64_t kX86UserRegs = 0xff0fff;
 
 }  // namespace
 
@@ -35,18 +34,32 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
     if (options.call_graph != CallGraph::none) attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
     if (options.call_graph == CallGraph::dwarf) {
       attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-      attr.sample_regs_user = kX86UserRegs;
+      attr.sample_regs_user = format::kX86SampleRegs;
       attr.sample_stack_user = options.dwarf_stack_size;
       attr.exclude_callchain_user = 1;  // the user part is unwound later from the stack copy
       // As perf: dwarf implies sample addresses and data mmaps; the unwinder reads .eh_frame_hdr
       // through the read-only (non-executable) mappings of each binary.
       attr.sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
     }
+    if (options.intr_regs) {
+      attr.sample_type |= PERF_SAMPLE_REGS_INTR;
+      attr.sample_regs_intr = options.intr_regs;
+    }
+    if (options.user_regs) {
+      attr.sample_type |= PERF_SAMPLE_REGS_USER;
+      attr.sample_regs_user |= options.user_regs;
+    }
+    if (options.branch_sample_type) {
+      attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+      attr.branch_sample_type = options.branch_sample_type;
+    }
     if (options.callchains == RecordOptions::Callchains::user) attr.exclude_callchain_kernel = 1;
     if (options.callchains == RecordOptions::Callchains::kernel) attr.exclude_callchain_user = 1;
     attr.read_format = PERF_FORMAT_ID;
-    if (options.running_time)
+    if (options.running_time || options.inherit_stat)
       attr.read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    // -s: each thread's counts at its exit, as PERF_RECORD_READ records (report -T).
+    if (options.inherit_stat) attr.inherit_stat = 1;
     if (options.clockid) {
       attr.use_clockid = 1;
       attr.clockid = *options.clockid;

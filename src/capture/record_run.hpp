@@ -38,14 +38,18 @@ struct RecordOptions {
   // perf record's attr options.
   enum class Privilege { both, user, kernel } privilege = Privilege::both;     // --all-user, --all-kernel
   enum class Callchains { both, user, kernel } callchains = Callchains::both;  // --user/--kernel-callchains
-  bool no_samples = false;         // -n: count only, the side-band is still written
-  uint64_t extra_sample_type = 0;  // -d, --phys-data, --data-page-size, --code-page-size, -W, ...
-  bool data_mmaps = false;         // -d: MMAP records for data mappings too
-  bool running_time = false;       // --running-time: each id's enabled and running times
-  bool namespaces = false;         // --namespaces: NAMESPACES records
-  bool build_id_mmaps = false;     // --buildid-mmap: MMAP2 records carry the build-id
-  std::optional<int> clockid;      // -k: the samples' clock
-  bool no_buffering = false;       // --no-buffering: a wake-up on every record
+  bool no_samples = false;          // -n: count only, the side-band is still written
+  uint64_t extra_sample_type = 0;   // -d, --phys-data, --data-page-size, --code-page-size, -W, ...
+  bool data_mmaps = false;          // -d: MMAP records for data mappings too
+  bool running_time = false;        // --running-time: each id's enabled and running times
+  uint64_t intr_regs = 0;           // -I: the registers sampled at the interrupt (a PERF_REG mask)
+  uint64_t user_regs = 0;           // --user-regs: the user registers sampled
+  uint64_t branch_sample_type = 0;  // -b, -j: the branch stack asked for (PERF_SAMPLE_BRANCH_*)
+  bool inherit_stat = false;        // -s: per-thread counts at each thread's exit
+  bool namespaces = false;          // --namespaces: NAMESPACES records
+  bool build_id_mmaps = false;      // --buildid-mmap: MMAP2 records carry the build-id
+  std::optional<int> clockid;       // -k: the samples' clock
+  bool no_buffering = false;        // --no-buffering: a wake-up on every record
   // -D: the events start this long after the workload; negative: only on --control enable. The
   // last event is then perf's dummy tracking event, which carries the side-band from the start.
   std::optional<std::chrono::milliseconds> delay;

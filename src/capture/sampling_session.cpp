@@ -40,6 +40,11 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
         if (!fd) {
           int err = fd.error().sys_errno;
           if (err == ESRCH) return failf("the thread {} is gone", tid);
+          if (err == EOPNOTSUPP && attrs[a].branch_sample_type != 0)
+            return failf(
+                "event #{} cannot sample branch stacks (-b, -j): the PMU hardware or event type "
+                "doesn't support branch stack sampling",
+                a + 1);
           if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
             return failf("event #{} is not supported on this machine ({}); 'sonde list' shows what is", a + 1,
                          errno_text(err));

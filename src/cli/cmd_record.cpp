@@ -1,6 +1,7 @@
 // sonde record: perf record's options; pipeline/record_to_file does the recording.
 #include <fmt/format.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -13,6 +14,8 @@
 #include "capture/tasks.hpp"
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
+#include "events/branch_filter.hpp"
+#include "format/perf_regs.hpp"
 #include "kernel/perf_event.hpp"
 #include "pipeline/record_to_file.hpp"
 #include "pipeline/sdt_cache.hpp"
@@ -108,10 +111,53 @@ int cmd_record(int argc, char** argv) {
   app.add_option("-r,--realtime", realtime, "run sonde (not the workload) with SCHED_FIFO at this priority");
   std::optional<std::string> switch_output;
   int switch_max_files = 0;
-  app.add_option("--switch-output", switch_output,
-                 "a new file on SIGUSR2 (signal, the default), after a size (100M) or a time (30s, 5m)")
-      ->expected(0, 1);
+  value_attached_only(
+      app.add_option("--switch-output", switch_output,
+                     "a new file on SIGUSR2 (signal, the default), after a size (100M) or a time (30s, 5m)")
+          ->expected(0, 1));
   app.add_option("--switch-max-files", switch_max_files, "with --switch-output: keep the newest N files");
+  std::optional<std::string> intr_regs, user_regs;
+  value_attached_only(
+      app.add_option("-I,--intr-regs", intr_regs,
+                     "sample these registers at the interrupt (all by default; '?' lists them)")
+          ->expected(0, 1));
+  value_attached_only(
+      app.add_option("--user-regs", user_regs, "sample these user registers (all by default; '?' lists them)")
+          ->expected(0, 1));
+  bool branch_any = false;
+  std::string branch_filter;
+  app.add_flag("-b,--branch-any", branch_any, "sample any taken branches (needs a PMU with a branch stack)");
+  app.add_option("-j,--branch-filter", branch_filter,
+                 "branch stack filter: any, any_call, any_ret, ind_call, ind_jmp, call, cond, u, k, hv, ...");
+  app.add_flag("-s,--stat", sampling.inherit_stat, "per-thread counts at each thread's exit (report -T)");
+  bool snapshot = false, aux_sample = false;
+  app.add_flag("-S,--snapshot", snapshot, "AUX area tracing snapshot mode (needs an AUX area event)");
+  app.add_flag("--aux-sample", aux_sample, "sample AUX area data (needs an AUX area event)");
+  // perf's tuning of its own writer threads: sonde drains every ring buffer whole on one thread and
+  // writes through a buffered file, so these are checked and accepted, and change nothing.
+  std::string mmap_flush, affinity;
+  std::optional<std::string> aio, threads, debuginfod;
+  int synthesize_threads = 1, proc_map_timeout = 500;
+  std::string clang_path, clang_opt, vmlinux;
+  app.add_option("--mmap-flush", mmap_flush,
+                 "accepted: sonde drains each ring buffer whole (perf: bytes per flush)");
+  value_attached_only(
+      app.add_option("--aio", aio,
+                     "accepted: sonde's writes are buffered (perf: asynchronous writes, 1-4 blocks)")
+          ->expected(0, 1));
+  app.add_option("--affinity", affinity, "accepted: node or cpu (perf: where its reader thread runs)");
+  value_attached_only(app.add_option("--threads", threads,
+                                     "accepted: sonde writes one file from one thread (perf: a directory)")
+                          ->expected(0, 1));
+  app.add_option("--num-thread-synthesize", synthesize_threads, "accepted: sonde reads /proc on one thread");
+  app.add_option("--proc-map-timeout", proc_map_timeout, "accepted: sonde reads each /proc maps file whole");
+  app.add_option("--clang-path", clang_path, "accepted: only for BPF C events, which sonde does not build");
+  app.add_option("--clang-opt", clang_opt, "accepted: only for BPF C events, which sonde does not build");
+  value_attached_only(app.add_option("--debuginfod", debuginfod,
+                                     "accepted: sonde record fills no build-id cache to fetch for")
+                          ->expected(0, 1));
+  app.add_option("--vmlinux", vmlinux,
+                 "the kernel image (checked to be readable; kallsyms names the kernel)");
   // From here the stop signals wait for the run: one that comes while the SDT probes, the output
   // file or the BPF programs are being set up ends the run through its usual path, which removes
   // and finishes them, instead of killing sonde half-way (tests/fixtures/signal_storm.sh).
@@ -123,6 +169,17 @@ int cmd_record(int argc, char** argv) {
     return report_error("record", defined.error());
   if (auto exit_code = parse_command_line(app, argc, argv, "record")) return *exit_code;
   if (event_options.error) return report_error(*event_options.error);
+  for (auto [spec, mask] :
+       {std::pair{&intr_regs, &sampling.intr_regs}, std::pair{&user_regs, &sampling.user_regs}}) {
+    if (!*spec) continue;
+    if (**spec == "?") {
+      fmt::print(stderr, "{}\n", format::available_registers_text());
+      return 129;  // as perf, which then prints its usage
+    }
+    auto parsed = format::parse_register_list(**spec);
+    if (!parsed) return report_usage_error("record", parsed.error().message);
+    *mask = *parsed;
+  }
   auto command = command_after_options(app, "record");
   if (!command) return report_error(command.error());
   sampling.command = *command;
@@ -213,6 +270,25 @@ int cmd_record(int argc, char** argv) {
   if (weight) sampling.extra_sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
   if (transaction) sampling.extra_sample_type |= PERF_SAMPLE_TRANSACTION;
   if (sample_identifier) sampling.extra_sample_type |= PERF_SAMPLE_IDENTIFIER;
+  if (branch_any) sampling.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+  if (!branch_filter.empty()) {
+    auto parsed = events::parse_branch_filter(branch_filter);
+    if (!parsed) return report_usage_error("record", parsed.error().message);
+    sampling.branch_sample_type = *parsed;
+  }
+  if (!mmap_flush.empty() && !parse_size(mmap_flush))
+    return report_usage_error("record", "--mmap-flush needs a size like 16K (B, K, M, G suffixes)");
+  if (aio && !aio->empty() && (aio->size() != 1 || (*aio)[0] < '1' || (*aio)[0] > '4'))
+    return report_usage_error("record", "--aio takes 1 to 4 control blocks");
+  if (!affinity.empty() && affinity != "node" && affinity != "cpu")
+    return report_usage_error("record", "--affinity takes node or cpu");
+  if (synthesize_threads < 1) return report_usage_error("record", "--num-thread-synthesize needs at least 1");
+  if (!vmlinux.empty() && ::access(vmlinux.c_str(), R_OK) != 0)
+    return report_error("record",
+                        Error{fmt::format("cannot read the vmlinux {}: {}", vmlinux, errno_text(errno))});
+  // perf looks for an AUX area event (intel_pt, cs_etm, arm_spe) among those given.
+  if (snapshot) return report_error("record", Error{"No AUX area tracing to snapshot"});
+  if (aux_sample) return report_error("record", Error{"No AUX area event to sample"});
   if (delay_ms && *delay_ms != 0) sampling.delay = std::chrono::milliseconds(*delay_ms);
   record.events = std::move(event_options.events);
   if (frequency) sampling.frequency = frequency;

@@ -2,16 +2,72 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
 namespace sonde::cli {
 
+namespace {
+
+std::vector<const CLI::Option*>& attached_only_options() {
+  static std::vector<const CLI::Option*> options;  // one command line per process
+  return options;
+}
+
+// perf's optional values are attached (-IAX, --user-regs=AX): after a bare option that may take
+// one, the next word is the command, not its value. CLI11 would take it, so such an option
+// standing alone before the command is taken out of the words and given its empty value after
+// the parse (`bare`).
+std::vector<std::string> attach_optional_values(CLI::App& app, int argc, char** argv,
+                                                std::vector<CLI::Option*>& bare) {
+  std::vector<std::string> words(argv, argv + argc);
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    if (word == "--" || !word.starts_with('-') || word.size() < 2) break;  // the command starts here
+    bool is_long = word.starts_with("--");
+    std::string name = is_long ? word.substr(0, word.find('=')) : word.substr(0, 2);
+    CLI::Option* option = app.get_option_no_throw(name);
+    if (option == nullptr || option->get_expected_max() == 0) continue;
+    const auto& marked = attached_only_options();
+    bool attached_only = std::find(marked.begin(), marked.end(), option) != marked.end();
+    bool attached = is_long ? word.find('=') != std::string::npos : word.size() > 2;
+    if (attached) continue;
+    if (attached_only) {
+      bare.push_back(option);
+      words.erase(words.begin() + static_cast<std::ptrdiff_t>(i--));
+    } else {
+      ++i;  // its value
+    }
+  }
+  return words;
+}
+
+}  // namespace
+
+CLI::Option* value_attached_only(CLI::Option* option) {
+  attached_only_options().push_back(option);
+  return option;
+}
+
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std::string_view command_name,
                                       AfterOptions after) {
-  if (after == AfterOptions::command) app.prefix_command();
+  std::vector<std::string> words;
+  std::vector<char*> rewritten;
+  std::vector<CLI::Option*> bare;
+  if (after == AfterOptions::command) {
+    app.prefix_command();
+    words = attach_optional_values(app, argc, argv, bare);
+    for (auto& word : words) rewritten.push_back(word.data());
+    argc = static_cast<int>(words.size());
+    argv = rewritten.data();
+  }
   try {
     app.parse(argc, argv);
+    for (CLI::Option* option : bare) {
+      option->add_result(std::string());
+      option->run_callback();
+    }
   } catch (const CLI::CallForHelp&) {
     fmt::print("{}", app.help());
     return 0;

@@ -28,6 +28,11 @@ int run_command(int (*command)(int, char**), std::vector<std::string> words);
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std::string_view command_name,
                                       AfterOptions after = AfterOptions::command);
 
+// Marks an option declared with expected(0, 1) as perf's optional-argument kind (perf's OPTARG):
+// its value is attached (-IAX, --switch-output=10s), and a bare one before the command leaves
+// the next word to the command, as `perf record -I ls` runs ls.
+CLI::Option* value_attached_only(CLI::Option* option);
+
 // The exit status an error ends a command with: 129 for usage, 127/126 for a command that cannot
 // be run (as a shell), the command's own status when it ended before it started, 1 otherwise.
 int exit_status(const Error& error);

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "format/perf_format.hpp"
+#include "format/perf_regs.hpp"
 #include "output/script/script_records.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/perf_records.hpp"
@@ -35,19 +36,6 @@ void append_hex_dump(Out& out, sonde::Bytes bytes) {
   out.push_back('\n');
 }
 
-// x86-64's names for the PERF_REG_X86_* bits (two bits per XMM register).
-std::string_view x86_register_name(unsigned reg) {
-  static constexpr std::string_view kNames[] = {"AX", "BX",    "CX",  "DX",  "SI",  "DI",  "BP",  "SP",
-                                                "IP", "FLAGS", "CS",  "SS",  "DS",  "ES",  "FS",  "GS",
-                                                "R8", "R9",    "R10", "R11", "R12", "R13", "R14", "R15"};
-  static constexpr std::string_view kXmm[] = {"XMM0",  "XMM1",  "XMM2",  "XMM3", "XMM4",  "XMM5",
-                                              "XMM6",  "XMM7",  "XMM8",  "XMM9", "XMM10", "XMM11",
-                                              "XMM12", "XMM13", "XMM14", "XMM15"};
-  if (reg < std::size(kNames)) return kNames[reg];
-  if (reg >= 32 && reg < 64) return kXmm[(reg - 32) / 2];
-  return "unknown";
-}
-
 void append_regs(Out& out, std::string_view kind, const perfdata::Regs& regs) {
   if (regs.abi == 0) return;  // the kernel dumped none (perf keeps no registers then)
   std::string_view abi = regs.abi == PERF_SAMPLE_REGS_ABI_32   ? "32-bit"
@@ -59,7 +47,7 @@ void append_regs(Out& out, std::string_view kind, const perfdata::Regs& regs) {
     if (!(regs.mask & (uint64_t{1} << reg))) continue;
     uint64_t value = index < regs.values.size() ? regs.values[index] : 0;
     ++index;
-    fmt::format_to(fmt::appender(out), ".... {:<5} 0x{:016x}\n", x86_register_name(reg), value);
+    fmt::format_to(fmt::appender(out), ".... {:<5} 0x{:016x}\n", format::x86_register_name(reg), value);
   }
 }
 
@@ -249,7 +237,7 @@ void RawDumpPrinter::append_user_record(const perfdata::RecordView& record) {
   auto it = fmt::appender(out);
   switch (record.type()) {
     case perfdata::PERF_RECORD_FINISHED_ROUND:
-      out.push_back('\n');
+      put(out, file_order_ ? ": unhandled!\n" : "\n");
       return;
     case perfdata::PERF_RECORD_ID_INDEX:
       if (auto index = perfdata::IdIndexRecord::decode(record)) {

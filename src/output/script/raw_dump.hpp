@@ -21,11 +21,15 @@ class RawDumpPrinter final : public session::SessionVisitor {
   RawDumpPrinter(session::Session& session, std::string file_label, const analysis::ScriptFilter& filter,
                  bool script_shows_lost, ScriptOutput& out, session::SessionVisitor& next);
 
+  // In file order (--dump-unsorted-raw-trace) perf has no handler for FINISHED_ROUND and says so.
+  void set_file_order() { file_order_ = true; }
+
   void on_sample(const session::SampleEvent& sample) override;
   Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
                          const perfdata::SampleId& id) override;
 
  private:
+  bool file_order_ = false;
   struct Stamp {
     bool known = false;  // false: perf's "-1 -1" (its events carry no sample_id)
     uint32_t cpu = 0;

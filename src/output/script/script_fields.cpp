@@ -129,9 +129,8 @@ ScriptFields default_script_fields() {
 }
 
 uint64_t unsupported_fields() {
-  return kFieldIregs | kFieldUregs | kFieldBrstack | kFieldBrstacksym | kFieldBrstackinsn | kFieldBrstackoff |
-         kFieldInsn | kFieldInsnlen | kFieldSynth | kFieldMetric | kFieldSrccode | kFieldIpc |
-         kFieldBpfOutput;
+  return kFieldBrstack | kFieldBrstacksym | kFieldBrstackinsn | kFieldBrstackoff | kFieldInsn |
+         kFieldInsnlen | kFieldSynth | kFieldMetric | kFieldSrccode | kFieldIpc | kFieldBpfOutput;
 }
 
 Result<void> apply_field_spec(ScriptFields& fields, std::string_view spec,
@@ -254,6 +253,12 @@ Result<void> check_event(TypeFields& typed, const perfdata::EventAttr& event) {
                                   kFieldWeight);
         !r)
       return r;
+  }
+  if ((f & kFieldIregs)) {
+    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_REGS_INTR, "IREGS", kFieldIregs); !r) return r;
+  }
+  if ((f & kFieldUregs)) {
+    if (auto r = check_sample_bit(typed, event, PERF_SAMPLE_REGS_USER, "UREGS", kFieldUregs); !r) return r;
   }
   f = typed.fields;
   if ((f & kFieldSym) && !(sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))

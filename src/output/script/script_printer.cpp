@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "format/perf_regs.hpp"
 #include "output/script/script_records.hpp"
 #include "perfdata/kernel_records.hpp"
 
@@ -211,6 +212,20 @@ void ScriptPrinter::append_frames(const session::SampleEvent& sample, uint64_t f
 
 namespace {
 
+// -F iregs/uregs as perf script prints them: the ABI, then each register of the event's mask
+// with its value; nothing when the kernel dumped none (a kernel thread's user registers).
+void append_registers(fmt::memory_buffer& buf, const perfdata::Regs& regs, uint64_t mask) {
+  if (regs.abi == 0) return;
+  fmt::format_to(fmt::appender(buf), " ABI:{} ", regs.abi);
+  size_t index = 0;
+  for (unsigned reg = 0; reg < 64; ++reg) {
+    if (!(mask >> reg & 1)) continue;
+    uint64_t value = index < regs.values.size() ? regs.values[index] : 0;
+    ++index;
+    fmt::format_to(fmt::appender(buf), "{:>5}:{:#x} ", format::x86_register_name(reg), value);
+  }
+}
+
 // A BPF output event's data as perf script dumps it: a line break, then 8 bytes a line in hex and
 // as characters ("BPF output: 0000: ..."), and the data again as a string when it is one
 // (printable up to a NUL). No data: the line break alone.
@@ -338,6 +353,8 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
     }
   }
   const perf_event_attr& attr = sample.event.attr;
+  if (fields & kFieldIregs) append_registers(buf, s.regs_intr, attr.sample_regs_intr);
+  if (fields & kFieldUregs) append_registers(buf, s.regs_user, attr.sample_regs_user);
   if ((fields & kFieldBpfOutput) && attr.type == PERF_TYPE_SOFTWARE &&
       attr.config == PERF_COUNT_SW_BPF_OUTPUT)
     append_bpf_output(buf, s.raw);
@@ -377,6 +394,11 @@ Result<void> ScriptPrinter::on_record(const perfdata::RecordView& record, const 
   // A pipe's header records change the events one by one: prepare after the last of them.
   if (!perfdata::PerfDataReader::changes_header(record.type()) && !prepared())
     if (auto fitted = prepare(); !fitted) return fitted;
+  if (record.type() == perfdata::PERF_RECORD_FINISHED_ROUND && options_.show_round_events && !out_.failed()) {
+    out_.buffer().append(std::string_view("PERF_RECORD_FINISHED_ROUND\n"));
+    out_.line_done();
+    return {};
+  }
   if (!shows_record(record.type()) || !prepared() || events_.empty() || out_.failed()) return {};
   // perf takes the first event for a record whose sample_id names none (a zeroed trailer of a
   // synthesized record) and reads the trailer by it.
