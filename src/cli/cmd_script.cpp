@@ -84,6 +84,21 @@ int cmd_script(int argc, char** argv) {
   std::string stop_bt, max_blocks;
   app.add_option("--stop-bt", stop_bt, "with brstackinsn: stop the branch trace at these symbols");
   app.add_option("--max-blocks", max_blocks, "with brstackinsn: at most N code blocks");
+  bool show_rounds = false, dump_unsorted = false, stitch_lbr = false;
+  app.add_flag("--show-round-events", show_rounds,
+               "show FINISHED_ROUND records (the records then come in file order)");
+  app.add_flag("--dump-unsorted-raw-trace", dump_unsorted, "-D in file order, not sorted by time");
+  std::optional<std::string> itrace;
+  app.add_option("--itrace", itrace, "decode AUX area traces (Intel PT and the like)")->expected(0, 1);
+  app.add_flag("--stitch-lbr", stitch_lbr, "stitch LBR call stacks (with --call-graph lbr recordings)");
+  bool demangle_kernel = false, show_kernel_path = false, debug_mode = false, verbose = false;
+  app.add_flag("--demangle-kernel", demangle_kernel,
+               "accepted: the kernel's symbols are C, with nothing to demangle");
+  app.add_flag("--show-kernel-path", show_kernel_path,
+               "accepted: sonde names the kernel from kallsyms, [kernel.kallsyms], which has no path");
+  app.add_flag("--debug-mode", debug_mode,
+               "accepted: sonde always checks the samples' order and says what is lost");
+  app.add_flag("-v,--verbose", verbose, "accepted: sonde's warnings are always shown");
   bool all_cpus = false;
   app.add_flag("-a,--all-cpus", all_cpus,
                "accepted: perf's option for 'perf script record' (sonde has none)");
@@ -124,11 +139,15 @@ int cmd_script(int argc, char** argv) {
   options.show_namespace_events = cli.show_namespace;
   options.show_cgroup_events = cli.show_cgroup;
   options.show_bpf_events = cli.show_bpf;
+  options.show_round_events = show_rounds;
   run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, cli.demangle, cli.inline_frames};
   run.header = cli.header;
   run.header_only = cli.header_only;
   run.show_info = cli.show_info;
   run.dump_raw = cli.dump_raw;
+  run.dump_unsorted = dump_unsorted;
+  run.itrace = itrace.has_value();
+  run.stitch_lbr = stitch_lbr;
   run.progress_label = "sonde script: reading " + cli.input;
   run.time_slices = cli.time;
   if (call_trace)

@@ -88,11 +88,26 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
     return failf("{}: sonde script does not decode instruction traces yet", options.instruction_trace_option);
   }
 
+  uint64_t sample_types = 0, branch_types = 0;
+  for (const auto& event : session->reader().attrs().events()) {
+    sample_types |= event.attr.sample_type;
+    if (event.attr.sample_type & PERF_SAMPLE_BRANCH_STACK) branch_types |= event.attr.branch_sample_type;
+  }
+  if (options.itrace && (sample_types & PERF_SAMPLE_AUX))
+    return fail("sonde script does not decode AUX area traces (--itrace) yet");
+  if (options.stitch_lbr && !(branch_types & PERF_SAMPLE_BRANCH_CALL_STACK))
+    diagnostics.warning(
+        "can't find LBR callchains, so --stitch-lbr is off; record with --call-graph lbr for them");
+  else if (options.stitch_lbr)
+    return fail("sonde script does not stitch LBR callchains yet");
+
   output::ScriptSymbols symbols(options.symbols);
   // --call-graph dwarf samples: their user frames, unwound from the saved stack.
   unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
                                  options.script.max_stack);
   session->set_unwinder(&unwinder);
+  // perf script takes records in file order, unsorted, when it shows the rounds or dumps unsorted.
+  if (options.script.show_round_events || options.dump_unsorted) session->set_ordered(false);
   analysis::ScriptFilter filter = options.script.filter;
   bool script_shows_lost = options.script.show_lost_events;
   output::ScriptPrinter printer(std::move(options.script), *session, symbols, out);
@@ -100,7 +115,9 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   output::RawDumpPrinter dump(*session,
                               output::raw_dump_file_label(options.input, session->reader().is_pipe()), filter,
                               script_shows_lost, out, printer);
-  session::SessionVisitor& visitor = options.dump_raw ? static_cast<session::SessionVisitor&>(dump) : printer;
+  if (options.dump_unsorted) dump.set_file_order();
+  session::SessionVisitor& visitor =
+      options.dump_raw || options.dump_unsorted ? static_cast<session::SessionVisitor&>(dump) : printer;
   auto processed = session->process(visitor);
   out.flush();
   return processed;

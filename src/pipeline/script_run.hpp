@@ -36,6 +36,9 @@ struct ScriptRunOptions {
   bool header_only = false;    // --header-only
   bool show_info = false;      // -I: the header's topology, caches and memory nodes in full
   bool dump_raw = false;       // -D
+  bool dump_unsorted = false;  // --dump-unsorted-raw-trace: -D in file order
+  bool itrace = false;         // --itrace: refused on a file with AUX area data, else nothing to do
+  bool stitch_lbr = false;     // --stitch-lbr: a warning without LBR call stacks, as perf
   std::string progress_label;  // shown while reading, when stdout is not a terminal
   // The first of --call-trace, --call-ret-trace, --insn-trace, --xed, --graph-function given:
   // views of an instruction trace (AUX area data), refused for a file without one.

@@ -45,7 +45,8 @@ struct Session::State {
   UserStackUnwinder* unwinder = nullptr;
   bool locate_callchains = true;
   bool read_ahead_allowed = true;
-  std::string progress_label;        // empty: no progress line
+  bool sort_by_time = true;    // false: every record delivered as it is read (perf's ordered_events off)
+  std::string progress_label;  // empty: no progress line
   std::optional<Progress> progress;  // during process()
   uint64_t steps_run = 0;
   perfdata::Sample sample_;         // reused for every sample
@@ -184,6 +185,7 @@ void Session::set_unwinder(UserStackUnwinder* unwinder) { state_->unwinder = unw
 void Session::set_locate_callchains(bool locate) { state_->locate_callchains = locate; }
 void Session::show_progress(std::string label) { state_->progress_label = std::move(label); }
 void Session::set_read_ahead(bool read_ahead) { state_->read_ahead_allowed = read_ahead; }
+void Session::set_ordered(bool ordered) { state_->sort_by_time = ordered; }
 
 template <typename Emit, typename Keep>
 uint64_t Session::State::read_in_order(Emit&& emit, Keep&& keep) {
@@ -212,7 +214,8 @@ uint64_t Session::State::read_in_order(Emit&& emit, Keep&& keep) {
       continue;
     }
     // perf delivers a record stamped 0 (a synthesized one) or all-ones at once, unqueued.
-    if (auto time = s.timestamp(record); time && *time != 0 && *time != UINT64_MAX) {
+    if (auto time = s.sort_by_time ? s.timestamp(record) : std::nullopt;
+        time && *time != 0 && *time != UINT64_MAX) {
       ordered.push(record, *time, copy);
     } else {
       deliver(record);

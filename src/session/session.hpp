@@ -93,6 +93,9 @@ class Session {
   // Off: the file is read on the calling thread only (the default reads a mapped file ahead on
   // a second thread when there is a second CPU; both deliver the same records in the same order).
   void set_read_ahead(bool read_ahead);
+  // Off: records are delivered in file order, not sorted by time (perf's --disable-order,
+  // script's --show-round-events and --dump-unsorted-raw-trace).
+  void set_ordered(bool ordered);
   // Replays the whole file once. Stops with the reader's error on a corrupt record.
   Result<void> process(SessionVisitor& visitor);
 

@@ -35,6 +35,7 @@ struct ScriptOptions {
   bool show_namespace_events = false;  // NAMESPACES records (record --namespaces)
   bool show_cgroup_events = false;     // CGROUP records (record --all-cgroups)
   bool show_bpf_events = false;        // KSYMBOL and BPF_EVENT records
+  bool show_round_events = false;      // FINISHED_ROUND records (the session then keeps file order)
   analysis::ScriptFilter filter;
 };
 
