@@ -18,6 +18,7 @@
 #include "output/report/record_stats_text.hpp"
 #include "output/report/report_output.hpp"
 #include "output/report/task_tree_text.hpp"
+#include "output/report/thread_counts_text.hpp"
 #include "pipeline/html_report.hpp"
 
 namespace sonde::cli {
@@ -149,6 +150,10 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("--demangle,!--no-demangle", request.demangle,
                "demangle C++ and Rust symbol names (default on)");
   app.add_flag("-q,--quiet", request.quiet, "no header comments");
+  app.add_flag("-T,--threads", request.show_threads,
+               "after the profile, each thread's counts (from a 'record -s' file's READ records)");
+  std::string pretty = "normal";
+  app.add_option("--pretty", pretty, "-T's table: normal (a column per event) or raw (a line per count)");
   if (auto exit_code = parse_command_line(app, argc, argv, "report", AfterOptions::nothing))
     return *exit_code;
   if (tui) return report_usage_error("report", "there is no TUI; output is always --stdio text");
@@ -171,6 +176,8 @@ int cmd_report(int argc, char** argv) {
     if (!list) return report_usage_error("report", list.error().message + " (--cpu)");
     request.filters.cpus = *list;
   }
+  if (pretty != "normal" && pretty != "raw")
+    return report_usage_error("report", "--pretty takes normal or raw");
   if (percentage != "absolute" && percentage != "relative")
     return report_usage_error("report", "--percentage takes absolute or relative");
   request.relative_percentage = percentage == "relative";
@@ -201,6 +208,7 @@ int cmd_report(int argc, char** argv) {
   auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error("report", report.error());
   output::print_report(stdout, **report, request);
+  if (request.show_threads) output::print_thread_counts(stdout, (*report)->thread_counts, pretty == "raw");
   std::fflush(stdout);
   return 0;
 }

@@ -39,6 +39,7 @@ struct ReportRequest {
   bool demangle = true;
   bool header = false, header_only = false, verbose = false, quiet = false;
   bool show_info = false;            // -I: the header's topology, caches and memory nodes in full
+  bool show_threads = false;         // -T: each thread's counts from a `record -s` file's READ records
   bool relative_percentage = false;  // --percentage relative: of what the filters show
   bool parent_given = false;         // -p: perf then sorts by parent too
   std::string time;                  // --time: start,stop in seconds, or percent slices

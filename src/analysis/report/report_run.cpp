@@ -136,9 +136,12 @@ class HistogramFiller : public session::SessionVisitor {
     return histogram.add(context, locations_, period, /*look_up=*/!raw_cache_off_);
   }
 
-  Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr*,
+  Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
                          const perfdata::SampleId&) override {
     switch (record.type()) {
+      case PERF_RECORD_READ:
+        if (request_.show_threads && attr != nullptr) add_thread_count(record, *attr);
+        break;
       case PERF_RECORD_MMAP:
       case PERF_RECORD_MMAP2:
       case PERF_RECORD_FORK:
@@ -153,6 +156,19 @@ class HistogramFiller : public session::SessionVisitor {
   }
 
  private:
+  // A READ record: u32 pid, u32 tid, then the counter as its read_format lays it out, value first.
+  void add_thread_count(const perfdata::RecordView& record, const perfdata::EventAttr& attr) {
+    Bytes body = record.bytes;
+    if (body.size() < sizeof(perf_event_header) + 16) return;
+    auto pid = load<int32_t>(body.data() + sizeof(perf_event_header));
+    auto tid = load<int32_t>(body.data() + sizeof(perf_event_header) + 4);
+    auto value = load<uint64_t>(body.data() + sizeof(perf_event_header) + 8);
+    const auto& events = report_.session.reader().attrs().events();
+    auto index = static_cast<uint64_t>(&attr - events.data());
+    if (index >= events.size()) return;
+    report_.thread_counts.add(pid, tid, index, session::event_name(attr), value);
+  }
+
   struct CachedComm {
     std::string comm;
     uint32_t id = kNoId;

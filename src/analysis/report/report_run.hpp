@@ -8,6 +8,7 @@
 #include "analysis/report/hist.hpp"
 #include "analysis/report/report_frames.hpp"
 #include "analysis/report/report_options.hpp"
+#include "analysis/report/thread_counts.hpp"
 #include "analysis/report/wall_clock.hpp"
 #include "analysis/script/script_filter.hpp"
 #include "base/diagnostics.hpp"
@@ -39,6 +40,7 @@ struct Report {
   std::vector<WallClockKind> wall_kinds;
   session::Dso* off_cpu_dso = nullptr;
   std::vector<TimeRange> time_ranges;  // --time: samples outside them are left out entirely
+  ThreadCounts thread_counts;          // -T
 };
 
 // Makes the resolver the report uses (the symbols layer); `notes` (or nullptr) takes a note per
