@@ -82,7 +82,7 @@ Result<void> OffCpuRecording::start(const SamplingSession& session, size_t index
   if (!session.ids()[index].empty()) first_id_ = session.ids()[index].front();
   if (auto connected = profiler_.connect(session.cpu_fds(index)); !connected) return connected;
   if (target_.kind != SamplingTarget::Kind::system) {
-    if (workload_pid > 0) {
+    if (target_.kind == SamplingTarget::Kind::workload && workload_pid > 0) {
       if (auto followed = profiler_.follow(workload_pid, true); !followed) return followed;
     } else {
       for (pid_t tid : target_.tids)

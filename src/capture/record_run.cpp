@@ -114,10 +114,7 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
     auto prepared = Workload::prepare(options.command, options.output_on_stdout);
     if (!prepared) return tl::unexpected(prepared.error());
     workload.emplace(std::move(*prepared));
-    if (target.kind != SamplingTarget::Kind::system) {
-      target.kind = SamplingTarget::Kind::workload;
-      target.tids = {workload->pid()};
-    }
+    if (target.kind == SamplingTarget::Kind::workload) target.tids = {workload->pid()};
   }
   auto session = SamplingSession::open(attrs, filters, target, options.mmap_pages);
   if (!session) return tl::unexpected(session.error());
@@ -210,7 +207,14 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
     }
     if (workload && workload->reap()) break;
     // An attached target (-p, -t) that has exited ends the capture, as with perf.
-    if (target.kind == SamplingTarget::Kind::threads && !any_alive(target.tids)) break;
+    if (target.kind == SamplingTarget::Kind::threads && !any_alive(target.tids)) {
+      if (workload) {  // a command that only timed the capture (-p PID -- sleep 5) is not waited for
+        ::kill(workload->pid(), SIGTERM);
+        workload->wait();
+        ended_by_us = true;
+      }
+      break;
+    }
     if (options.timeout && std::chrono::steady_clock::now() - start >= *options.timeout) {
       if (workload) {
         ::kill(workload->pid(), SIGTERM);

@@ -1,15 +1,33 @@
 #include "capture/record_sideband.hpp"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <iterator>
 
+#include "base/strings.hpp"
 #include "capture/sideband.hpp"
 #include "kernel/kallsyms.hpp"
 
 namespace sonde::capture {
 
+Result<SidebandSynth> parse_sideband_synth(std::string_view text) {
+  if (text == "no") return SidebandSynth{false, false};
+  if (text == "all") return SidebandSynth{};
+  SidebandSynth synth{false, false};
+  for (const std::string& word : split(text, ',')) {
+    if (word == "task")
+      synth.tasks = true;
+    else if (word == "mmap")
+      synth.tasks = synth.mmaps = true;
+    else if (word != "cgroup")
+      return fail(fmt::format("bad --synth '{}'; give no, all, or a list of task, mmap and cgroup", word));
+  }
+  return synth;
+}
+
 Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, const SamplingTarget& target,
-                                               bool data_mmaps) {
+                                               bool data_mmaps, SidebandSynth synth) {
   std::string records;
   auto sink = append_to(records);
   // perf writes the kernel map first; without kallsyms addresses it writes none (and warns).
@@ -21,6 +39,8 @@ Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, cons
   }
   SidebandOptions options;
   options.data_mmaps = data_mmaps;
+  options.mmaps = synth.mmaps;
+  if (!synth.tasks) return records;
   switch (target.kind) {
     case SamplingTarget::Kind::workload:
       // The held child before its exec: its COMM; the kernel reports the exec and its maps.

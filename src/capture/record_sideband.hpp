@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -20,11 +21,21 @@
 
 namespace sonde::capture {
 
+// perf record's --synth: which existing tasks' records are synthesized (the kernel's maps always
+// are). "task" writes their COMM/FORK, "mmap" those and their maps ("all", the default); "no"
+// and "cgroup" (sonde writes no CGROUP records) neither.
+struct SidebandSynth {
+  bool tasks = true;
+  bool mmaps = true;
+};
+// "no", "all", or a comma list of task, mmap and cgroup; an unknown word is an error naming it.
+Result<SidebandSynth> parse_sideband_synth(std::string_view text);
+
 // The side-band records for a recording of `target` (whose tids hold the workload's pid when a
 // command is run), in kernel format, concatenated. `attr` is the first event's; with
 // `data_mmaps` (dwarf call graphs) readable data mappings are written too, as perf does.
 Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, const SamplingTarget& target,
-                                               bool data_mmaps);
+                                               bool data_mmaps, SidebandSynth synth = {});
 
 // Follows the maps of the recorded processes (MMAP/MMAP2, FORK, exec) as records stream by and
 // marks the DSO under each sample's IP, as perf marks DSOs hit for BUILD_ID, so the build-ids can

@@ -130,6 +130,9 @@ int cmd_record(int argc, char** argv) {
   app.add_option("-j,--branch-filter", branch_filter,
                  "branch stack filter: any, any_call, any_ret, ind_call, ind_jmp, call, cond, u, k, hv, ...");
   app.add_flag("-s,--stat", sampling.inherit_stat, "per-thread counts at each thread's exit (report -T)");
+  std::string synth;
+  app.add_option("--synth", synth,
+                 "the existing tasks' records synthesized: no, all (the default), task, mmap");
   bool snapshot = false, aux_sample = false;
   app.add_flag("-S,--snapshot", snapshot, "AUX area tracing snapshot mode (needs an AUX area event)");
   app.add_flag("--aux-sample", aux_sample, "sample AUX area data (needs an AUX area event)");
@@ -270,6 +273,11 @@ int cmd_record(int argc, char** argv) {
   if (weight) sampling.extra_sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
   if (transaction) sampling.extra_sample_type |= PERF_SAMPLE_TRANSACTION;
   if (sample_identifier) sampling.extra_sample_type |= PERF_SAMPLE_IDENTIFIER;
+  if (!synth.empty()) {
+    auto parsed = capture::parse_sideband_synth(synth);
+    if (!parsed) return report_usage_error("record", parsed.error().message);
+    record.synth = *parsed;
+  }
   if (branch_any) sampling.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
   if (!branch_filter.empty()) {
     auto parsed = events::parse_branch_filter(branch_filter);

@@ -56,8 +56,9 @@ Result<void> resolve_target(const RecordTargetSpec& spec, capture::RecordOptions
   bool attach = !spec.pids.empty() || !spec.tids.empty();
   record.target.kind =
       spec.system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
-  if (attach && record.command.empty() && !spec.system_wide) {
-    // -p takes every thread of each process; -t the threads given.
+  if (attach && !spec.system_wide) {
+    // -p takes every thread of each process; -t the threads given. A command given as well only
+    // says how long to sample them, as in perf (`-p PID -- sleep 5`).
     record.target.kind = capture::SamplingTarget::Kind::threads;
     bool processes = !spec.pids.empty();
     auto ids =
@@ -274,7 +275,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   // The workload's pid is known once it is forked; the side-band names it.
   auto sideband_target = [&](pid_t workload_pid) {
     capture::SamplingTarget target = record.target;
-    if (workload_pid > 0) target.tids = {workload_pid};
+    if (target.kind == capture::SamplingTarget::Kind::workload && workload_pid > 0)
+      target.tids = {workload_pid};
     return target;
   };
   // --switch-output starts each new file with the attrs and the tasks' side-band again.
@@ -299,8 +301,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)
       if (auto written = writer->write_pipe_features(*features); !written) return written;
-    auto sideband =
-        capture::synthesize_record_sideband(attrs[tracking], sideband_target(pid), attrs[tracking].mmap_data);
+    auto sideband = capture::synthesize_record_sideband(attrs[tracking], sideband_target(pid),
+                                                        attrs[tracking].mmap_data, options.synth);
     if (!sideband) return tl::unexpected(sideband.error());
     dsos.observe_all(*sideband);
     if (auto written = writer->append(sideband->data(), sideband->size()); !written) return written;
@@ -388,12 +390,13 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
       if (auto written = writer->write_attrs(file_attrs); !written) return written;
       // The tasks as they are now, with their maps: the new file stands alone.
       capture::SamplingTarget now = record.target;
-      if (now.kind != capture::SamplingTarget::Kind::system && workload_pid > 0) {
+      if (now.kind == capture::SamplingTarget::Kind::workload && workload_pid > 0) {
         now.kind = capture::SamplingTarget::Kind::threads;
         auto threads = capture::process_threads(workload_pid);
         now.tids = threads ? *threads : std::vector<pid_t>{workload_pid};
       }
-      auto sideband = capture::synthesize_record_sideband(attrs[tracking], now, attrs[tracking].mmap_data);
+      auto sideband =
+          capture::synthesize_record_sideband(attrs[tracking], now, attrs[tracking].mmap_data, options.synth);
       if (!sideband) return tl::unexpected(sideband.error());
       last_switch = std::chrono::steady_clock::now();
       return writer->append(sideband->data(), sideband->size());

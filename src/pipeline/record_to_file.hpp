@@ -12,6 +12,7 @@
 #include "base/error.hpp"
 #include "capture/off_cpu_recording.hpp"
 #include "capture/record_run.hpp"
+#include "capture/record_sideband.hpp"
 #include "events/event_spec.hpp"
 
 namespace sonde::pipeline {
@@ -47,6 +48,7 @@ struct RecordToFileOptions {
   std::optional<SwitchOutput> switch_output;
   enum class BuildIds { hit, all, none } build_ids = BuildIds::hit;  // --buildid-all, -B
   int switch_max_files = 0;
+  capture::SidebandSynth synth;  // --synth: which existing tasks' records are synthesized
 };
 
 // --switch-output's argument: "signal", a size ("100M") or a time ("30s", "5m", "1h", "1d").
