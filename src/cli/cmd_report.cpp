@@ -152,6 +152,39 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("-q,--quiet", request.quiet, "no header comments");
   app.add_flag("-T,--threads", request.show_threads,
                "after the profile, each thread's counts (from a 'record -s' file's READ records)");
+  app.add_option("--switch-on", request.switch_on, "only samples after one of this event");
+  app.add_option("--switch-off", request.switch_off,
+                 "no samples after one of this event (until --switch-on's)");
+  app.add_flag("--show-on-off-events", request.show_on_off_events,
+               "count the --switch-on/--switch-off events' own samples too");
+  app.add_flag("--disable-order", request.file_order, "take the records in file order, not sorted by time");
+  // perf report's options for its TUI's annotate view, its objdump and its module loading: sonde
+  // report prints text, annotates with capstone (sonde annotate) and reads kallsyms; accepted,
+  // and the values checked where perf checks them.
+  std::string objdump, disassembler_style, prefix, prefix_strip, percent_type, stdio_color;
+  bool asm_raw = false, source = true, modules = false, ignore_vmlinux = false, demangle_kernel = false,
+       show_ref_call_graph = false, inline_frames = true;
+  int samples = 0;
+  app.add_option("--objdump", objdump, "accepted: sonde disassembles with capstone, not objdump");
+  app.add_flag("--asm-raw", asm_raw, "accepted: for the TUI's annotate view (see sonde annotate --asm-raw)");
+  app.add_option("-M,--disassembler-style", disassembler_style,
+                 "accepted: for the TUI's annotate view (see sonde annotate -M)");
+  app.add_flag("--source,!--no-source", source, "accepted: for the TUI's annotate view");
+  app.add_option("--prefix", prefix, "accepted: for the TUI's annotate view's source paths");
+  app.add_option("--prefix-strip", prefix_strip, "accepted: for the TUI's annotate view's source paths");
+  app.add_option(
+      "--percent-type", percent_type,
+      "accepted: for the TUI's annotate view (global-period, local-period, global-hits, local-hits)");
+  app.add_flag("--modules", modules, "accepted: there are no module symbols beyond kallsyms to load");
+  app.add_flag("--ignore-vmlinux", ignore_vmlinux,
+               "accepted: sonde reads kallsyms unless -k names a vmlinux");
+  app.add_flag("--demangle-kernel", demangle_kernel, "accepted: the kernel's symbols are C");
+  app.add_flag("--show-ref-call-graph", show_ref_call_graph,
+               "accepted: sonde shows every event's call graph, reference events' included");
+  app.add_flag("--inline,!--no-inline", inline_frames,
+               "accepted: inline functions are shown in DWARF call graphs, as perf 6.1 shows them");
+  app.add_option("--samples", samples, "accepted: the TUI's samples kept per entry");
+  app.add_option("--stdio-color", stdio_color, "accepted: always, never or auto (sonde prints no colour)");
   std::string pretty = "normal";
   app.add_option("--pretty", pretty, "-T's table: normal (a column per event) or raw (a line per count)");
   if (auto exit_code = parse_command_line(app, argc, argv, "report", AfterOptions::nothing))
@@ -178,6 +211,14 @@ int cmd_report(int argc, char** argv) {
   }
   if (pretty != "normal" && pretty != "raw")
     return report_usage_error("report", "--pretty takes normal or raw");
+  if (!percent_type.empty() && percent_type != "global-period" && percent_type != "local-period" &&
+      percent_type != "global-hits" && percent_type != "local-hits")
+    return report_usage_error("report",
+                              "--percent-type takes global-period, local-period, global-hits or local-hits");
+  if (!stdio_color.empty() && stdio_color != "always" && stdio_color != "never" && stdio_color != "auto")
+    return report_usage_error("report", "--stdio-color takes always, never or auto");
+  if (!disassembler_style.empty() && disassembler_style != "att" && disassembler_style != "intel")
+    return report_usage_error("report", "-M/--disassembler-style takes att or intel");
   if (percentage != "absolute" && percentage != "relative")
     return report_usage_error("report", "--percentage takes absolute or relative");
   request.relative_percentage = percentage == "relative";

@@ -84,13 +84,22 @@ int cmd_script(int argc, char** argv) {
   std::string stop_bt, max_blocks;
   app.add_option("--stop-bt", stop_bt, "with brstackinsn: stop the branch trace at these symbols");
   app.add_option("--max-blocks", max_blocks, "with brstackinsn: at most N code blocks");
-  bool show_rounds = false, dump_unsorted = false, stitch_lbr = false;
+  bool show_rounds = false, dump_unsorted = false, stitch_lbr = false, show_on_off = false;
+  std::string options_switch_on, options_switch_off;
   app.add_flag("--show-round-events", show_rounds,
                "show FINISHED_ROUND records (the records then come in file order)");
   app.add_flag("--dump-unsorted-raw-trace", dump_unsorted, "-D in file order, not sorted by time");
   std::optional<std::string> itrace;
   app.add_option("--itrace", itrace, "decode AUX area traces (Intel PT and the like)")->expected(0, 1);
   app.add_flag("--stitch-lbr", stitch_lbr, "stitch LBR call stacks (with --call-graph lbr recordings)");
+  app.add_option("--switch-on", options_switch_on, "only samples after one of this event");
+  app.add_option("--switch-off", options_switch_off,
+                 "no samples after one of this event (until --switch-on's)");
+  app.add_flag("--show-on-off-events", show_on_off,
+               "show the --switch-on/--switch-off events' own samples too");
+  bool per_event_dump = false;
+  app.add_flag("--per-event-dump", per_event_dump,
+               "each event's lines into INPUT.EVENT.dump instead of stdout");
   bool demangle_kernel = false, show_kernel_path = false, debug_mode = false, verbose = false;
   app.add_flag("--demangle-kernel", demangle_kernel,
                "accepted: the kernel's symbols are C, with nothing to demangle");
@@ -140,6 +149,10 @@ int cmd_script(int argc, char** argv) {
   options.show_cgroup_events = cli.show_cgroup;
   options.show_bpf_events = cli.show_bpf;
   options.show_round_events = show_rounds;
+  options.switch_on = options_switch_on;
+  options.switch_off = options_switch_off;
+  options.show_on_off_events = show_on_off;
+  if (per_event_dump) options.per_event_dump_prefix = cli.input;
   run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, cli.demangle, cli.inline_frames};
   run.header = cli.header;
   run.header_only = cli.header_only;

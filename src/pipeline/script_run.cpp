@@ -120,6 +120,8 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
       options.dump_raw || options.dump_unsorted ? static_cast<session::SessionVisitor&>(dump) : printer;
   auto processed = session->process(visitor);
   out.flush();
+  for (const std::string& line : printer.event_dump_summary())
+    std::fprintf(stdout, "[ sonde script: %s ]\n", line.c_str());
   return processed;
 }
 

@@ -38,8 +38,11 @@ struct ReportRequest {
   std::string symfs, kallsyms, vmlinux;
   bool demangle = true;
   bool header = false, header_only = false, verbose = false, quiet = false;
-  bool show_info = false;            // -I: the header's topology, caches and memory nodes in full
-  bool show_threads = false;         // -T: each thread's counts from a `record -s` file's READ records
+  bool show_info = false;             // -I: the header's topology, caches and memory nodes in full
+  bool show_threads = false;          // -T: each thread's counts from a `record -s` file's READ records
+  std::string switch_on, switch_off;  // --switch-on/--switch-off: analysis/script/event_switch
+  bool show_on_off_events = false;
+  bool file_order = false;           // --disable-order: records as the file has them, not sorted by time
   bool relative_percentage = false;  // --percentage relative: of what the filters show
   bool parent_given = false;         // -p: perf then sorts by parent too
   std::string time;                  // --time: start,stop in seconds, or percent slices

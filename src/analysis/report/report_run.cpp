@@ -39,9 +39,11 @@ class HistogramFiller : public session::SessionVisitor {
     uint64_t period = sample.sample.has(PERF_SAMPLE_PERIOD) ? sample.sample.period : 0;
     if (period == 0 && !sample.event.attr.freq) period = sample.event.attr.sample_period;
     if (period == 0) period = 1;
-    if (!cpu_wanted(sample)) return;  // perf's --cpu leaves the sample out of every total
     if (sample.sample.has(PERF_SAMPLE_TIME) && outside_time_ranges(report_.time_ranges, sample.sample.time))
-      return;  // so does --time
+      return;  // perf's --time leaves the sample out of every total
+    // So do --switch-on/--switch-off, whose switch a sample moves before -C is asked (perf's order).
+    if (report_.event_switch.active() && report_.event_switch.discard(sample.event_index)) return;
+    if (!cpu_wanted(sample)) return;  // and -C
     if (!wanted(sample.thread) || !socket_wanted(sample)) {
       histogram.add_filtered(period);
       return;
@@ -323,6 +325,14 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
     if (!ranges) return tl::unexpected(ranges.error());
     report->time_ranges = std::move(*ranges);
   }
+  if (!request.switch_on.empty() || !request.switch_off.empty()) {
+    std::vector<std::string> names;
+    for (const auto& event : report->session.reader().attrs().events())
+      names.push_back(session::event_name(event));
+    auto made = EventSwitch::make(request.switch_on, request.switch_off, request.show_on_off_events, names);
+    if (!made) return tl::unexpected(made.error());
+    report->event_switch = *made;
+  }
   if (auto checked = check_data_views(request, report->session.reader().attrs().events(), diagnostics);
       !checked)
     return tl::unexpected(checked.error());
@@ -369,6 +379,7 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   }
 
   report->session.set_locate_callchains(false);
+  if (request.file_order) report->session.set_ordered(false);
   report->session.show_progress("sonde: reading " +
                                 (request.input == "-" ? std::string("standard input") : request.input));
   HistogramFiller filler(*report, request);

@@ -10,6 +10,7 @@
 #include "analysis/report/report_options.hpp"
 #include "analysis/report/thread_counts.hpp"
 #include "analysis/report/wall_clock.hpp"
+#include "analysis/script/event_switch.hpp"
 #include "analysis/script/script_filter.hpp"
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
@@ -41,6 +42,7 @@ struct Report {
   session::Dso* off_cpu_dso = nullptr;
   std::vector<TimeRange> time_ranges;  // --time: samples outside them are left out entirely
   ThreadCounts thread_counts;          // -T
+  EventSwitch event_switch;            // --switch-on/--switch-off
 };
 
 // Makes the resolver the report uses (the symbols layer); `notes` (or nullptr) takes a note per

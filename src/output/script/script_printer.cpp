@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/file.hpp"
 #include "format/perf_regs.hpp"
 #include "output/script/script_records.hpp"
 #include "perfdata/kernel_records.hpp"
@@ -57,6 +58,14 @@ Result<void> ScriptPrinter::prepare() {
     }
     if (auto fitted = fit_fields_to_events(options_.fields, events_, options_.use_callchain); !fitted)
       return tl::unexpected(fitted.error());
+    if (!options_.switch_on.empty() || !options_.switch_off.empty()) {
+      auto made = analysis::EventSwitch::make(options_.switch_on, options_.switch_off,
+                                              options_.show_on_off_events, event_names_);
+      if (!made) return tl::unexpected(made.error());
+      event_switch_ = *made;
+    }
+    if (!options_.per_event_dump_prefix.empty())
+      if (auto opened = open_event_dumps(); !opened) return opened;
     prepared_events_ = events_.size();
   }
   sonde::Bytes blob = session_.reader().tracing_data();
@@ -322,6 +331,7 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   if (fields == 0) return;
   const analysis::ScriptFilter& filter = options_.filter;
   if (filter.skip_time(s.has(PERF_SAMPLE_TIME) ? s.time : 0)) return;
+  if (event_switch_.active() && event_switch_.discard(sample.event_index)) return;
   if (filter.skip_cpu(s.has(PERF_SAMPLE_CPU) ? s.cpu : UINT32_MAX)) return;
   if (filter.filters_threads() &&
       filter.skip_thread(sample.thread.comm, sample.thread.pid, sample.thread.tid))
@@ -329,6 +339,7 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   if (filter.filters_places() && skip_place(sample)) return;
 
   fmt::memory_buffer& buf = out_.buffer();
+  const size_t line_start = buf.size();
   append_start({&sample.thread, static_cast<int32_t>(s.pid), static_cast<int32_t>(s.tid), s.cpu, s.time},
                sample.event, fields);
   if (fields & kFieldPeriod) fmt::format_to(fmt::appender(buf), FMT_COMPILE("{:10} "), s.period);
@@ -360,7 +371,52 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
     append_bpf_output(buf, s.raw);
   if (fields & kFieldPhysAddr) fmt::format_to(fmt::appender(buf), "{:16x}", s.phys_addr);
   buf.push_back('\n');
+  if (!event_dumps_.empty()) move_line_to_event_dump(sample.event_index, line_start);
   out_.line_done();
+}
+
+Result<void> ScriptPrinter::open_event_dumps() {
+  for (size_t i = event_dumps_.size(); i < event_names_.size(); ++i) {
+    EventDump dump;
+    dump.path = fmt::format("{}.{}.dump", options_.per_event_dump_prefix, event_names_[i]);
+    auto fd = open_output_file(dump.path);
+    if (!fd) return tl::unexpected(fd.error());
+    dump.file = ::fdopen(fd->get(), "w");
+    if (dump.file == nullptr) return fail_errno(errno, fmt::format("cannot write {}", dump.path));
+    fd->release();
+    dump.out = std::make_unique<ScriptOutput>(dump.file);
+    event_dumps_.push_back(std::move(dump));
+  }
+  return {};
+}
+
+void ScriptPrinter::move_line_to_event_dump(size_t event_index, size_t line_start) {
+  fmt::memory_buffer& buf = out_.buffer();
+  if (event_index >= event_dumps_.size()) return;
+  EventDump& dump = event_dumps_[event_index];
+  size_t size = buf.size() - line_start;
+  dump.out->buffer().append(buf.data() + line_start, buf.data() + buf.size());
+  dump.out->line_done();
+  dump.samples++;
+  dump.bytes += size;
+  buf.resize(line_start);
+}
+
+std::vector<std::string> ScriptPrinter::event_dump_summary() {
+  std::vector<std::string> lines;
+  for (EventDump& dump : event_dumps_) {
+    dump.out->flush();
+    lines.push_back(fmt::format("Wrote {:.3f} MB {} ({} samples)",
+                                static_cast<double>(dump.bytes) / (1024 * 1024), dump.path, dump.samples));
+  }
+  return lines;
+}
+
+ScriptPrinter::~ScriptPrinter() {
+  for (EventDump& dump : event_dumps_) {
+    dump.out.reset();  // flushes
+    std::fclose(dump.file);
+  }
 }
 
 bool ScriptPrinter::shows_record(uint32_t type) const {

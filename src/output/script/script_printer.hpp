@@ -4,11 +4,13 @@
 // libtraceevent, and side-band records when asked (--show-task-events, --show-mmap-events,
 // --show-switch-events, --show-lost-events). Output goes out in ~1 MB writes.
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/report/hist_index.hpp"
+#include "analysis/script/event_switch.hpp"
 #include "analysis/script/script_filter.hpp"
 #include "output/script/script_fields.hpp"
 #include "output/script/script_symbols.hpp"
@@ -36,6 +38,12 @@ struct ScriptOptions {
   bool show_cgroup_events = false;     // CGROUP records (record --all-cgroups)
   bool show_bpf_events = false;        // KSYMBOL and BPF_EVENT records
   bool show_round_events = false;      // FINISHED_ROUND records (the session then keeps file order)
+  // --switch-on/--switch-off: samples only between a sample of the one and of the other (names as
+  // the file's events are named); --show-on-off-events keeps those switching samples.
+  std::string switch_on, switch_off;
+  bool show_on_off_events = false;
+  // --per-event-dump: each event's sample lines go to "<this>.<event>.dump" instead of stdout.
+  std::string per_event_dump_prefix;
   analysis::ScriptFilter filter;
 };
 
@@ -103,6 +111,21 @@ class ScriptPrinter : public session::SessionVisitor {
   ScriptOutput& out_;
   const std::vector<perfdata::EventAttr>& events_;
   std::vector<std::string> event_names_;
+  analysis::EventSwitch event_switch_;
+  struct EventDump {
+    std::string path;
+    std::FILE* file = nullptr;
+    std::unique_ptr<ScriptOutput> out;
+    uint64_t samples = 0, bytes = 0;
+  };
+  std::vector<EventDump> event_dumps_;
+  Result<void> open_event_dumps();
+  void move_line_to_event_dump(size_t event_index, size_t line_start);
+
+ public:
+  ~ScriptPrinter() override;
+  // --per-event-dump: "Wrote N MB PATH (M samples)" for each file, once the replay is done.
+  std::vector<std::string> event_dump_summary();
   size_t name_width_ = 0;
   std::string trace_text_;  // reused for tracepoint payloads
   // --reltime's and --deltatime's bases, kept as perf keeps them (0: not seen yet).
