@@ -152,6 +152,9 @@ int cmd_report(int argc, char** argv) {
   app.add_flag("-q,--quiet", request.quiet, "no header comments");
   app.add_flag("-T,--threads", request.show_threads,
                "after the profile, each thread's counts (from a 'record -s' file's READ records)");
+  app.add_flag("--show-cpu-utilization", request.layout.show_cpu_utilization,
+               "the share of each entry sampled in the kernel (sys) and in user space (usr)");
+  app.add_flag("--full-source-path", request.full_source_path, "srcline with the source file's whole path");
   app.add_option("--switch-on", request.switch_on, "only samples after one of this event");
   app.add_option("--switch-off", request.switch_off,
                  "no samples after one of this event (until --switch-on's)");

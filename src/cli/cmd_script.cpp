@@ -97,6 +97,8 @@ int cmd_script(int argc, char** argv) {
                  "no samples after one of this event (until --switch-on's)");
   app.add_flag("--show-on-off-events", show_on_off,
                "show the --switch-on/--switch-off events' own samples too");
+  bool full_source_path = false;
+  app.add_flag("--full-source-path", full_source_path, "srcline with the source file's whole path");
   bool per_event_dump = false;
   app.add_flag("--per-event-dump", per_event_dump,
                "each event's lines into INPUT.EVENT.dump instead of stdout");
@@ -153,7 +155,7 @@ int cmd_script(int argc, char** argv) {
   options.switch_off = options_switch_off;
   options.show_on_off_events = show_on_off;
   if (per_event_dump) options.per_event_dump_prefix = cli.input;
-  run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, cli.demangle, cli.inline_frames};
+  run.symbols = {cli.symfs, cli.kallsyms, cli.vmlinux, cli.demangle, cli.inline_frames, full_source_path};
   run.header = cli.header;
   run.header_only = cli.header_only;
   run.show_info = cli.show_info;

@@ -372,7 +372,9 @@ std::string Symbolizer::srcline(const session::Dso& dso, uint64_t addr) {
   std::string text;
   if (DwarfInfo* dwarf = dwarf_of(s)) {
     if (auto where = dwarf->line(to_symbol_space(s, addr)))
-      text = std::string(path_basename(where->file)) + ":" + std::to_string(where->line);
+      text = std::string(options_.full_source_path ? std::string_view(where->file)
+                                                   : path_basename(where->file)) +
+             ":" + std::to_string(where->line);
   }
   s.srclines.emplace(addr, text);
   return text;

@@ -42,6 +42,7 @@ struct SymbolizerOptions {
   std::string vmlinux;                        // -k/--vmlinux
   bool demangle = true;                       // --no-demangle turns it off
   bool inline_frames = false;                 // --inline
+  bool full_source_path = false;              // --full-source-path: srcline's file as DWARF names it
   std::string buildid_dir;                    // --buildid-dir; "" means $HOME/.debug
   bool debuginfod = true;                     // consulted only when DEBUGINFOD_URLS is set
   std::string debug_root = "/usr/lib/debug";  // where separate debug files live (tests move it)
@@ -71,8 +72,8 @@ class Symbolizer {
   // `addr` in the DSO's symbol space (see the top of this file).
   uint64_t elf_address(const session::Dso& dso, uint64_t addr);
 
-  // "file.c:123" as perf prints srcline (basename of the file), or "" when the DSO has no line
-  // information for `addr` (callers print perf's fallback, e.g. "dso+0x1234" or "??:0").
+  // "file.c:123" as perf prints srcline (basename of the file, unless full_source_path), or "" when the DSO
+  // has no line information for `addr` (callers print perf's fallback, e.g. "dso+0x1234" or "??:0").
   std::string srcline(const session::Dso& dso, uint64_t addr);
 
   // The frames inlined at `addr`, innermost first, ending with the function that holds them

@@ -231,6 +231,9 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     entry->parent = parent_of_stack[s];
     entry->self_period += period;
     entry->self_samples += count;
+    // --show-cpu-utilization: where the sample was taken, as its leaf's level says.
+    if (level == 'k') entry->sys_period += period;
+    if (level == '.') entry->usr_period += period;
     entry->children_period += period;
     entry->children_samples += count;
     entry->max_depth = std::max(entry->max_depth, length);

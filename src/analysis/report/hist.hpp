@@ -91,6 +91,7 @@ struct HistEntry {
   uint64_t address = 0;     // shown when unresolved: DSO-relative for the sampled address,
                             // the raw ip for a caller (perf keys callchain entries so)
   uint64_t self_period = 0, children_period = 0;
+  uint64_t sys_period = 0, usr_period = 0;  // of self_period, sampled in the kernel or in user space
   uint64_t self_samples = 0, children_samples = 0;
   uint32_t first_stack = kNoId;
   uint32_t max_depth = 0;  // longest callchain appended to it (perf breaks children ties with it)

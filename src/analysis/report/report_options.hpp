@@ -39,6 +39,7 @@ struct ReportRequest {
   bool demangle = true;
   bool header = false, header_only = false, verbose = false, quiet = false;
   bool show_info = false;             // -I: the header's topology, caches and memory nodes in full
+  bool full_source_path = false;      // --full-source-path: srcline's whole file path
   bool show_threads = false;          // -T: each thread's counts from a `record -s` file's READ records
   std::string switch_on, switch_off;  // --switch-on/--switch-off: analysis/script/event_switch
   bool show_on_off_events = false;
@@ -55,6 +56,7 @@ struct ReportRequest {
   std::optional<std::string> field_separator;  // -t
   struct {
     bool show_samples = false;
+    bool show_cpu_utilization = false;  // --show-cpu-utilization: sys and usr columns
     bool show_period = false;
   } layout;
 };

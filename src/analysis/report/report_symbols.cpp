@@ -43,6 +43,7 @@ symbols::SymbolizerOptions symbolizer_options(const ReportRequest& request) {
   if (!request.kallsyms.empty()) options.kallsyms = request.kallsyms;
   options.vmlinux = request.vmlinux;
   options.demangle = request.demangle;
+  options.full_source_path = request.full_source_path;
   return options;
 }
 

@@ -37,6 +37,7 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   if (layout.keys.empty()) layout.keys.push_back(keys.front());
   layout.children = report.children;
   layout.show_samples = request.layout.show_samples;
+  layout.show_cpu_utilization = request.layout.show_cpu_utilization;
   layout.show_period = request.layout.show_period;
   layout.percent_limit = request.percent_limit;
   layout.callchains = report.callchains;

@@ -213,6 +213,10 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   } else {
     add_column("Overhead", 8, true);
   }
+  if (layout.show_cpu_utilization) {
+    add_column("sys", 8, true);
+    add_column("usr", 8, true);
+  }
   if (layout.show_samples) add_column("Samples", 12, true);
   if (layout.show_period) add_column("Period", 12, true);
   for (size_t k = 0; k < layout.keys.size(); ++k)
@@ -251,10 +255,18 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
     auto count_text = [&](uint64_t value) {
       return separated ? fmt::format(" {:<11}", value) : fmt::format("{:>12}", value);
     };
+    if (layout.show_cpu_utilization) {
+      cell(percent_text(e.sys_period));
+      cell(percent_text(e.usr_period));
+    }
     if (layout.show_samples) cell(count_text(e.self_samples));
     if (layout.show_period) cell(count_text(e.self_period));
-    for (size_t k = 0; k < layout.keys.size(); ++k)
-      cell(text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size()));
+    for (size_t k = 0; k < layout.keys.size(); ++k) {
+      std::string key_text = text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size());
+      // perf's repsep_snprintf: the separator's first character inside a name becomes '.'.
+      if (separated && !gap.empty()) std::replace(key_text.begin(), key_text.end(), gap[0], '.');
+      cell(key_text);
+    }
     line += '\n';
     std::fputs(line.c_str(), out);
     if (!builder) continue;

@@ -18,9 +18,10 @@ namespace sonde::output {
 struct ReportLayout {
   std::vector<analysis::SortKey> keys;  // the columns shown (a single-value filter elides one)
   bool children = false;
-  bool show_samples = false;  // -n
-  bool show_period = false;   // --show-total-period
-  double percent_limit = 0;   // --percent-limit
+  bool show_samples = false;          // -n
+  bool show_cpu_utilization = false;  // --show-cpu-utilization: the self period's sys and usr shares
+  bool show_period = false;           // --show-total-period
+  double percent_limit = 0;           // --percent-limit
   bool callchains = false;
   analysis::CallchainParams callchain;
   CallgraphStyle graph;

@@ -38,6 +38,7 @@ ScriptSymbols::ScriptSymbols(const ScriptSymbolOptions& options) {
   symbolizer_options.vmlinux = options.vmlinux;
   symbolizer_options.demangle = options.demangle;
   symbolizer_options.inline_frames = true;
+  symbolizer_options.full_source_path = options.full_source_path;
   impl_ = new Impl(std::move(symbolizer_options));
 }
 

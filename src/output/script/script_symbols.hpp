@@ -28,6 +28,7 @@ struct ScriptSymbolOptions {
   std::string vmlinux;
   bool demangle = true;
   bool inline_frames = false;
+  bool full_source_path = false;  // --full-source-path
 };
 
 class ScriptSymbols {
