@@ -20,6 +20,7 @@
 #include "output/report/task_tree_text.hpp"
 #include "output/report/thread_counts_text.hpp"
 #include "pipeline/html_report.hpp"
+#include "pipeline/script_run.hpp"
 
 namespace sonde::cli {
 
@@ -160,6 +161,9 @@ int cmd_report(int argc, char** argv) {
                  "no samples after one of this event (until --switch-on's)");
   app.add_flag("--show-on-off-events", request.show_on_off_events,
                "count the --switch-on/--switch-off events' own samples too");
+  bool dump_raw = false;
+  app.add_flag("-D,--dump-raw-trace", dump_raw,
+               "dump every record in hex and as perf reads it, then count them");
   app.add_flag("--disable-order", request.file_order, "take the records in file order, not sorted by time");
   // perf report's options for its TUI's annotate view, its objdump and its module loading: sonde
   // report prints text, annotates with capstone (sonde annotate) and reads kallsyms; accepted,
@@ -235,6 +239,11 @@ int cmd_report(int argc, char** argv) {
         "report", "--diff BASE.data goes with --html (for text, use sonde diff BASE.data NEW.data)");
   if (!html.empty()) return write_html(request, html, diff_base);
   Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde report: ");
+  if (dump_raw) {
+    if (auto dumped = pipeline::dump_report_trace(request.input, diagnostics); !dumped)
+      return report_error("report", dumped.error());
+    return 0;
+  }
   if (tasks || mmaps) {
     auto listed = analysis::list_tasks(request.input, mmaps, diagnostics);
     if (!listed) return report_error("report", listed.error());

@@ -2,9 +2,11 @@
 
 #include <cstdio>
 
+#include "analysis/report/record_stats.hpp"
 #include "base/progress.hpp"
 #include "kernel/cpus.hpp"
 #include "output/perf_header.hpp"
+#include "output/report/record_stats_text.hpp"
 #include "output/script/raw_dump.hpp"
 #include "session/session.hpp"
 #include "unwind/dwarf_unwinder.hpp"
@@ -123,6 +125,27 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   for (const std::string& line : printer.event_dump_summary())
     std::fprintf(stdout, "[ sonde script: %s ]\n", line.c_str());
   return processed;
+}
+
+Result<void> dump_report_trace(const std::string& input, Diagnostics& diagnostics) {
+  auto session = session::Session::open(input, diagnostics);
+  if (!session) return tl::unexpected(session.error());
+  auto stats = analysis::count_records(input, diagnostics);
+  if (!stats) return tl::unexpected(stats.error());
+  output::ScriptOutput out(stdout);
+  out.buffer().append(std::string_view(
+      "# To display the perf.data header info, please use --header/--header-only options.\n#\n"));
+  struct NoLines : session::SessionVisitor {
+    void on_sample(const session::SampleEvent&) override {}
+  } no_lines;
+  output::RawDumpPrinter dump(*session, output::raw_dump_file_label(input, session->reader().is_pipe()), {},
+                              false, out, no_lines);
+  dump.set_report_handlers();
+  auto processed = session->process(dump);
+  out.flush();
+  if (!processed) return processed;
+  output::print_record_stats(stdout, *stats, true);
+  return {};
 }
 
 }  // namespace sonde::pipeline

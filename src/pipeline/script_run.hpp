@@ -49,4 +49,8 @@ struct ScriptRunOptions {
 // Prints on stdout; the reader's warnings go to `diagnostics`.
 Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics);
 
+// report -D: every record dumped as perf report dumps it (its handlers: READ read, THREAD_MAP and
+// CPU_MAP not), then the records counted as --stats counts them, on stdout.
+Result<void> dump_report_trace(const std::string& input, Diagnostics& diagnostics);
+
 }  // namespace sonde::pipeline

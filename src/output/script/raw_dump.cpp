@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cctype>
+#include <utility>
 
 #include "format/perf_format.hpp"
 #include "format/perf_regs.hpp"
@@ -221,11 +222,12 @@ Result<void> RawDumpPrinter::on_record(const perfdata::RecordView& record, const
     // perf script prints an EXIT's --show-task-events line before it processes (and dumps) it.
     if (record.type() == PERF_RECORD_EXIT) {
       if (auto printed = next_.on_record(record, attr, id); !printed) return printed;
-      append_kernel_record(record, trailer);
+      append_kernel_record(record, trailer, reading);
       out_.line_done();
       return {};
     }
-    if (!(record.type() == PERF_RECORD_LOST && script_shows_lost_)) append_kernel_record(record, trailer);
+    if (!(record.type() == PERF_RECORD_LOST && script_shows_lost_))
+      append_kernel_record(record, trailer, reading);
   }
   if (auto printed = next_.on_record(record, attr, id); !printed) return printed;
   out_.line_done();
@@ -255,12 +257,14 @@ void RawDumpPrinter::append_user_record(const perfdata::RecordView& record) {
         fmt::format_to(it, " nr: {} thread{}: ", map->pids.size(), map->pids.size() > 1 ? "s" : "");
         for (size_t i = 0; i < map->pids.size(); ++i) fmt::format_to(it, "{}{}", i ? ", " : "", map->pids[i]);
         out.push_back('\n');
+        if (report_handlers_) put(out, ": unhandled!\n");
         return;
       }
       break;
     case perfdata::PERF_RECORD_CPU_MAP:
       if (auto map = perfdata::CpuMapRecord::decode(record)) {
         fmt::format_to(it, ": {}\n", perfdata::cpu_list_text(map->cpus));
+        if (report_handlers_) put(out, ": unhandled!\n");
         return;
       }
       break;
@@ -316,7 +320,8 @@ void RawDumpPrinter::append_user_record(const perfdata::RecordView& record) {
   out.push_back('\n');
 }
 
-void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, const perfdata::SampleId& id) {
+void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, const perfdata::SampleId& id,
+                                          const perfdata::EventAttr* reading) {
   Out& out = out_.buffer();
   auto it = fmt::appender(out);
   switch (record.type()) {
@@ -353,6 +358,28 @@ void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, co
     case PERF_RECORD_THROTTLE:
     case PERF_RECORD_UNTHROTTLE:
       return;  // perf script's handler prints nothing for them
+    case PERF_RECORD_READ: {
+      // perf's dump_read: the value, then the counter's times, id and lost read at their places in
+      // a read_format with every bit, each printed when the event's read_format has it.
+      Bytes body = record.payload();
+      if (body.size() < 16) break;
+      uint64_t read_format = reading != nullptr ? reading->attr.read_format : 0;
+      fmt::format_to(it, ": {} {} {} {}\n", load<int32_t>(body.data()), load<int32_t>(body.data() + 4),
+                     reading != nullptr ? session::event_name(*reading) : std::string("unknown"),
+                     load<uint64_t>(body.data() + 8));
+      constexpr std::pair<uint64_t, const char*> kFields[] = {
+          {PERF_FORMAT_TOTAL_TIME_ENABLED, "time enabled"},
+          {PERF_FORMAT_TOTAL_TIME_RUNNING, "time running"},
+          {PERF_FORMAT_ID, "id          "},
+          {PERF_FORMAT_LOST, "lost        "}};
+      for (size_t i = 0; i < std::size(kFields); ++i) {
+        size_t at = 16 + i * 8;
+        if ((read_format & kFields[i].first) && at + 8 <= body.size())
+          fmt::format_to(it, "... {} : {}\n", kFields[i].second, load<uint64_t>(body.data() + at));
+      }
+      if (!report_handlers_) put(out, ": unhandled!\n");
+      return;
+    }
     default:
       put(out, ": unhandled!\n");
       return;

@@ -23,6 +23,8 @@ class RawDumpPrinter final : public session::SessionVisitor {
 
   // In file order (--dump-unsorted-raw-trace) perf has no handler for FINISHED_ROUND and says so.
   void set_file_order() { file_order_ = true; }
+  // report -D: perf report's handlers (it reads READ records; THREAD_MAP and CPU_MAP it does not).
+  void set_report_handlers() { report_handlers_ = true; }
 
   void on_sample(const session::SampleEvent& sample) override;
   Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
@@ -30,6 +32,7 @@ class RawDumpPrinter final : public session::SessionVisitor {
 
  private:
   bool file_order_ = false;
+  bool report_handlers_ = false;
   struct Stamp {
     bool known = false;  // false: perf's "-1 -1" (its events carry no sample_id)
     uint32_t cpu = 0;
@@ -38,7 +41,8 @@ class RawDumpPrinter final : public session::SessionVisitor {
   void append_head(const perfdata::RecordView& record, const Stamp& stamp);
   void append_sample(const session::SampleEvent& sample);
   void append_user_record(const perfdata::RecordView& record);
-  void append_kernel_record(const perfdata::RecordView& record, const perfdata::SampleId& id);
+  void append_kernel_record(const perfdata::RecordView& record, const perfdata::SampleId& id,
+                            const perfdata::EventAttr* reading);
 
   session::Session& session_;
   std::string file_label_;
