@@ -155,6 +155,7 @@ int cmd_report(int argc, char** argv) {
                "after the profile, each thread's counts (from a 'record -s' file's READ records)");
   app.add_flag("--show-cpu-utilization", request.layout.show_cpu_utilization,
                "the share of each entry sampled in the kernel (sys) and in user space (usr)");
+  app.add_flag("--raw-trace", request.raw_trace, "-s trace: each payload's raw fields, not its print format");
   app.add_flag("--full-source-path", request.full_source_path, "srcline with the source file's whole path");
   app.add_option("--switch-on", request.switch_on, "only samples after one of this event");
   app.add_option("--switch-off", request.switch_off,

@@ -99,6 +99,15 @@ int cmd_script(int argc, char** argv) {
                "show the --switch-on/--switch-off events' own samples too");
   bool full_source_path = false;
   app.add_flag("--full-source-path", full_source_path, "srcline with the source file's whole path");
+  // A KVM guest's symbols (perf kvm's recordings): sonde leaves guest samples unresolved, so the
+  // places are accepted, as perf accepts them for a file without guest samples.
+  std::string guest_mount, guest_kallsyms, guest_modules, guest_vmlinux;
+  bool guest_code = false;
+  app.add_option("--guestmount", guest_mount, "accepted: sonde leaves KVM guests' samples unresolved");
+  app.add_option("--guestkallsyms", guest_kallsyms, "accepted: sonde leaves KVM guests' samples unresolved");
+  app.add_option("--guestmodules", guest_modules, "accepted: sonde leaves KVM guests' samples unresolved");
+  app.add_option("--guestvmlinux", guest_vmlinux, "accepted: sonde leaves KVM guests' samples unresolved");
+  app.add_flag("--guest-code", guest_code, "accepted: sonde leaves KVM guests' samples unresolved");
   bool per_event_dump = false;
   app.add_flag("--per-event-dump", per_event_dump,
                "each event's lines into INPUT.EVENT.dump instead of stdout");

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -173,7 +174,65 @@ tep_event* TracepointFormats::find(uint64_t id) const {
   return tep_find_event(handle_->tep, static_cast<int>(id));
 }
 
-void TracepointFormats::append_info(int cpu, sonde::Bytes raw, std::string& out) {
+namespace {
+
+// perf 6.1's tep_print_fields (its libtraceevent's: Debian's newer one prints unsigned fields in
+// padded hex): " name=value" for each field, strings as text, other arrays as bytes, pointers
+// and longs in hex, other numbers in decimal.
+void append_raw_fields(tep_event* event, const uint8_t* data, std::string& out) {
+  for (tep_format_field* field = event->format.fields; field != nullptr; field = field->next) {
+    out += fmt::format(" {}=", field->name);
+    const auto flags = static_cast<unsigned long>(field->flags);
+    if (flags & TEP_FIELD_IS_ARRAY) {
+      unsigned offset = static_cast<unsigned>(field->offset), length = static_cast<unsigned>(field->size);
+      if (flags & TEP_FIELD_IS_DYNAMIC) {
+        auto where = static_cast<unsigned>(tep_read_number(event->tep, data + offset, field->size));
+        offset = where & 0xffff;
+        length = where >> 16;
+        if (flags & TEP_FIELD_IS_RELATIVE) offset += static_cast<unsigned>(field->offset + field->size);
+      }
+      const auto* bytes = data + offset;
+      // libtraceevent's is_printable_array: printable or space up to the first NUL.
+      bool printable = true;
+      for (unsigned i = 0; i < length && bytes[i] != 0 && printable; ++i)
+        printable = std::isprint(bytes[i]) || std::isspace(bytes[i]);
+      if ((flags & TEP_FIELD_IS_STRING) && printable) {
+        out.append(reinterpret_cast<const char*>(bytes),
+                   ::strnlen(reinterpret_cast<const char*>(bytes), length));
+      } else {
+        out += "ARRAY[";
+        for (unsigned i = 0; i < length; ++i) out += fmt::format("{}{:02x}", i ? ", " : "", bytes[i]);
+        out += ']';
+      }
+      continue;
+    }
+    unsigned long long value = tep_read_number(event->tep, data + field->offset, field->size);
+    if (flags & TEP_FIELD_IS_POINTER) {
+      out += fmt::format("{:#x}", value);
+    } else if (flags & TEP_FIELD_IS_SIGNED) {
+      switch (field->size) {
+        case 4:
+          out += (flags & TEP_FIELD_IS_LONG) ? fmt::format("{:#x}", static_cast<uint32_t>(value))
+                                             : fmt::format("{}", static_cast<int32_t>(value));
+          break;
+        case 2:
+          out += fmt::format("{:2}", static_cast<int16_t>(value));
+          break;
+        case 1:
+          out += fmt::format("{}", static_cast<int>(static_cast<int8_t>(value)));
+          break;
+        default:
+          out += fmt::format("{}", static_cast<long long>(value));
+      }
+    } else {
+      out += (flags & TEP_FIELD_IS_LONG) ? fmt::format("{:#x}", value) : fmt::format("{}", value);
+    }
+  }
+}
+
+}  // namespace
+
+void TracepointFormats::append_info(int cpu, sonde::Bytes raw, std::string& out, bool raw_fields) {
   std::vector<uint8_t>& padded = handle_->padded;
   if (padded.size() < raw.size() + tracedat::kPayloadPadding)
     padded.assign(raw.size() + tracedat::kPayloadPadding, 0);
@@ -197,8 +256,12 @@ void TracepointFormats::append_info(int cpu, sonde::Bytes raw, std::string& out)
   } else {
     trace_seq& seq = handle_->seq;
     trace_seq_reset(&seq);
-    tep_print_event(handle_->tep, &seq, &record, "%s", TEP_PRINT_INFO);
-    out.append(seq.buffer, seq.len);
+    if (raw_fields && event) {
+      append_raw_fields(event, static_cast<const uint8_t*>(record.data), out);
+    } else {
+      tep_print_event(handle_->tep, &seq, &record, "%s", TEP_PRINT_INFO);
+      out.append(seq.buffer, seq.len);
+    }
   }
   std::fill_n(padded.begin(), raw.size(), 0);
 }

@@ -29,8 +29,9 @@ class TracepointFormats {
   // The event with tracefs id `id` (a tracepoint attr's config), or nullptr.
   tep_event* find(uint64_t id) const;
   // Appends a tracepoint sample's payload formatted by its event's print fmt (perf's
-  // TEP_PRINT_INFO); the event is the one the payload's common_type names.
-  void append_info(int cpu, sonde::Bytes raw, std::string& out);
+  // TEP_PRINT_INFO); the event is the one the payload's common_type names. `raw_fields`: each
+  // field as "name=value" instead, without the print fmt (perf report's --raw-trace).
+  void append_info(int cpu, sonde::Bytes raw, std::string& out, bool raw_fields = false);
   // "system:name" of an event, for event names of files without EVENT_DESC.
   static std::string qualified_name(const tep_event* event);
 

@@ -65,7 +65,7 @@ class HistogramFiller : public session::SessionVisitor {
     uint32_t context = last_context_;
     if (formats_ && sample.event.attr.type == PERF_TYPE_TRACEPOINT && sample.sample.has(PERF_SAMPLE_RAW)) {
       trace_text_.clear();
-      formats_->append_info(cpu, sample.sample.raw, trace_text_);
+      formats_->append_info(cpu, sample.sample.raw, trace_text_, request_.raw_trace);
       const SampleContext& base = tables.contexts[context];
       context = tables.context(base.comm, base.pid, base.tid, base.cpu, tables.trace_id(trace_text_));
     }
