@@ -155,6 +155,10 @@ int cmd_report(int argc, char** argv) {
                "after the profile, each thread's counts (from a 'record -s' file's READ records)");
   app.add_flag("--show-cpu-utilization", request.layout.show_cpu_utilization,
                "the share of each entry sampled in the kernel (sys) and in user space (usr)");
+  app.add_flag("--ns", request.nanoseconds, "-s time in nanoseconds");
+  std::string time_quantum;
+  app.add_option("--time-quantum", time_quantum,
+                 "-s time's buckets: a time with ns, us, ms or s (default 100ms)");
   app.add_flag("--raw-trace", request.raw_trace, "-s trace: each payload's raw fields, not its print format");
   app.add_flag("--full-source-path", request.full_source_path, "srcline with the source file's whole path");
   app.add_option("--switch-on", request.switch_on, "only samples after one of this event");
@@ -219,6 +223,11 @@ int cmd_report(int argc, char** argv) {
   }
   if (pretty != "normal" && pretty != "raw")
     return report_usage_error("report", "--pretty takes normal or raw");
+  if (!time_quantum.empty()) {
+    auto quantum = analysis::parse_time_quantum(time_quantum);
+    if (!quantum) return report_usage_error("report", quantum.error().message);
+    request.time_quantum_ns = *quantum;
+  }
   if (!percent_type.empty() && percent_type != "global-period" && percent_type != "local-period" &&
       percent_type != "global-hits" && percent_type != "local-hits")
     return report_usage_error("report",

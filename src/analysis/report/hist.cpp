@@ -173,13 +173,14 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
       }
     }
     parent_of_stack[s] = parent;
-    KeyIndex<3>::Key key{};
+    KeyIndex<4>::Key key{};
     for (SortKey k : options.keys) {
       if (k == SortKey::comm) key[0] |= context.comm;
       if (k == SortKey::trace) key[0] |= uint64_t(context.trace) << 32;
       if (k == SortKey::pid) key[1] |= uint64_t(uint32_t(context.tid));
       if (k == SortKey::cpu) key[1] |= uint64_t(uint32_t(context.cpu)) << 32;
       if (k == SortKey::parent) key[2] = parent + 1ull;
+      if (k == SortKey::time) key[3] = context.time;
     }
     context_key_of_stack[s] = context_keys_.intern(key);
   }
@@ -354,6 +355,8 @@ void Histogram::order_entries(const ReportTables& tables) {
         return compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
       case SortKey::cpu:
         return compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
+      case SortKey::time:
+        return compare_values(tables.contexts[b.context].time, tables.contexts[a.context].time);
       case SortKey::dso: {
         const session::Dso* da = dso_of(a);
         const session::Dso* db = dso_of(b);

@@ -27,13 +27,15 @@ struct SampleContext {
   int32_t tid = -1;
   int32_t cpu = -1;
   uint32_t trace = kNoId;  // ReportTables::traces index (the trace key); kNoId: not a tracepoint
+  uint64_t time = 0;       // the time key's bucket: the sample's time cut to --time-quantum
 };
 
 // What every event's histogram shares: locations, contexts, comm strings.
 struct ReportTables {
   LocationTable locations;
   std::vector<SampleContext> contexts;
-  KeyIndex<3> context_index;
+  KeyIndex<4> context_index;
+  bool time_in_ns = false;  // --ns: the time key in nanoseconds
   std::vector<std::string> comms;
   std::unordered_map<std::string, uint32_t> comm_ids;
   std::vector<std::string> traces;  // tracepoint payloads as text, for the trace key
@@ -52,12 +54,13 @@ struct ReportTables {
     if (inserted) traces.push_back(text);
     return it->second;
   }
-  uint32_t context(uint32_t comm, int32_t pid, int32_t tid, int32_t cpu, uint32_t trace = kNoId) {
+  uint32_t context(uint32_t comm, int32_t pid, int32_t tid, int32_t cpu, uint32_t trace = kNoId,
+                   uint64_t time = 0) {
     bool inserted;
     uint32_t id = context_index.intern(
-        {uint64_t(comm) << 32 | uint32_t(pid), uint64_t(uint32_t(tid)) << 32 | uint32_t(cpu), trace},
+        {uint64_t(comm) << 32 | uint32_t(pid), uint64_t(uint32_t(tid)) << 32 | uint32_t(cpu), trace, time},
         inserted);
-    if (inserted) contexts.push_back({comm, pid, tid, cpu, trace});
+    if (inserted) contexts.push_back({comm, pid, tid, cpu, trace, time});
     return id;
   }
 };
@@ -197,7 +200,7 @@ class Histogram {
   KeyIndex<4> frame_keys_;
   std::unordered_map<std::string, uint64_t> dso_name_ids_;
   std::vector<uint32_t> frame_key_of_location_[2];
-  KeyIndex<3> context_keys_;
+  KeyIndex<4> context_keys_;
   std::vector<uint32_t> context_key_of_context_;
   KeyIndex<1> entry_index_;
   std::vector<HistEntry> entries_;

@@ -30,6 +30,11 @@ std::string hist_key_text(const ReportTables& tables, const HistEntry& entry, So
       return fmt::format("{:03}", context.cpu);
     case SortKey::trace:
       return context.trace == kNoId ? "N/A" : tables.traces[context.trace];
+    case SortKey::time:
+      // perf's timestamp__scnprintf_usec (or _nsec under --ns).
+      return tables.time_in_ns
+                 ? fmt::format("{}.{:09}", context.time / 1000000000, context.time % 1000000000)
+                 : fmt::format("{}.{:06}", context.time / 1000000000, context.time % 1000000000 / 1000);
   }
   return "";
 }

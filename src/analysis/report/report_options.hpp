@@ -38,11 +38,13 @@ struct ReportRequest {
   std::string symfs, kallsyms, vmlinux;
   bool demangle = true;
   bool header = false, header_only = false, verbose = false, quiet = false;
-  bool show_info = false;             // -I: the header's topology, caches and memory nodes in full
-  bool full_source_path = false;      // --full-source-path: srcline's whole file path
-  bool raw_trace = false;             // --raw-trace: -s trace's payloads as raw fields, no print fmt
-  bool show_threads = false;          // -T: each thread's counts from a `record -s` file's READ records
-  std::string switch_on, switch_off;  // --switch-on/--switch-off: analysis/script/event_switch
+  bool show_info = false;                  // -I: the header's topology, caches and memory nodes in full
+  bool full_source_path = false;           // --full-source-path: srcline's whole file path
+  bool raw_trace = false;                  // --raw-trace: -s trace's payloads as raw fields, no print fmt
+  bool nanoseconds = false;                // --ns: the time key in nanoseconds
+  uint64_t time_quantum_ns = 100'000'000;  // --time-quantum: the time key's buckets
+  bool show_threads = false;               // -T: each thread's counts from a `record -s` file's READ records
+  std::string switch_on, switch_off;       // --switch-on/--switch-off: analysis/script/event_switch
   bool show_on_off_events = false;
   bool file_order = false;           // --disable-order: records as the file has them, not sorted by time
   bool relative_percentage = false;  // --percentage relative: of what the filters show

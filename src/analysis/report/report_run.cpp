@@ -14,7 +14,11 @@ namespace {
 
 class HistogramFiller : public session::SessionVisitor {
  public:
-  HistogramFiller(Report& report, const ReportRequest& request) : report_(report), request_(request) {
+  HistogramFiller(Report& report, const ReportRequest& request)
+      : report_(report),
+        request_(request),
+        time_key_(std::find(report.keys.begin(), report.keys.end(), SortKey::time) != report.keys.end()) {
+    report.tables.time_in_ns = request.nanoseconds;
     // --socket-filter: each CPU's socket, from the file's CPU_TOPOLOGY.
     if (request.filters.socket)
       if (const auto& topology = report.session.reader().features().cpu_topology)
@@ -68,6 +72,13 @@ class HistogramFiller : public session::SessionVisitor {
       formats_->append_info(cpu, sample.sample.raw, trace_text_, request_.raw_trace);
       const SampleContext& base = tables.contexts[context];
       context = tables.context(base.comm, base.pid, base.tid, base.cpu, tables.trace_id(trace_text_));
+    }
+    if (time_key_ && sample.sample.has(PERF_SAMPLE_TIME)) {
+      // perf's hist_time: the sample's time cut to the quantum.
+      uint64_t quantum = request_.time_quantum_ns;
+      uint64_t bucket = quantum ? sample.sample.time / quantum * quantum : sample.sample.time;
+      const SampleContext& base = tables.contexts[context];
+      context = tables.context(base.comm, base.pid, base.tid, base.cpu, base.trace, bucket);
     }
 
     if (!sample.callchain.empty()) {  // placed by the session (DWARF unwinding)
@@ -240,6 +251,7 @@ class HistogramFiller : public session::SessionVisitor {
   std::vector<int> socket_of_cpu_;
   std::optional<session::TracepointFormats> formats_;  // for the trace key
   std::string trace_text_;
+  bool time_key_ = false;  // -s time: each sample's context carries its time bucket
   std::unordered_map<const session::Thread*, CachedComm> comms_;
   std::vector<uint32_t> locations_;
   uint64_t state_address_ = 0;  // --wall: the sample's state frame in the [off-CPU] DSO, 0 for none

@@ -1,5 +1,7 @@
 #include "analysis/report/sort_keys.hpp"
 
+#include <utility>
+
 #include "base/strings.hpp"
 
 namespace sonde::analysis {
@@ -23,18 +25,21 @@ Result<std::vector<SortKey>> parse_sort_keys(std::string_view list) {
       key = SortKey::parent;
     else if (name == "cpu")
       key = SortKey::cpu;
+    else if (name == "time")
+      key = SortKey::time;
     else if (name == "trace")
       key = SortKey::trace;
     else if (name == "overhead" || name == "overhead_children" || name == "sample" || name == "period")
       continue;
     else
-      return failf("unknown --sort key '{}' (known: comm, pid, dso, sym, srcline, parent, cpu, trace)", name);
+      return failf("unknown --sort key '{}' (known: comm, pid, dso, sym, srcline, parent, cpu, trace, time)",
+                   name);
     bool seen = false;
     for (SortKey k : keys) seen |= k == key;
     if (!seen) keys.push_back(key);
   }
   if (keys.empty())
-    return failf("--sort needs at least one key (comm, pid, dso, sym, srcline, parent, cpu, trace)");
+    return failf("--sort needs at least one key (comm, pid, dso, sym, srcline, parent, cpu, trace, time)");
   return keys;
 }
 
@@ -56,8 +61,27 @@ std::string_view sort_key_header(SortKey key) {
       return "CPU";
     case SortKey::trace:
       return "Trace output";
+    case SortKey::time:
+      return "Time";
   }
   return "";
+}
+
+Result<uint64_t> parse_time_quantum(std::string_view text) {
+  static constexpr std::pair<std::string_view, uint64_t> kUnits[] = {
+      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+  uint64_t scale = 1;
+  std::string_view number = text;
+  for (const auto& [unit, ns] : kUnits)
+    if (text.size() > unit.size() && text.ends_with(unit)) {
+      number = text.substr(0, text.size() - unit.size());
+      scale = ns;
+      break;
+    }
+  auto value = parse_uint(number, 10);
+  if (!value || *value == 0)
+    return failf("bad --time-quantum '{}'; give a time like 100ms (ns, us, ms or s)", text);
+  return *value * scale;
 }
 
 bool is_frame_key(SortKey key) {

@@ -17,6 +17,7 @@ enum class SortKey {
   parent,   // the first caller matching --parent (default ^sys_|^do_page_fault), else [other]
   cpu,      // the CPU the sample was taken on
   trace,    // a tracepoint sample's formatted payload (perf's "Trace output")
+  time,     // the sample's time, in buckets of --time-quantum (100 ms by default)
 };
 
 // "comm,dso,sym" -> keys. perf's spellings: symbol = sym, thread = pid. Unknown keys are an
@@ -24,6 +25,8 @@ enum class SortKey {
 Result<std::vector<SortKey>> parse_sort_keys(std::string_view list);
 // The column header as perf prints it ("Command", "    Pid:Command", ...).
 std::string_view sort_key_header(SortKey key);
+// --time-quantum's "100ms": a number with ns, us, ms or s (nanoseconds without one), above zero.
+Result<uint64_t> parse_time_quantum(std::string_view text);
 // Keys taken from the sampled address (one value per callchain frame) rather than the sample.
 bool is_frame_key(SortKey key);
 

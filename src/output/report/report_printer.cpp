@@ -64,6 +64,8 @@ class EntryText {
         return parent(e).size();
       case SortKey::cpu:
         return 3;
+      case SortKey::time:
+        return tables_.time_in_ns ? 16 : 12;  // perf's HISTC_TIME widths
       case SortKey::trace:
         return analysis::hist_key_text(tables_, e, SortKey::trace).size();
     }
@@ -97,6 +99,11 @@ class EntryText {
         int cpu = context(e).cpu;
         std::string digits = fmt::format("{:0{}}", cpu < 0 ? -cpu : cpu, width);
         return fmt::format("{:>{}}", (cpu < 0 ? "-" : "") + digits, width);
+      }
+      case SortKey::time: {
+        std::string time = analysis::hist_key_text(tables_, e, SortKey::time);
+        if (time.size() > width) time.resize(width);
+        return last ? time : fmt::format("{:<{}}", time, width);
       }
       case SortKey::trace: {
         // perf's "%-.*s" cuts the text to the width; a column before the last is then padded.
