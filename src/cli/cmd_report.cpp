@@ -12,6 +12,7 @@
 #include "analysis/report/report_run.hpp"
 #include "analysis/report/task_tree.hpp"
 #include "analysis/stacks/collapse_file.hpp"
+#include "base/strings.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "kernel/cpus.hpp"
@@ -155,6 +156,9 @@ int cmd_report(int argc, char** argv) {
                "after the profile, each thread's counts (from a 'record -s' file's READ records)");
   app.add_flag("--show-cpu-utilization", request.layout.show_cpu_utilization,
                "the share of each entry sampled in the kernel (sys) and in user space (usr)");
+  std::string column_widths;
+  app.add_option("--column-widths", column_widths,
+                 "the columns' widths, in order (w[,w...]; 0 keeps one's own)");
   app.add_flag("--ns", request.nanoseconds, "-s time in nanoseconds");
   std::string time_quantum;
   app.add_option("--time-quantum", time_quantum,
@@ -223,6 +227,13 @@ int cmd_report(int argc, char** argv) {
   }
   if (pretty != "normal" && pretty != "raw")
     return report_usage_error("report", "--pretty takes normal or raw");
+  for (const std::string& width :
+       column_widths.empty() ? std::vector<std::string>{} : split(column_widths, ',')) {
+    auto value = parse_uint(width, 10);
+    if (!value || *value > 4096)
+      return report_usage_error("report", "--column-widths takes numbers: w[,w...]");
+    request.layout.column_widths.push_back(*value);
+  }
   if (!time_quantum.empty()) {
     auto quantum = analysis::parse_time_quantum(time_quantum);
     if (!quantum) return report_usage_error("report", quantum.error().message);

@@ -60,6 +60,7 @@ struct ReportRequest {
   struct {
     bool show_samples = false;
     bool show_cpu_utilization = false;  // --show-cpu-utilization: sys and usr columns
+    std::vector<size_t> column_widths;  // --column-widths: each column's width in order, 0 natural
     bool show_period = false;
   } layout;
 };

@@ -38,6 +38,7 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   layout.children = report.children;
   layout.show_samples = request.layout.show_samples;
   layout.show_cpu_utilization = request.layout.show_cpu_utilization;
+  layout.column_widths = request.layout.column_widths;
   layout.show_period = request.layout.show_period;
   layout.percent_limit = request.percent_limit;
   layout.callchains = report.callchains;

@@ -140,11 +140,6 @@ std::vector<bool> trace_measured(const analysis::Histogram& histogram, const ana
   return measured;
 }
 
-std::string percent_cell(uint64_t period, uint64_t total) {
-  double percent = total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0;
-  return fmt::format("{:>7.2f}%", percent);
-}
-
 }  // namespace
 
 namespace {
@@ -206,13 +201,29 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
 
   std::string header = "# ";
   std::string dots = "# ";
-  auto add_column = [&](const std::string& name, size_t width, bool right) {
+  // --column-widths: the columns' widths in order, 0 for the natural one; a figure's column
+  // takes it but stays as wide as its header, a key's is set (header and cells cut to it), as
+  // perf's user_len.
+  size_t column = 0;
+  std::vector<size_t> figure_user_widths, figure_widths;
+  auto add_column = [&](std::string name, size_t width, bool right) {
+    size_t user = column < layout.column_widths.size() ? layout.column_widths[column] : 0;
+    ++column;
+    if (right) {
+      if (user != 0) width = std::max(user, name.size());
+      figure_user_widths.push_back(user);
+      figure_widths.push_back(width);
+    } else if (user != 0) {
+      width = user;
+      if (name.size() > width) name.resize(width);
+    }
     if (header.size() > 2) {
       header += gap;
       dots += "  ";
     }
     header += right ? fmt::format("{:>{}}", name, width) : fmt::format("{:<{}}", name, width);
     dots += std::string(width, '.');
+    return width;
   };
   if (layout.children) {
     add_column("Children", 8, true);
@@ -226,8 +237,11 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   }
   if (layout.show_samples) add_column("Samples", 12, true);
   if (layout.show_period) add_column("Period", 12, true);
-  for (size_t k = 0; k < layout.keys.size(); ++k)
-    add_column(std::string(analysis::sort_key_header(layout.keys[k])), widths[k], false);
+  std::vector<bool> cut(layout.keys.size(), false);
+  for (size_t k = 0; k < layout.keys.size(); ++k) {
+    cut[k] = column < layout.column_widths.size() && layout.column_widths[column] != 0;
+    widths[k] = add_column(std::string(analysis::sort_key_header(layout.keys[k])), widths[k], false);
+  }
   if (with_header && separated) fmt::print(out, "{}\n", header);
   if (with_header && !separated) fmt::print(out, "{}\n{}\n#\n", header, dots);
 
@@ -246,30 +260,50 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
     if (percent < layout.percent_limit || !visible(e)) continue;
     line.clear();
     // perf's first cell has no separator before it.
+    size_t figure = 0;
     auto cell = [&](const std::string& text_of_cell) {
       line += separated && line.empty() ? "" : gap;
       line += text_of_cell;
     };
-    // perf's percent cells: right-aligned, or under -t a space and the figure left-aligned in seven.
+    // perf's figure cells (hpp__fmt): a space, the figure right-aligned in the column's width (its
+    // --column-widths one when given) less the space and the % sign, then padded to the column.
+    auto figure_text = [&](std::string text_of_figure, size_t natural) {
+      size_t column_width = figure < figure_widths.size() ? figure_widths[figure] : natural;
+      ++figure;
+      if (text_of_figure.size() < column_width)
+        text_of_figure.append(column_width - text_of_figure.size(), ' ');
+      return text_of_figure;
+    };
+    auto user_width = [&](size_t natural) {
+      size_t user = figure < figure_user_widths.size() ? figure_user_widths[figure] : 0;
+      return user != 0 ? user : natural;
+    };
+    // Under -t: a space and the figure left-aligned in seven.
     auto percent_text = [&](uint64_t period) {
-      if (!separated) return percent_cell(period, total);
       double value = total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0;
-      return fmt::format(" {:<7}", fmt::format("{:.2f}%", value));
+      if (separated) return fmt::format(" {:<7}", fmt::format("{:.2f}%", value));
+      size_t len = user_width(8);
+      return figure_text(fmt::format(" {:>{}.2f}%", value, len >= 2 ? len - 2 : 0), 8);
     };
     if (layout.children) cell(percent_text(e.children_period));
     cell(percent_text(e.self_period));
-    // Counts likewise: right-aligned, or under -t a space and the figure left-aligned.
-    auto count_text = [&](uint64_t value) {
-      return separated ? fmt::format(" {:<11}", value) : fmt::format("{:>12}", value);
-    };
     if (layout.show_cpu_utilization) {
       cell(percent_text(e.sys_period));
       cell(percent_text(e.usr_period));
     }
+    // Counts likewise: right-aligned, or under -t a space and the figure left-aligned.
+    auto count_text = [&](uint64_t value) {
+      if (separated) return fmt::format(" {:<11}", value);
+      size_t len = user_width(12);
+      return figure_text(fmt::format(" {:>{}}", value, len >= 1 ? len - 1 : 0), 12);
+    };
     if (layout.show_samples) cell(count_text(e.self_samples));
     if (layout.show_period) cell(count_text(e.self_period));
     for (size_t k = 0; k < layout.keys.size(); ++k) {
       std::string key_text = text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size());
+      // perf's sym cell prints "[x] " first and the name in what is left: nothing left, no cut.
+      bool cuttable = layout.keys[k] != SortKey::sym || widths[k] >= 4;
+      if (cut[k] && cuttable && key_text.size() > widths[k]) key_text.resize(widths[k]);
       // perf's repsep_snprintf: the separator's first character inside a name becomes '.'.
       if (separated && !gap.empty()) std::replace(key_text.begin(), key_text.end(), gap[0], '.');
       cell(key_text);

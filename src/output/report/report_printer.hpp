@@ -27,6 +27,7 @@ struct ReportLayout {
   CallgraphStyle graph;
   const analysis::ReportFilters* filters = nullptr;  // --dso, --symbols: entries to hide
   std::optional<std::string> field_separator;        // -t: columns joined by it, not padded apart
+  std::vector<size_t> column_widths;                 // --column-widths, in the columns' order
 };
 
 // What the entries a filter shows add up to (self period and samples): the totals of
