@@ -49,6 +49,7 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       attr.sample_type |= PERF_SAMPLE_REGS_USER;
       attr.sample_regs_user |= options.user_regs;
     }
+    if (options.all_cgroups) attr.sample_type |= PERF_SAMPLE_CGROUP;
     if (options.branch_sample_type) {
       attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
       attr.branch_sample_type = options.branch_sample_type;
@@ -98,6 +99,7 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       attr.mmap_data = options.call_graph == CallGraph::dwarf || options.data_mmaps ? 1 : 0;
       attr.namespaces = options.namespaces ? 1 : 0;
       attr.build_id = options.build_id_mmaps ? 1 : 0;
+      attr.cgroup = options.all_cgroups ? 1 : 0;
     }
     attrs.push_back(attr);
   }

@@ -46,6 +46,7 @@ struct RecordOptions {
   uint64_t user_regs = 0;           // --user-regs: the user registers sampled
   uint64_t branch_sample_type = 0;  // -b, -j: the branch stack asked for (PERF_SAMPLE_BRANCH_*)
   bool inherit_stat = false;        // -s: per-thread counts at each thread's exit
+  bool all_cgroups = false;         // --all-cgroups: each sample's cgroup, CGROUP records
   bool namespaces = false;          // --namespaces: NAMESPACES records
   bool build_id_mmaps = false;      // --buildid-mmap: MMAP2 records carry the build-id
   std::optional<int> clockid;       // -k: the samples' clock

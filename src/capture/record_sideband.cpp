@@ -7,20 +7,24 @@
 
 #include "base/strings.hpp"
 #include "capture/sideband.hpp"
+#include "format/synthesize.hpp"
+#include "kernel/cgroup.hpp"
 #include "kernel/kallsyms.hpp"
 
 namespace sonde::capture {
 
 Result<SidebandSynth> parse_sideband_synth(std::string_view text) {
-  if (text == "no") return SidebandSynth{false, false};
+  if (text == "no") return SidebandSynth{false, false, false};
   if (text == "all") return SidebandSynth{};
-  SidebandSynth synth{false, false};
+  SidebandSynth synth{false, false, false};
   for (const std::string& word : split(text, ',')) {
     if (word == "task")
       synth.tasks = true;
     else if (word == "mmap")
       synth.tasks = synth.mmaps = true;
-    else if (word != "cgroup")
+    else if (word == "cgroup")
+      synth.cgroups = true;
+    else
       return fail(fmt::format("bad --synth '{}'; give no, all, or a list of task, mmap and cgroup", word));
   }
   return synth;
@@ -37,6 +41,11 @@ Result<std::string> synthesize_record_sideband(const perf_event_attr& attr, cons
     if (auto made = synthesize_kernel_maps(attr, *text, modules ? *modules : none, sink); !made)
       return tl::unexpected(made.error());
   }
+  // perf writes the cgroups next, when the samples name theirs (--all-cgroups).
+  if (synth.cgroups && (attr.sample_type & PERF_SAMPLE_CGROUP))
+    for (const auto& cgroup : kernel::list_perf_cgroups())
+      if (auto sent = sink(perfdata::make_cgroup(attr, cgroup.id, cgroup.path, {})); !sent)
+        return tl::unexpected(sent.error());
   SidebandOptions options;
   options.data_mmaps = data_mmaps;
   options.mmaps = synth.mmaps;

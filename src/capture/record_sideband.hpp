@@ -27,8 +27,10 @@ namespace sonde::capture {
 struct SidebandSynth {
   bool tasks = true;
   bool mmaps = true;
+  bool cgroups = true;  // with --all-cgroups: a CGROUP record for every cgroup that exists
 };
 // "no", "all", or a comma list of task, mmap and cgroup; an unknown word is an error naming it.
+// `cgroups` (record --all-cgroups) asks for the cgroups' records when the list allows them.
 Result<SidebandSynth> parse_sideband_synth(std::string_view text);
 
 // The side-band records for a recording of `target` (whose tids hold the workload's pid when a

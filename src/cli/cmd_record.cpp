@@ -130,6 +130,8 @@ int cmd_record(int argc, char** argv) {
   app.add_option("-j,--branch-filter", branch_filter,
                  "branch stack filter: any, any_call, any_ret, ind_call, ind_jmp, call, cond, u, k, hv, ...");
   app.add_flag("-s,--stat", sampling.inherit_stat, "per-thread counts at each thread's exit (report -T)");
+  app.add_flag("--all-cgroups", sampling.all_cgroups,
+               "record each sample's cgroup and the cgroups (CGROUP records)");
   std::string synth;
   app.add_option("--synth", synth,
                  "the existing tasks' records synthesized: no, all (the default), task, mmap");

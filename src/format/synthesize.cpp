@@ -86,6 +86,16 @@ std::string make_comm(const perf_event_attr& attr, uint32_t pid, uint32_t tid, s
   return finish(out, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
 }
 
+std::string make_cgroup(const perf_event_attr& attr, uint64_t cgroup_id, std::string_view path,
+                        const SyntheticId& id) {
+  ByteWriter out;
+  out.put_zeros(sizeof(perf_event_header));
+  out.put(cgroup_id);
+  put_name(out, path);
+  put_trailer(out, attr, id);
+  return finish(out, PERF_RECORD_CGROUP, 0);
+}
+
 std::string make_namespaces(const perf_event_attr& attr, uint32_t pid, uint32_t tid,
                             std::span<const std::pair<uint64_t, uint64_t>> links, const SyntheticId& id) {
   ByteWriter out;

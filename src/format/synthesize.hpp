@@ -66,6 +66,9 @@ std::string make_fork_exit(const perf_event_attr& attr, bool fork, uint32_t pid,
 // pid, user, mnt, cgroup).
 std::string make_namespaces(const perf_event_attr& attr, uint32_t pid, uint32_t tid,
                             std::span<const std::pair<uint64_t, uint64_t>> links, const SyntheticId& id);
+// PERF_RECORD_CGROUP: a cgroup's id and its path below the hierarchy root.
+std::string make_cgroup(const perf_event_attr& attr, uint64_t cgroup_id, std::string_view path,
+                        const SyntheticId& id);
 std::string make_finished_round();
 
 }  // namespace sonde::perfdata

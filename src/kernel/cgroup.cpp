@@ -1,8 +1,11 @@
 #include "kernel/cgroup.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 
 #include <cerrno>
+#include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "base/file.hpp"
@@ -44,6 +47,48 @@ Result<UniqueFd> open_perf_cgroup(const std::string& name) {
     return UniqueFd(fd);
   }
   return failf("no cgroup '{}' under {}; check the name (ls {})", name, join(roots, " or "), roots.front());
+}
+
+namespace {
+
+// The cgroup id the kernel gives samples: the directory's file handle (perf's way to read it).
+bool cgroup_id(const std::string& path, uint64_t& id) {
+  struct {
+    file_handle handle;
+    uint64_t id;
+  } buffer{};
+  buffer.handle.handle_bytes = sizeof buffer.id;
+  int mount_id = 0;
+  if (::name_to_handle_at(AT_FDCWD, path.c_str(), &buffer.handle, &mount_id, 0) != 0) return false;
+  std::memcpy(&id, buffer.handle.f_handle, sizeof id);
+  return true;
+}
+
+void walk_cgroups(const std::string& path, size_t root_length, std::vector<PerfCgroup>& out) {
+  PerfCgroup cgroup;
+  if (!cgroup_id(path, cgroup.id)) return;
+  cgroup.path = path.size() > root_length ? path.substr(root_length) : "/";
+  out.push_back(std::move(cgroup));
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    std::string_view name = entry->d_name;
+    if (entry->d_type != DT_DIR || name == "." || name == "..") continue;
+    walk_cgroups(path + (path.ends_with('/') ? "" : "/") + std::string(name), root_length, out);
+  }
+  ::closedir(dir);
+}
+
+}  // namespace
+
+std::vector<PerfCgroup> list_perf_cgroups() {
+  std::vector<PerfCgroup> cgroups;
+  auto roots = perf_cgroup_roots();
+  if (roots.empty()) return cgroups;
+  std::string root = roots.front();
+  while (root.size() > 1 && root.ends_with('/')) root.pop_back();
+  walk_cgroups(root, root.size(), cgroups);
+  return cgroups;
 }
 
 }  // namespace sonde::kernel
