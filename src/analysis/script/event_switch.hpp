@@ -1,7 +1,7 @@
 #pragma once
 // perf's --switch-on/--switch-off (report and script): samples count only after a sample of the
 // "on" event, until one of the "off" event; the switching samples themselves are left out unless
-// --show-on-off-events.
+// --show-on-off-events. As in perf's evswitch, "off" without "on" only drops the "off" samples.
 #include <cstddef>
 #include <optional>
 #include <string>
