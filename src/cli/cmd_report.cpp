@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "analysis/report/record_stats.hpp"
 #include "analysis/report/report_options.hpp"
@@ -225,7 +228,11 @@ int cmd_report(int argc, char** argv) {
     if (!list) return report_usage_error("report", list.error().message + " (--cpu)");
     request.filters.cpus = *list;
   }
-  if (pretty != "normal" && pretty != "raw")
+  // An option that takes one of a few words; empty is "not given".
+  auto one_of = [](const std::string& value, std::initializer_list<std::string_view> words) {
+    return value.empty() || std::find(words.begin(), words.end(), value) != words.end();
+  };
+  if (pretty.empty() || !one_of(pretty, {"normal", "raw"}))
     return report_usage_error("report", "--pretty takes normal or raw");
   for (const std::string& width :
        column_widths.empty() ? std::vector<std::string>{} : split(column_widths, ',')) {
@@ -239,15 +246,14 @@ int cmd_report(int argc, char** argv) {
     if (!quantum) return report_usage_error("report", quantum.error().message);
     request.time_quantum_ns = *quantum;
   }
-  if (!percent_type.empty() && percent_type != "global-period" && percent_type != "local-period" &&
-      percent_type != "global-hits" && percent_type != "local-hits")
+  if (!one_of(percent_type, {"global-period", "local-period", "global-hits", "local-hits"}))
     return report_usage_error("report",
                               "--percent-type takes global-period, local-period, global-hits or local-hits");
-  if (!stdio_color.empty() && stdio_color != "always" && stdio_color != "never" && stdio_color != "auto")
+  if (!one_of(stdio_color, {"always", "never", "auto"}))
     return report_usage_error("report", "--stdio-color takes always, never or auto");
-  if (!disassembler_style.empty() && disassembler_style != "att" && disassembler_style != "intel")
+  if (!one_of(disassembler_style, {"att", "intel"}))
     return report_usage_error("report", "-M/--disassembler-style takes att or intel");
-  if (percentage != "absolute" && percentage != "relative")
+  if (percentage.empty() || !one_of(percentage, {"absolute", "relative"}))
     return report_usage_error("report", "--percentage takes absolute or relative");
   request.relative_percentage = percentage == "relative";
   if (request.filters.exclude_other && request.options.parent_pattern.empty())
