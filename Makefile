@@ -10,7 +10,7 @@ SONDE := $(BUILD_DIR)/sonde
 # Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium;
 # the format check runs clang-format; the data convert tests read sonde's pprof files with
 # `go tool pprof` and its CTF with babeltrace2, the oracles users would use.
-TEST_DEPS := chromium clang-format golang-go babeltrace2
+TEST_DEPS := chromium clang-format golang-go babeltrace2 tmux
 
 .PHONY: all deps test-deps configure build demo test bench clean fuzz
 

@@ -32,5 +32,6 @@ int cmd_probe(int argc, char** argv);
 int cmd_sched(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
 int cmd_data(int argc, char** argv);
+int cmd_top(int argc, char** argv);
 
 }  // namespace sonde::cli

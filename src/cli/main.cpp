@@ -18,6 +18,7 @@ const std::vector<Command>& commands() {
       {"report", "Read perf.data and display the profile", cmd_report},
       {"script", "Read perf.data and print every event", cmd_script},
       {"annotate", "Read perf.data and show each sampled symbol's code with its samples", cmd_annotate},
+      {"top", "Profile the system live, hottest functions first", cmd_top},
       {"buildid-list", "List the build-ids in a perf.data file", cmd_buildid_list},
       {"buildid-cache", "Manage the build-id cache (~/.debug)", cmd_buildid_cache},
       {"collapse", "Fold stacks for flame graphs", cmd_collapse},

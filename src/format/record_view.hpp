@@ -4,6 +4,7 @@
 #include <linux/perf_event.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "base/bytes.hpp"
 
@@ -25,5 +26,13 @@ struct RecordView {
     return bytes.subspan(sizeof(perf_event_header), header.size - sizeof(perf_event_header));
   }
 };
+
+// The record at `data` (`size` bytes, its header's size): a drained ring buffer's or a synthesized one.
+inline RecordView record_view_at(const void* data, size_t size) {
+  RecordView record;
+  std::memcpy(&record.header, data, sizeof record.header);
+  record.bytes = Bytes(static_cast<const uint8_t*>(data), size);
+  return record;
+}
 
 }  // namespace sonde::perfdata

@@ -30,11 +30,6 @@ namespace sonde::pipeline {
 
 namespace {
 
-// perf's default event is cycles; without a hardware PMU (as in most VMs) it falls back to cpu-clock.
-std::string default_event() {
-  return path_exists("/sys/bus/event_source/devices/cpu/type") ? "cycles" : "cpu-clock";
-}
-
 // The sched_switch tracepoint's calling glue in the running kernel's text, whose frames lead the
 // off-CPU program's stacks on some kernels (6.18 here: __traceiter_sched_switch above
 // __schedule). From the kallsyms cache; none when the kernel's symbols cannot be read.
@@ -49,49 +44,6 @@ std::vector<std::pair<uint64_t, uint64_t>> sched_switch_glue() {
       ranges.emplace_back(symbol.start, symbol.start + symbol.size);
   }
   return ranges;
-}
-
-// Fills record.target from the spec; the cgroup's fd stays open in `cgroup` for the recording.
-Result<void> resolve_target(const RecordTargetSpec& spec, capture::RecordOptions& record, UniqueFd& cgroup) {
-  bool attach = !spec.pids.empty() || !spec.tids.empty();
-  record.target.kind =
-      spec.system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
-  if (attach && !spec.system_wide) {
-    // -p takes every thread of each process; -t the threads given. A command given as well only
-    // says how long to sample them, as in perf (`-p PID -- sleep 5`).
-    record.target.kind = capture::SamplingTarget::Kind::threads;
-    bool processes = !spec.pids.empty();
-    auto ids =
-        capture::parse_task_ids(processes ? spec.pids : spec.tids, processes ? "process id" : "thread id");
-    if (!ids) return fail_usage(ids.error().message);
-    for (pid_t pid : *ids) {
-      if (processes) {
-        auto threads = capture::process_threads(pid);
-        if (!threads) return tl::unexpected(threads.error());
-        record.target.tids.insert(record.target.tids.end(), threads->begin(), threads->end());
-      } else if (!capture::task_alive(pid)) {
-        return failf("no thread with id {}", pid);
-      } else {
-        record.target.tids.push_back(pid);
-      }
-    }
-  }
-  if (spec.per_thread && !spec.system_wide) {
-    record.target.cpus = {-1};  // every thread on any CPU, one buffer per thread
-  } else if (!spec.cpu_list.empty()) {
-    auto cpus = kernel::parse_cpu_list(spec.cpu_list);
-    if (!cpus) return tl::unexpected(cpus.error());
-    record.target.cpus = *cpus;
-  } else {
-    record.target.cpus = kernel::online_cpus();
-  }
-  if (!spec.cgroup.empty()) {
-    auto opened = kernel::open_perf_cgroup(spec.cgroup);
-    if (!opened) return tl::unexpected(opened.error());
-    cgroup = std::move(*opened);
-    record.target.cgroup_fd = cgroup.get();
-  }
-  return {};
 }
 
 void note_attrs(const std::vector<events::EventSpec>& events, const std::vector<perf_event_attr>& attrs,
@@ -158,6 +110,53 @@ Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options)
 
 }  // namespace
 
+std::string default_event() {
+  return path_exists("/sys/bus/event_source/devices/cpu/type") ? "cycles" : "cpu-clock";
+}
+
+Result<void> resolve_record_target(const RecordTargetSpec& spec, capture::RecordOptions& record,
+                                   UniqueFd& cgroup) {
+  bool attach = !spec.pids.empty() || !spec.tids.empty();
+  record.target.kind =
+      spec.system_wide ? capture::SamplingTarget::Kind::system : capture::SamplingTarget::Kind::workload;
+  if (attach && !spec.system_wide) {
+    // -p takes every thread of each process; -t the threads given. A command given as well only
+    // says how long to sample them, as in perf (`-p PID -- sleep 5`).
+    record.target.kind = capture::SamplingTarget::Kind::threads;
+    bool processes = !spec.pids.empty();
+    auto ids =
+        capture::parse_task_ids(processes ? spec.pids : spec.tids, processes ? "process id" : "thread id");
+    if (!ids) return fail_usage(ids.error().message);
+    for (pid_t pid : *ids) {
+      if (processes) {
+        auto threads = capture::process_threads(pid);
+        if (!threads) return tl::unexpected(threads.error());
+        record.target.tids.insert(record.target.tids.end(), threads->begin(), threads->end());
+      } else if (!capture::task_alive(pid)) {
+        return failf("no thread with id {}", pid);
+      } else {
+        record.target.tids.push_back(pid);
+      }
+    }
+  }
+  if (spec.per_thread && !spec.system_wide) {
+    record.target.cpus = {-1};  // every thread on any CPU, one buffer per thread
+  } else if (!spec.cpu_list.empty()) {
+    auto cpus = kernel::parse_cpu_list(spec.cpu_list);
+    if (!cpus) return tl::unexpected(cpus.error());
+    record.target.cpus = *cpus;
+  } else {
+    record.target.cpus = kernel::online_cpus();
+  }
+  if (!spec.cgroup.empty()) {
+    auto opened = kernel::open_perf_cgroup(spec.cgroup);
+    if (!opened) return tl::unexpected(opened.error());
+    cgroup = std::move(*opened);
+    record.target.cgroup_fd = cgroup.get();
+  }
+  return {};
+}
+
 Result<RecordToFileOptions::SwitchOutput> parse_switch_output(const std::string& text) {
   RecordToFileOptions::SwitchOutput spec;
   if (text.empty() || text == "signal") {
@@ -213,7 +212,7 @@ Result<void> set_call_graph(const std::string& text, capture::RecordOptions& rec
 Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnostics& diagnostics) {
   capture::RecordOptions& record = options.record;
   UniqueFd cgroup;
-  if (auto resolved = resolve_target(options.target, record, cgroup); !resolved)
+  if (auto resolved = resolve_record_target(options.target, record, cgroup); !resolved)
     return tl::unexpected(resolved.error());
   if (options.events.empty()) {
     if (auto parsed = events::parse_events(default_event(), options.events); !parsed)

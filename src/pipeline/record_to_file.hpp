@@ -10,6 +10,7 @@
 
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
+#include "base/unique_fd.hpp"
 #include "capture/off_cpu_recording.hpp"
 #include "capture/record_run.hpp"
 #include "capture/record_sideband.hpp"
@@ -50,6 +51,14 @@ struct RecordToFileOptions {
   int switch_max_files = 0;
   capture::SidebandSynth synth;  // --synth: which existing tasks' records are synthesized
 };
+
+// perf's default event: cycles, or cpu-clock without a hardware PMU (as in most VMs).
+std::string default_event();
+
+// Fills record.target from the spec (-p's processes' threads, -t's threads, -C's or every
+// online CPU, -G's cgroup); the cgroup's fd stays open in `cgroup` for the recording.
+Result<void> resolve_record_target(const RecordTargetSpec& spec, capture::RecordOptions& record,
+                                   UniqueFd& cgroup);
 
 // --switch-output's argument: "signal", a size ("100M") or a time ("30s", "5m", "1h", "1d").
 Result<RecordToFileOptions::SwitchOutput> parse_switch_output(const std::string& text);

@@ -30,13 +30,6 @@ perf_event_attr tracking_attr(bool from_exec, bool data_maps) {
   return attr;
 }
 
-perfdata::RecordView record_at(const void* data, size_t size) {
-  perfdata::RecordView record;
-  std::memcpy(&record.header, data, sizeof record.header);
-  record.bytes = Bytes(static_cast<const uint8_t*>(data), size);
-  return record;
-}
-
 }  // namespace
 
 TraceSymbols::~TraceSymbols() = default;
@@ -51,14 +44,7 @@ Result<std::unique_ptr<TraceSymbols>> TraceSymbols::open(const capture::Sampling
   // The kernel's maps and those of tasks that exist already, as a recording starts with them.
   auto synthesized = capture::synthesize_record_sideband(attr, target, data_maps);
   if (!synthesized) return tl::unexpected(synthesized.error());
-  std::string_view records = *synthesized;
-  while (records.size() >= sizeof(perf_event_header)) {
-    perf_event_header header;
-    std::memcpy(&header, records.data(), sizeof header);
-    if (header.size < sizeof header || header.size > records.size()) break;
-    session::apply_side_band(symbols->machine_, record_at(records.data(), header.size), symbols->stats_);
-    records.remove_prefix(header.size);
-  }
+  session::apply_side_band_records(symbols->machine_, *synthesized, symbols->stats_);
   symbols->symbolizer_ = std::make_unique<symbols::Symbolizer>(symbols::SymbolizerOptions{});
   return symbols;
 }
@@ -67,7 +53,8 @@ Result<void> TraceSymbols::enable() { return capture_->enable(); }
 
 void TraceSymbols::update() {
   capture_->drain([this](const void* data, size_t size) {
-    if (size >= sizeof(perf_event_header)) session::apply_side_band(machine_, record_at(data, size), stats_);
+    if (size >= sizeof(perf_event_header))
+      session::apply_side_band(machine_, perfdata::record_view_at(data, size), stats_);
   });
 }
 

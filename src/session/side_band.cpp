@@ -1,5 +1,7 @@
 #include "session/side_band.hpp"
 
+#include <cstring>
+
 #include "format/build_ids.hpp"
 #include "perfdata/kernel_records.hpp"
 
@@ -51,6 +53,16 @@ void apply_side_band(Machine& machine, const perfdata::RecordView& record, Sessi
       break;
     default:
       break;
+  }
+}
+
+void apply_side_band_records(Machine& machine, std::string_view records, SessionStats& stats) {
+  while (records.size() >= sizeof(perf_event_header)) {
+    perf_event_header header;
+    std::memcpy(&header, records.data(), sizeof header);
+    if (header.size < sizeof header || header.size > records.size()) break;
+    apply_side_band(machine, perfdata::record_view_at(records.data(), header.size), stats);
+    records.remove_prefix(header.size);
   }
 }
 

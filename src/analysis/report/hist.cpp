@@ -104,6 +104,15 @@ uint32_t Histogram::entry_for(uint32_t context_key, uint32_t frame_key, uint32_t
 
 void Histogram::build(ReportTables& tables, const HistOptions& options) {
   options_ = options;
+  // A second build (top's next screen) starts from the stacks again.
+  entries_.clear();
+  entry_index_ = KeyIndex<1>();
+  context_keys_ = KeyIndex<4>();
+  frame_keys_ = KeyIndex<4>();
+  dso_name_ids_.clear();
+  total_period_ += hidden_period_;
+  samples_ += hidden_samples_;
+  hidden_period_ = hidden_samples_ = 0;
   const LocationTable& locations = tables.locations;
   frame_key_of_location_[0].assign(locations.location_count(), kNoId);
   frame_key_of_location_[1].assign(locations.location_count(), kNoId);
@@ -216,6 +225,8 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
       left_out[s] = true;
       total_period_ -= period;
       samples_ -= count;
+      hidden_period_ += period;
+      hidden_samples_ += count;
       continue;
     }
     if (options.sample_wanted &&

@@ -137,9 +137,19 @@ class Histogram {
     samples_ += 1;
   }
 
+  // `samples` samples of one stack at once (top's aged stacks): `add` without the lookup's repeat.
+  uint32_t add_samples(uint32_t context, std::span<const uint32_t> locations, uint64_t period,
+                       uint32_t samples) {
+    uint32_t id = add(context, locations, period);
+    counts_[id] = counts_[id] - 1 + samples;
+    samples_ = samples_ - 1 + samples;
+    return id;
+  }
+
   // A sample a filter (--comm, --pid, --tid) leaves out: it still counts in the totals.
   void add_filtered(uint64_t period) {
     total_period_ += period;
+    filtered_period_ += period;
     samples_ += 1;
   }
 
@@ -149,7 +159,7 @@ class Histogram {
   void expand_unwound(const LocationTable& locations);
 
   // Builds the entries from the stacks (locations must be resolved), then orders them as
-  // perf's output does.
+  // perf's output does. Building again (top's next screen) starts afresh.
   void build(ReportTables& tables, const HistOptions& options);
 
   uint64_t total_period() const { return total_period_; }
@@ -161,6 +171,9 @@ class Histogram {
   // Entry indexes in perf's output order.
   const std::vector<uint32_t>& order() const { return order_; }
 
+  uint64_t filtered_period() const { return filtered_period_; }
+  // The stack's locations as added (leaf first, before --max-stack).
+  std::span<const uint32_t> stack_frames(uint32_t stack) const { return stacks_.sequence(stack).subspan(1); }
   // The stack's chain (leaf first, after --max-stack), context, period and sample count.
   std::span<const uint32_t> chain(uint32_t stack) const;
   uint32_t stack_context(uint32_t stack) const { return stacks_.sequence(stack)[0]; }
@@ -191,6 +204,8 @@ class Histogram {
   std::vector<uint32_t> counts_;
   std::vector<uint32_t> scratch_;
   uint64_t total_period_ = 0;
+  uint64_t filtered_period_ = 0;                     // of total_period_, what add_filtered added
+  uint64_t hidden_period_ = 0, hidden_samples_ = 0;  // what -U took out of the totals at build()
   uint64_t samples_ = 0;
   bool has_callchain_ = false;
 

@@ -187,9 +187,11 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   bool any_unresolved = false;
   for (SortKey key : layout.keys) widths.push_back(analysis::sort_key_header(key).size());
   std::vector<bool> measured = trace_measured(histogram, tables);
+  size_t measured_rows = 0;
   for (uint32_t id : histogram.order()) {
     const HistEntry& e = entries[id];
     if (!visible(e)) continue;
+    if (layout.max_entries != 0 && measured_rows++ == layout.max_entries) break;
     for (size_t k = 0; k < layout.keys.size(); ++k) {
       if (layout.keys[k] == SortKey::trace && !measured[id]) continue;
       widths[k] = std::max(widths[k], text.natural_width(layout.keys[k], e));
@@ -253,11 +255,13 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
   uint64_t min_hit = static_cast<uint64_t>(static_cast<double>(histogram.total_period()) *
                                            (layout.callchain.min_percent / 100.0));
   std::string line;
+  size_t rows = 0;
   for (uint32_t id : histogram.order()) {
     const HistEntry& e = entries[id];
     uint64_t shown_period = layout.children ? e.children_period : e.self_period;
     double percent = total ? static_cast<double>(shown_period) * 100.0 / static_cast<double>(total) : 0.0;
     if (percent < layout.percent_limit || !visible(e)) continue;
+    if (layout.max_entries != 0 && rows++ == layout.max_entries) break;
     line.clear();
     // perf's first cell has no separator before it.
     size_t figure = 0;
@@ -308,6 +312,7 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
       if (separated && !gap.empty()) std::replace(key_text.begin(), key_text.end(), gap[0], '.');
       cell(key_text);
     }
+    if (layout.max_columns != 0 && line.size() >= layout.max_columns) line.resize(layout.max_columns - 1);
     line += '\n';
     std::fputs(line.c_str(), out);
     if (!builder) continue;

@@ -28,6 +28,10 @@ struct ReportLayout {
   const analysis::ReportFilters* filters = nullptr;  // --dso, --symbols: entries to hide
   std::optional<std::string> field_separator;        // -t: columns joined by it, not padded apart
   std::vector<size_t> column_widths;                 // --column-widths, in the columns' order
+  // top: only the first entries shown, the columns sized to them, and each entry's line cut to
+  // max_columns - 1 characters (perf's snprintf into its line); 0 for all, uncut.
+  size_t max_entries = 0;
+  size_t max_columns = 0;
 };
 
 // What the entries a filter shows add up to (self period and samples): the totals of
