@@ -81,7 +81,10 @@ Result<TopResult> run_top(TopOptions options, Diagnostics& diagnostics) {
   analysis::ReportRequest request;
   auto resolver = analysis::make_frame_resolver(request, nullptr);
   resolver->prefetch_kernel_symbols();
-  analysis::TopProfile profile(*resolver);
+  const std::vector<analysis::SortKey> keys =
+      options.keys.empty() ? std::vector<analysis::SortKey>{analysis::SortKey::dso, analysis::SortKey::sym}
+                           : options.keys;
+  analysis::TopProfile profile(*resolver, keys);
   // perf's ordered events: each drain reads the CPUs' buffers one after the other, so a record
   // of one CPU may come a drain later than a newer one of another (an exec's COMM before the
   // execve's own sample on the CPU it left).
@@ -114,6 +117,10 @@ Result<TopResult> run_top(TopOptions options, Diagnostics& diagnostics) {
         lost_since += lost;
       }
       session::apply_side_band(machine, view, stats);
+      uint32_t type = view.type();
+      if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) &&
+          (view.header.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+        profile.kernel_maps_changed();
       return;
     }
     const perfdata::EventAttr* event = table.for_record(view);
@@ -136,9 +143,7 @@ Result<TopResult> run_top(TopOptions options, Diagnostics& diagnostics) {
   };
 
   analysis::HistOptions hist;
-  hist.keys = options.keys.empty()
-                  ? std::vector<analysis::SortKey>{analysis::SortKey::dso, analysis::SortKey::sym}
-                  : options.keys;
+  hist.keys = keys;
   hist.children = options.children;
   hist.max_stack = options.max_stack;
   output::ReportLayout layout = options.layout;

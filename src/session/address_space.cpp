@@ -1,6 +1,7 @@
 #include "session/address_space.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace sonde::session {
 
@@ -11,7 +12,10 @@ uint64_t Map::dso_address(uint64_t ip) const {
 
 void AddressSpace::insert(const Map& map) {
   if (map.end <= map.start) return;
-  generation_++;
+  // Unique across every address space: a cache keyed by (space, generation) never mistakes one
+  // space's state for another's.
+  static std::atomic<uint64_t> next_generation{1};
+  generation_ = next_generation.fetch_add(1, std::memory_order_relaxed);
   // First map that ends after the new one starts: everything before it is untouched.
   auto first = std::lower_bound(maps_.begin(), maps_.end(), map.start,
                                 [](const Map& m, uint64_t start) { return m.end <= start; });

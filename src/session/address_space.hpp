@@ -29,7 +29,8 @@ class AddressSpace {
   // The map covering `ip`, or nullptr. Valid until the next insert.
   const Map* find(uint64_t ip) const;
   const std::vector<Map>& maps() const { return maps_; }
-  // Changes with every insert: lets caches built from the maps (the unwinder's) notice.
+  // Changes with every insert, to a value no other insert in any space had: lets caches built
+  // from the maps (the unwinder's, top's) notice.
   uint64_t generation() const { return generation_; }
 
  private:

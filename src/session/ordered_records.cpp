@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace sonde::session {
 
@@ -13,7 +14,12 @@ uint32_t OrderedRecords::copy_in(const perfdata::RecordView& record, perfdata::R
   size_t size = record.bytes.size();
   if (chunks_.empty() || !chunks_.back().bytes || chunks_.back().used + size > kChunkSize) {
     Chunk chunk;
-    chunk.bytes = std::make_unique<uint8_t[]>(std::max(kChunkSize, size));
+    // A chunk freed before is used again: a live reader (top) fills and frees one every few
+    // seconds, and a fresh one costs its page faults. Not zeroed: every byte read was copied in.
+    if (spare_ && size <= kChunkSize)
+      chunk.bytes = std::move(spare_);
+    else
+      chunk.bytes = std::make_unique_for_overwrite<uint8_t[]>(std::max(kChunkSize, size));
     chunks_.push_back(std::move(chunk));
   }
   uint32_t index = static_cast<uint32_t>(chunks_.size() - 1);
@@ -47,7 +53,10 @@ void OrderedRecords::flush_up_to(uint64_t limit, const Deliver& deliver) {
     if (entry.chunk == kNoChunk) continue;
     Chunk& chunk = chunks_[entry.chunk];
     // The chunk being filled stays; an older one goes when its last record is delivered.
-    if (--chunk.live == 0 && entry.chunk + 1 != chunks_.size()) chunk.bytes.reset();
+    if (--chunk.live == 0 && entry.chunk + 1 != chunks_.size()) {
+      if (!spare_) spare_ = std::move(chunk.bytes);
+      chunk.bytes.reset();
+    }
   }
   size_t kept = 0;
   for (size_t i = 0; i < queue_.size(); ++i)

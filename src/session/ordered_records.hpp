@@ -45,6 +45,7 @@ class OrderedRecords {
   std::vector<Entry> queue_;                          // in push order
   std::vector<std::pair<uint64_t, uint32_t>> ready_;  // (time, place in queue_) being flushed
   std::vector<Chunk> chunks_;                         // index = Entry::chunk; freed chunks keep their slot
+  std::unique_ptr<uint8_t[]> spare_;                  // a freed chunk's bytes, for the next one
   uint64_t max_time_ = 0;                             // highest timestamp pushed so far
   uint64_t next_limit_ = 0;                           // flush limit for the next FINISHED_ROUND
   bool have_limit_ = false;

@@ -30,7 +30,7 @@ class NamedAddresses : public FrameResolver {
 
 class TopProfileTest : public ::testing::Test {
  protected:
-  TopProfileTest() : profile_(resolver_) {
+  TopProfileTest() : profile_(resolver_, {SortKey::dso, SortKey::sym}) {
     machine_.apply_mmap(-1, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000, "[kernel.kallsyms]_text", 5,
                         0, PERF_RECORD_MISC_KERNEL, "");
     machine_.apply_mmap(7, 7, 0x400000, 0x10000, 0, "/bin/w", 5, 0, PERF_RECORD_MISC_USER, "");

@@ -33,13 +33,29 @@ constexpr std::array<std::string_view, 19> kIdleFunctions = {"acpi_idle_do_entry
 
 }  // namespace
 
+TopProfile::TopProfile(FrameResolver& resolver, const std::vector<SortKey>& keys)
+    : resolver_(resolver), histogram_(std::make_unique<Histogram>()) {
+  one_context_ = std::none_of(keys.begin(), keys.end(), [](SortKey key) {
+    return key == SortKey::comm || key == SortKey::pid || key == SortKey::cpu;
+  });
+}
+
 bool TopProfile::add(const session::Machine& machine, const session::Thread& thread,
                      const perfdata::Sample& sample, uint8_t cpumode, uint64_t period) {
   uint32_t sampled = place(machine, thread, cpumode, sample.ip);
   if (idle(sampled)) return false;
-  uint32_t comm = tables_.comm_id(thread.comm);
   int32_t cpu = sample.has(PERF_SAMPLE_CPU) ? static_cast<int32_t>(sample.cpu) : -1;
-  uint32_t context = tables_.context(comm, thread.pid, thread.tid, cpu);
+  uint32_t context = context_of(thread, cpu);
+  if (!sample.has(PERF_SAMPLE_CALLCHAIN)) {
+    uint32_t location = function_location(sampled);
+    uint64_t key = uint64_t(context) << 32 | location;
+    RecentStack& recent = recent_stacks_[(key * 0x9e3779b97f4a7c15ull) >> (64 - kCacheBits)];
+    if (recent.key == key)
+      histogram_->add_to_stack(recent.stack, period);
+    else
+      recent = RecentStack{key, histogram_->add(context, std::span(&location, 1), period)};
+    return true;
+  }
   locations_.clear();
   if (sample.has(PERF_SAMPLE_CALLCHAIN)) {
     uint8_t mode = PERF_RECORD_MISC_USER;
@@ -74,9 +90,45 @@ bool TopProfile::idle(uint32_t location) {
 
 uint32_t TopProfile::place(const session::Machine& machine, const session::Thread& thread, uint8_t cpumode,
                            uint64_t ip) {
+  bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+  uint64_t where_key =
+      (kernel ? 0 : reinterpret_cast<uintptr_t>(thread.maps.get())) ^ (uint64_t(cpumode) << 56);
+  // A user address stays placed until its process's maps change; a kernel one until a module's do.
+  uint64_t generation = kernel || !thread.maps ? kernel_generation_ : thread.maps->generation();
+  RecentFrame& recent = recent_frames_[((ip ^ where_key) * 0x9e3779b97f4a7c15ull) >> (64 - kCacheBits)];
+  if (recent.ip == ip && recent.where == where_key && recent.generation == generation) return recent.location;
   session::Location where = machine.locate(thread, cpumode, ip);
   if (where.dso) where.dso->hit = true;
-  return tables_.locations.intern(where);
+  recent = RecentFrame{where_key, ip, generation, tables_.locations.intern(where)};
+  return recent.location;
+}
+
+uint32_t TopProfile::function_location(uint32_t location) {
+  if (location >= function_location_.size()) function_location_.resize(location + 1, kNoId);
+  uint32_t& known = function_location_[location];
+  if (known != kNoId) return known;
+  known = location;
+  const FrameLocation& where = tables_.locations.location(location);
+  if (where.dso == nullptr) return known;
+  auto symbol = resolver_.symbol(*where.dso, where.address);
+  if (!symbol) return known;
+  // perf's entry: (DSO, symbol), and the level, which the location's key holds too.
+  auto [it, inserted] =
+      function_locations_[where.dso].emplace(symbol->start << 8 | uint8_t(where.level), location);
+  known = it->second;
+  return known;
+}
+
+uint32_t TopProfile::context_of(const session::Thread& thread, int32_t cpu) {
+  if (one_context_ && last_thread_ != nullptr) return last_context_;
+  if (&thread != last_thread_ || thread.tid != last_tid_ || cpu != last_cpu_ || thread.comm != last_comm_) {
+    last_thread_ = &thread;
+    last_tid_ = thread.tid;
+    last_cpu_ = cpu;
+    last_comm_ = thread.comm;
+    last_context_ = tables_.context(tables_.comm_id(thread.comm), thread.pid, thread.tid, cpu);
+  }
+  return last_context_;
 }
 
 void TopProfile::build(const HistOptions& options) {
@@ -104,6 +156,7 @@ void TopProfile::age(bool zero, bool hide_user, bool hide_kernel) {
     aged->add_samples(old.stack_context(s), frames, period, samples);
   }
   histogram_ = std::move(aged);
+  recent_stacks_.fill(RecentStack{});
 }
 
 }  // namespace sonde::analysis
