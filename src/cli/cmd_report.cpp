@@ -1,6 +1,7 @@
 // sonde report: perf report --stdio's options, wired from the session through the histogram
 // and call-graph builders to the report printer.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "output/report/task_tree_text.hpp"
 #include "output/report/thread_counts_text.hpp"
 #include "pipeline/html_report.hpp"
+#include "pipeline/report_browser.hpp"
 #include "pipeline/script_run.hpp"
 
 namespace sonde::cli {
@@ -73,7 +75,7 @@ int cmd_report(int argc, char** argv) {
   std::optional<std::string> sort;  // perf's default: trace for tracepoint-only files, else comm,dso,sym
   std::string call_graph;
   bool children = false, no_children = false, tui = false, inverted = false;
-  [[maybe_unused]] bool stdio = false;
+  bool stdio = false;
   std::optional<std::string> comms, dsos, symbols, pids, tids;
   std::string html, diff_base;
   CLI::App app{"Read perf.data and display the profile (perf report --stdio)", "sonde report"};
@@ -144,8 +146,8 @@ int cmd_report(int argc, char** argv) {
       "--html", html,
       "write a self-contained HTML report to FILE: call trees, flame graph, timeline (no server needed)");
   app.add_option("--diff", diff_base, "with --html: the differential views against this baseline perf.data");
-  app.add_flag("--stdio", stdio, "text output (the only interface sonde has)");
-  app.add_flag("--tui", tui, "not available: sonde report prints text");
+  app.add_flag("--stdio", stdio, "text output (the default when standard output is not a terminal)");
+  app.add_flag("--tui", tui, "the terminal browser (the default on a terminal)");
   app.add_flag("-v,--verbose", request.verbose, "say what could not be resolved");
   app.add_option("--symfs", request.symfs, "look for files with symbols relative to this directory");
   app.add_option("--kallsyms", request.kallsyms, "kallsyms pathname");
@@ -208,7 +210,7 @@ int cmd_report(int argc, char** argv) {
   app.add_option("--pretty", pretty, "-T's table: normal (a column per event) or raw (a line per count)");
   if (auto exit_code = parse_command_line(app, argc, argv, "report", AfterOptions::nothing))
     return *exit_code;
-  if (tui) return report_usage_error("report", "there is no TUI; output is always --stdio text");
+  if (tui && stdio) return report_usage_error("report", "--tui and --stdio contradict each other");
   if (children && no_children)
     return report_usage_error("report", "--children and --no-children contradict each other");
 
@@ -285,8 +287,17 @@ int cmd_report(int argc, char** argv) {
   }
   if (request.collapsed_stacks) return print_collapsed_stacks(request);
 
+  // perf's choice: the browser on a terminal, text otherwise, and for the views only text has.
+  bool text_only = request.header || request.header_only || request.field_separator || request.show_threads ||
+                   request.quiet;
+  bool browse = tui || (!stdio && !text_only && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO));
   auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error("report", report.error());
+  if (browse) {
+    if (auto browsed = pipeline::browse_report(**report, request); !browsed)
+      return report_error("report", browsed.error());
+    return 0;
+  }
   output::print_report(stdout, **report, request);
   if (request.show_threads) output::print_thread_counts(stdout, (*report)->thread_counts, pretty == "raw");
   std::fflush(stdout);

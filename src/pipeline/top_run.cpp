@@ -194,6 +194,7 @@ Result<TopResult> run_top(TopOptions options, Diagnostics& diagnostics) {
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
     std::vector<uint8_t> batch;
     bool first_screen = true;
+    auto last_data = std::chrono::steady_clock::now();
     while (rounds.take(batch)) {
       for (size_t at = 0; at + sizeof(perf_event_header) <= batch.size();) {
         perfdata::RecordView drained =
@@ -208,7 +209,17 @@ Result<TopResult> run_top(TopOptions options, Diagnostics& diagnostics) {
         }
         ordered.push(drained, time);
       }
-      if (!batch.empty()) ordered.finished_round(take);
+      // What is older than the newest record by a quarter of a second is delivered. perf's rounds
+      // (up to the previous drain's newest) let a sample read early from one CPU pass its
+      // process's COMM read late from another when the machine is busy.
+      // With nothing drained for as long, everything queued is complete.
+      constexpr uint64_t kLag = 250'000'000;
+      auto now = std::chrono::steady_clock::now();
+      if (!batch.empty()) last_data = now;
+      if (now - last_data > std::chrono::nanoseconds(kLag))
+        ordered.flush_up_to_time(UINT64_MAX, take);
+      else if (!batch.empty() && ordered.newest_time() > kLag)
+        ordered.flush_up_to_time(ordered.newest_time() - kLag, take);
       // The first screen, empty, once the events are on (perf top's comes at once too).
       if (std::exchange(first_screen, false) ||
           std::chrono::steady_clock::now() - last_screen >= options.delay)

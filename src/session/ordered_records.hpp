@@ -25,6 +25,9 @@ class OrderedRecords {
   void finished_round(const Deliver& deliver);
   // The end of the input: delivers everything left.
   void flush_all(const Deliver& deliver);
+  // A live reader's alternative to rounds: delivers what is stamped `limit` or earlier.
+  void flush_up_to_time(uint64_t limit, const Deliver& deliver) { flush_up_to(limit, deliver); }
+  uint64_t newest_time() const { return max_time_; }
   size_t queued() const { return queue_.size(); }
 
  private:

@@ -11,10 +11,8 @@ namespace sonde::output {
 
 using analysis::SortKey;
 
-void print_report(std::FILE* out, analysis::Report& report, const analysis::ReportRequest& request) {
-  if (request.header || request.header_only)
-    print_header_info(out, report.session.reader(), request.input, request.show_info);
-  if (request.header_only) return;
+ReportLayout report_layout(const analysis::Report& report, const analysis::ReportRequest& request,
+                           std::vector<std::string>* elided_lines) {
   const analysis::ReportFilters& filters = request.filters;
   ReportLayout layout;
   // perf drops a column whose filter admits a single value, and names the value instead.
@@ -52,6 +50,17 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
   layout.filters = &filters;
   layout.field_separator = request.field_separator;
 
+  if (elided_lines) *elided_lines = std::move(elided);
+  return layout;
+}
+
+void print_report(std::FILE* out, analysis::Report& report, const analysis::ReportRequest& request) {
+  if (request.header || request.header_only)
+    print_header_info(out, report.session.reader(), request.input, request.show_info);
+  if (request.header_only) return;
+  std::vector<std::string> elided;
+  ReportLayout layout = report_layout(report, request, &elided);
+  const analysis::ReportFilters& filters = request.filters;
   if (!request.quiet) {
     if (!request.header)
       std::fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",

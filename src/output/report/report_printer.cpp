@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <unordered_map>
 
@@ -173,8 +174,12 @@ VisibleTotals visible_totals(analysis::Histogram& histogram, analysis::ReportTab
   return totals;
 }
 
-void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
-                     const ReportLayout& layout, uint64_t total, bool with_header) {
+namespace {
+
+// print_histogram's work; with `rows`, each entry goes there (its line, its call graph's text)
+// instead of to `out`.
+void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
+                    const ReportLayout& layout, uint64_t total, bool with_header, HistogramRows* collected) {
   EntryText text(tables);
   const auto& entries = histogram.entries();
   auto visible = [&](const HistEntry& e) { return entry_visible(text, e, layout.filters); };
@@ -244,6 +249,7 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
     cut[k] = column < layout.column_widths.size() && layout.column_widths[column] != 0;
     widths[k] = add_column(std::string(analysis::sort_key_header(layout.keys[k])), widths[k], false);
   }
+  if (collected) collected->header = "  " + header.substr(2);
   if (with_header && separated) fmt::print(out, "{}\n", header);
   if (with_header && !separated) fmt::print(out, "{}\n{}\n#\n", header, dots);
 
@@ -313,15 +319,47 @@ void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::R
       cell(key_text);
     }
     if (layout.max_columns != 0 && line.size() >= layout.max_columns) line.resize(layout.max_columns - 1);
+    if (collected) collected->rows.push_back({id, line, {}});
     line += '\n';
-    std::fputs(line.c_str(), out);
+    if (!collected) std::fputs(line.c_str(), out);
     if (!builder) continue;
     // Nothing of a chain below perf's minimum can show: skip building it.
     bool relative = layout.callchain.mode == analysis::CallchainMode::fractal;
     if (!relative && shown_period < min_hit) continue;
     analysis::CallTree tree = builder->build(id);
-    print_callgraph(out, tree, tables.locations, layout.graph, histogram.total_period(), shown_period);
+    if (!collected) {
+      print_callgraph(out, tree, tables.locations, layout.graph, histogram.total_period(), shown_period);
+      continue;
+    }
+    char* graph_text = nullptr;
+    size_t size = 0;
+    std::FILE* graph = open_memstream(&graph_text, &size);
+    if (graph == nullptr) continue;
+    print_callgraph(graph, tree, tables.locations, layout.graph, histogram.total_period(), shown_period);
+    std::fclose(graph);
+    std::string_view lines(graph_text, size);
+    while (!lines.empty()) {
+      size_t end = lines.find('\n');
+      std::string_view one = lines.substr(0, end);
+      if (!one.empty()) collected->rows.back().graph.emplace_back(one);
+      lines.remove_prefix(end == std::string_view::npos ? lines.size() : end + 1);
+    }
+    std::free(graph_text);
   }
+}
+
+}  // namespace
+
+void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
+                     const ReportLayout& layout, uint64_t total, bool with_header) {
+  emit_histogram(out, histogram, tables, layout, total, with_header, nullptr);
+}
+
+HistogramRows histogram_rows(analysis::Histogram& histogram, analysis::ReportTables& tables,
+                             const ReportLayout& layout, uint64_t total) {
+  HistogramRows rows;
+  emit_histogram(nullptr, histogram, tables, layout, total, false, &rows);
+  return rows;
 }
 
 }  // namespace sonde::output

@@ -48,6 +48,20 @@ VisibleTotals visible_totals(analysis::Histogram& histogram, analysis::ReportTab
 void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
                         uint64_t total_period, const std::string& time_slices = "");
 
+// One entry as print_histogram prints it: its line and its call graph's lines (no newlines).
+struct HistogramRow {
+  uint32_t entry = 0;  // in the histogram's entries()
+  std::string line;
+  std::vector<std::string> graph;
+};
+struct HistogramRows {
+  std::string header;  // the column header, without perf's "# "
+  std::vector<HistogramRow> rows;
+};
+// The entries print_histogram would print, in its order, for a browser to show.
+HistogramRows histogram_rows(analysis::Histogram& histogram, analysis::ReportTables& tables,
+                             const ReportLayout& layout, uint64_t total);
+
 // The column header and every entry of one event's histogram (with call graphs). `total` is
 // the period percentages are taken of.
 void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
