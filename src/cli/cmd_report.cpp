@@ -20,6 +20,7 @@
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "kernel/cpus.hpp"
+#include "output/browser/hist_browser.hpp"
 #include "output/report/record_stats_text.hpp"
 #include "output/report/report_output.hpp"
 #include "output/report/task_tree_text.hpp"
@@ -290,7 +291,7 @@ int cmd_report(int argc, char** argv) {
   // perf's choice: the browser on a terminal, text otherwise, and for the views only text has.
   bool text_only = request.header || request.header_only || request.field_separator || request.show_threads ||
                    request.quiet;
-  bool browse = tui || (!stdio && !text_only && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO));
+  bool browse = tui || (!stdio && !text_only && output::terminal_usable());
   auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error("report", report.error());
   if (browse) {

@@ -40,24 +40,12 @@ std::vector<std::string> text_lines(std::string_view text) {
 class ReportSource : public output::BrowserSource {
  public:
   ReportSource(analysis::Report& report, const analysis::ReportRequest& request, analysis::EventReport& event)
-      : report_(report),
-        request_(request),
-        event_(event),
-        options_(event.histogram.options()),
-        layout_(output::report_layout(report, request)) {}
+      : report_(report), request_(request), event_(event), layout_(output::report_layout(report, request)) {}
 
   output::BrowserPage page(const std::string& dso, int32_t tid) override {
-    analysis::HistOptions options = options_;
-    if (!dso.empty()) {
-      auto wanted = options.sample_wanted;
-      options.sample_wanted = [dso, wanted](const analysis::FrameLocation& where,
-                                            const analysis::Function& f) {
-        return where.dso != nullptr && where.dso->short_name == dso && (!wanted || wanted(where, f));
-      };
-    }
-    if (tid != -1) options.context_wanted = [tid](const analysis::SampleContext& c) { return c.tid == tid; };
+    // perf's zooms filter the entries (hists__filter_by_dso/_thread), not the samples: the
+    // entries keep their numbers, only which are shown changes.
     analysis::Histogram& histogram = event_.histogram;
-    histogram.build(report_.tables, options);
     output::BrowserPage page;
     page.title = fmt::format("Samples: {} of event '{}', Event count (approx.): {}",
                              abbreviated(histogram.samples()), event_.name, histogram.total_period());
@@ -67,6 +55,9 @@ class ReportSource : public output::BrowserSource {
     for (output::HistogramRow& row : rows.rows) {
       const analysis::HistEntry& entry = histogram.entries()[row.entry];
       const analysis::SampleContext& context = report_.tables.contexts[entry.context];
+      if (tid != -1 && context.tid != tid) continue;
+      if (!dso.empty() && analysis::hist_key_text(report_.tables, entry, analysis::SortKey::dso) != dso)
+        continue;
       output::BrowserEntry shown;
       shown.line = std::move(row.line);
       shown.graph = std::move(row.graph);
@@ -111,7 +102,6 @@ class ReportSource : public output::BrowserSource {
   analysis::Report& report_;
   const analysis::ReportRequest& request_;
   analysis::EventReport& event_;
-  analysis::HistOptions options_;
   output::ReportLayout layout_;
 };
 

@@ -46,6 +46,18 @@ struct ScreenCounts {
 }  // namespace
 
 Result<TopResult> run_top(TopOptions options, Diagnostics& diagnostics) {
+  // Ctrl-C and the like are the capture loop's to wait for: blocked before any thread starts
+  // (the kernel symbols' loader, the worker), which would otherwise take them and die.
+  sigset_t stops, previous;
+  sigemptyset(&stops);
+  for (int signal : {SIGINT, SIGTERM}) sigaddset(&stops, signal);
+  struct sigaction hangup {};
+  if (sigaction(SIGHUP, nullptr, &hangup) != 0 || hangup.sa_handler != SIG_IGN) sigaddset(&stops, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &stops, &previous);
+  struct MaskBack {
+    sigset_t mask;
+    ~MaskBack() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
+  } mask_back{previous};
   capture::RecordOptions& record = options.record;
   if (options.target.pids.empty() && options.target.tids.empty()) options.target.system_wide = true;
   UniqueFd cgroup;
@@ -110,9 +122,11 @@ Result<TopResult> run_top(TopOptions options, Diagnostics& diagnostics) {
   perfdata::Sample sample;
   auto take = [&](const perfdata::RecordView& view) {
     if (view.type() != PERF_RECORD_SAMPLE) {
+      // LOST is {id, lost}; LOST_SAMPLES {lost}, then its sample_id.
+      size_t at = sizeof(perf_event_header) + (view.type() == PERF_RECORD_LOST ? 8 : 0);
       if ((view.type() == PERF_RECORD_LOST || view.type() == PERF_RECORD_LOST_SAMPLES) &&
-          view.bytes.size() >= sizeof(perf_event_header) + 16) {
-        uint64_t lost = load<uint64_t>(view.bytes.data() + sizeof(perf_event_header) + 8);
+          view.bytes.size() >= at + 8) {
+        uint64_t lost = load<uint64_t>(view.bytes.data() + at);
         lost_total += lost;
         lost_since += lost;
       }

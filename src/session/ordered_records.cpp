@@ -12,6 +12,8 @@ constexpr size_t kChunkSize = 4 << 20;
 
 uint32_t OrderedRecords::copy_in(const perfdata::RecordView& record, perfdata::RecordView& copy) {
   size_t size = record.bytes.size();
+  // The chunk being filled, emptied by a flush (a live reader's quiet moment), starts over.
+  if (!chunks_.empty() && chunks_.back().bytes && chunks_.back().live == 0) chunks_.back().used = 0;
   if (chunks_.empty() || !chunks_.back().bytes || chunks_.back().used + size > kChunkSize) {
     Chunk chunk;
     // A chunk freed before is used again: a live reader (top) fills and frees one every few

@@ -208,8 +208,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
   std::vector<uint32_t> entry_at;  // per chain position of every stack, kNoId for duplicates
   std::vector<uint64_t> entry_at_offset(stack_count + 1, 0);
   bool keep_starts = options.callchains;
-  std::vector<bool> left_out(
-      options.hide_unresolved || options.sample_wanted || options.context_wanted ? stack_count : 0, false);
+  std::vector<bool> left_out(options.hide_unresolved || options.sample_wanted ? stack_count : 0, false);
   for (uint32_t s = 0; s < stack_count; ++s) {
     std::span<const uint32_t> locs = chain(s);
     uint32_t length = static_cast<uint32_t>(locs.size());
@@ -228,10 +227,6 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
       samples_ -= count;
       hidden_period_ += period;
       hidden_samples_ += count;
-      continue;
-    }
-    if (options.context_wanted && !options.context_wanted(tables.contexts[context])) {
-      left_out[s] = true;
       continue;
     }
     if (options.sample_wanted &&

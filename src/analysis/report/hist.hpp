@@ -73,8 +73,6 @@ struct HistOptions {
   // --dsos/--symbols, as perf applies them: by the sampled address, a sample not wanted makes no
   // entry (not even its callers') but stays in the totals.
   std::function<bool(const FrameLocation&, const Function&)> sample_wanted;
-  // The browser's thread zoom, likewise: a sample of another thread makes no entry.
-  std::function<bool(const SampleContext&)> context_wanted;
   bool children = false;    // perf's --children: each sample also counts for its callers
   bool callchains = false;  // callchains are shown (members are kept for them)
   CallchainOrder order = CallchainOrder::callee;

@@ -149,7 +149,8 @@ const std::vector<std::string> kHelp = {
     "/                 show only the symbols that hold a text (empty: all)",
     "P                 print what is shown to sonde.hist.N",
     "?  h              this help",
-    "q  Esc            zoom or filter out, else quit",
+    "Esc  Left         zoom or filter out, else quit",
+    "q                 quit",
 };
 
 class Browser {
@@ -297,6 +298,7 @@ class Browser {
         return true;
       }
       case 'q':
+        return false;
       case kEscape:
       case KEY_LEFT:
         return zoom_out();
@@ -305,7 +307,7 @@ class Browser {
     }
   }
 
-  // Esc and q undo the last zoom or filter first, as perf's browser leaves a zoom.
+  // Esc undoes the last zoom or filter first, as perf's browser leaves a zoom; q quits.
   bool zoom_out() {
     if (!filter_.empty()) {
       filter_.clear();

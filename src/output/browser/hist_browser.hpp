@@ -42,6 +42,10 @@ class BrowserSource {
   virtual std::vector<std::string> annotate(const BrowserEntry& entry, const AnnotateView& view) = 0;
 };
 
+// Whether standard input and output are a terminal the browser can draw on (one that ncurses'
+// database knows): perf falls back to text otherwise, and so do report's callers.
+bool terminal_usable();
+
 // Runs the browser on the terminal until q (or Esc with nothing zoomed, or Ctrl-C). The
 // terminal is put back as it was on every way out.
 Result<void> run_hist_browser(BrowserSource& source);

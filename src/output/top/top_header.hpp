@@ -18,7 +18,7 @@ struct TopHeaderFacts {
   bool hertz = true;                  // followed by "Hz" (unless -c)
   bool one_event = true;              // perf names the rate only for a single event
   std::string event;                  // the event shown, as perf names it ("cpu-clock:pppH")
-  std::string target;                 // " (all, 2 CPUs)", " (target_pid: 12, 2 CPUs)"...
+  std::string target;                 // " (all, 2 CPUs)", " (all, CPUs: 0,1)", " (target_pid: 12)"...
 };
 
 // "   PerfTop:    4419 irqs/sec  kernel:78.4%  exact:  0.0% lost: 0/0 drop: 0/0 [4000Hz cpu-clock:pppH],
