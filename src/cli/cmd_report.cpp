@@ -237,13 +237,9 @@ int cmd_report(int argc, char** argv) {
   };
   if (pretty.empty() || !one_of(pretty, {"normal", "raw"}))
     return report_usage_error("report", "--pretty takes normal or raw");
-  for (const std::string& width :
-       column_widths.empty() ? std::vector<std::string>{} : split(column_widths, ',')) {
-    auto value = parse_uint(width, 10);
-    if (!value || *value > 4096)
-      return report_usage_error("report", "--column-widths takes numbers: w[,w...]");
-    request.layout.column_widths.push_back(*value);
-  }
+  auto widths = parse_column_widths(column_widths);
+  if (!widths) return report_usage_error("report", "--column-widths takes numbers: w[,w...]");
+  request.layout.column_widths = *widths;
   if (!time_quantum.empty()) {
     auto quantum = analysis::parse_time_quantum(time_quantum);
     if (!quantum) return report_usage_error("report", quantum.error().message);

@@ -112,13 +112,9 @@ int cmd_top(int argc, char** argv) {
                                   fmt::format("-s {}: sonde top sorts by comm, pid, dso, sym and cpu", sort));
     top.keys = *keys;
   }
-  for (const std::string& width :
-       column_widths.empty() ? std::vector<std::string>{} : split(column_widths, ',')) {
-    auto value = parse_uint(width, 10);
-    if (!value || *value > 4096)
-      return report_usage_error("top", "-w/--column-widths takes numbers: w[,w...]");
-    top.layout.column_widths.push_back(*value);
-  }
+  auto widths = parse_column_widths(column_widths);
+  if (!widths) return report_usage_error("top", "-w/--column-widths takes numbers: w[,w...]");
+  top.layout.column_widths = *widths;
   (void)all_cpus;
   top.events = std::move(event_options.events);
   if (frequency) sampling.frequency = frequency;

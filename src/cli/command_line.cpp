@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "base/strings.hpp"
+
 namespace sonde::cli {
 
 namespace {
@@ -132,6 +134,16 @@ int report_usage_error(std::string_view command_name, std::string message) {
 int report_error(const Error& error) {
   fmt::print(stderr, "{}\n", error.message);
   return exit_status(error);
+}
+
+std::optional<std::vector<size_t>> parse_column_widths(const std::string& text) {
+  std::vector<size_t> widths;
+  for (const std::string& width : text.empty() ? std::vector<std::string>{} : split(text, ',')) {
+    auto value = parse_uint(width, 10);
+    if (!value || *value > 4096) return std::nullopt;
+    widths.push_back(*value);
+  }
+  return widths;
 }
 
 }  // namespace sonde::cli

@@ -47,6 +47,10 @@ int report_errno_error(std::string_view command_name, const Error& error);
 int errno_exit_status(const Error& error);
 // A usage error of the command's (exit 129).
 int report_usage_error(std::string_view command_name, std::string message);
+
+// perf's --column-widths "w[,w...]" (report, top): each width a number up to 4096; nullopt when
+// one is not.
+std::optional<std::vector<size_t>> parse_column_widths(const std::string& text);
 // The message as it is, for the few that carry their own layout (the event parser's caret
 // diagram); the exit status to return.
 int report_error(const Error& error);

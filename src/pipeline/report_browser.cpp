@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "analysis/report/hist_key_text.hpp"
+#include "base/strings.hpp"
 #include "output/browser/hist_browser.hpp"
 #include "output/report/report_output.hpp"
 #include "output/report/report_printer.hpp"
@@ -15,25 +16,10 @@ namespace sonde::pipeline {
 
 namespace {
 
-// perf's convert_unit of the sample count: K, M, G by thousands.
-std::string abbreviated(uint64_t samples) {
-  std::string unit;
-  for (const char* next : {"K", "M", "G"}) {
-    if (samples > 1000) {
-      samples /= 1000;
-      unit = next;
-    }
-  }
-  return fmt::format("{}{}", samples, unit);
-}
-
+// Text as lines, without the piece after its last newline.
 std::vector<std::string> text_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  while (!text.empty()) {
-    size_t end = text.find('\n');
-    lines.emplace_back(text.substr(0, end));
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-  }
+  std::vector<std::string> lines = split(text, '\n');
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
   return lines;
 }
 
@@ -47,8 +33,9 @@ class ReportSource : public output::BrowserSource {
     // entries keep their numbers, only which are shown changes.
     analysis::Histogram& histogram = event_.histogram;
     output::BrowserPage page;
-    page.title = fmt::format("Samples: {} of event '{}', Event count (approx.): {}",
-                             abbreviated(histogram.samples()), event_.name, histogram.total_period());
+    page.title =
+        fmt::format("Samples: {} of event '{}', Event count (approx.): {}",
+                    output::sample_count_text(histogram.samples()), event_.name, histogram.total_period());
     output::HistogramRows rows =
         output::histogram_rows(histogram, report_.tables, layout_, histogram.total_period());
     page.header = rows.header;

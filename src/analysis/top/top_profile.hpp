@@ -32,8 +32,6 @@ class TopProfile {
   // perf top leaves it out (false).
   bool add(const session::Machine& machine, const session::Thread& thread, const perfdata::Sample& sample,
            uint8_t cpumode, uint64_t period);
-  // A sample counted in the totals only (an event not shown).
-  void add_unshown(uint64_t period) { histogram_->add_filtered(period); }
 
   // Names the locations added since the last call and builds the entries in perf's order.
   void build(const HistOptions& options);

@@ -14,17 +14,22 @@ namespace sonde::output {
 using analysis::HistEntry;
 using analysis::SortKey;
 
-void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
-                        uint64_t total_period, const std::string& time_slices) {
-  // perf's convert_unit: K, M, G by thousands, a space when it did not divide.
-  char unit = ' ';
+std::string sample_count_text(uint64_t samples, char no_unit) {
+  // perf's convert_unit: K, M, G by thousands.
+  char unit = no_unit;
   for (char next : {'K', 'M', 'G'}) {
     if (samples > 1000) {
       samples /= 1000;
       unit = next;
     }
   }
-  fmt::print(out, "# Samples: {}{} of event '{}'", samples, unit, event_name);
+  return unit ? fmt::format("{}{}", samples, unit) : fmt::format("{}", samples);
+}
+
+void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
+                        uint64_t total_period, const std::string& time_slices) {
+  // A space when it did not divide, as perf's header prints it.
+  fmt::print(out, "# Samples: {} of event '{}'", sample_count_text(samples, ' '), event_name);
   if (!time_slices.empty()) fmt::print(out, " (time slices: {})", time_slices);
   fmt::print(out, "\n");
   fmt::print(out, "# Event count (approx.): {}\n", total_period);

@@ -43,6 +43,10 @@ struct VisibleTotals {
 VisibleTotals visible_totals(analysis::Histogram& histogram, analysis::ReportTables& tables,
                              const ReportLayout& layout);
 
+// A sample count as perf abbreviates it: "1K", "3M"; below a thousand the number, followed by
+// `no_unit` unless it is '\0'.
+std::string sample_count_text(uint64_t samples, char no_unit = '\0');
+
 // "# Samples: 1K of event 'cpu-clock'" and the event count, as perf abbreviates them.
 // `time_slices`: --time's text, which perf repeats after the event name.
 void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
