@@ -65,6 +65,7 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       attr.use_clockid = 1;
       attr.clockid = *options.clockid;
     }
+    attr.write_backward = options.overwrite ? 1 : 0;
     if (options.no_buffering) {
       attr.watermark = 0;
       attr.wakeup_events = 1;
@@ -179,7 +180,12 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
       wait = std::clamp(
           std::chrono::duration_cast<std::chrono::milliseconds>(enable_at - std::chrono::steady_clock::now()),
           std::chrono::milliseconds(0), wait);
-    session->wait(wait);
+    // A flight recorder has nothing to drain meanwhile, and snapshots on SIGUSR2 at once.
+    ReceivedSignal waited;
+    if (options.overwrite)
+      waited = signals.wait(wait);
+    else
+      session->wait(wait);
     if (enable_pending && std::chrono::steady_clock::now() >= enable_at) {
       enable_pending = false;
       if (auto enabled = set_sampling(true); !enabled) return tl::unexpected(enabled.error());
@@ -192,14 +198,18 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
       ended_by_us = true;
       break;
     }
-    if (auto drained = drain_round(); !drained) return tl::unexpected(drained.error());
-    ReceivedSignal signal = signals.poll();
+    if (!options.overwrite)
+      if (auto drained = drain_round(); !drained) return tl::unexpected(drained.error());
+    ReceivedSignal signal = waited.number != 0 ? waited : signals.poll();
     bool switch_now = false;
     while (signal.number == SIGCHLD || signal.number == SIGUSR2) {
       switch_now = switch_now || signal.number == SIGUSR2;
       signal = signals.poll();
     }
     if (options.on_switch && (switch_now || (options.should_switch && options.should_switch()))) {
+      // A flight recorder's records go to the file being closed.
+      if (options.overwrite)
+        if (auto drained = drain_round(); !drained) return tl::unexpected(drained.error());
       if (auto switched = options.on_switch(); !switched) return tl::unexpected(switched.error());
     }
     if (is_stop_request(signal.number)) {

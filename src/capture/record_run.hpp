@@ -51,6 +51,9 @@ struct RecordOptions {
   bool build_id_mmaps = false;      // --buildid-mmap: MMAP2 records carry the build-id
   std::optional<int> clockid;       // -k: the samples' clock
   bool no_buffering = false;        // --no-buffering: a wake-up on every record
+  // --overwrite: flight-recorder buffers (write_backward), read only at a switch and at the end,
+  // so the file holds the last part of the run.
+  bool overwrite = false;
   // -D: the events start this long after the workload; negative: only on --control enable. The
   // last event is then perf's dummy tracking event, which carries the side-band from the start.
   std::optional<std::chrono::milliseconds> delay;

@@ -59,12 +59,14 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
         session.ids_[a].push_back(*id);
         if (per_cpu) session.cpu_fds_[a].emplace_back(cpu, fd->fd());
         if (buffer_fd < 0) {
-          auto buffer = kernel::RingBuffer::map(fd->fd(), mmap_pages);
+          const bool backward = attrs[a].write_backward;
+          auto buffer = kernel::RingBuffer::map(fd->fd(), mmap_pages, backward);
           if (!buffer) return tl::unexpected(buffer.error());
           epoll_event event{};
           event.events = EPOLLIN;
           event.data.fd = fd->fd();
-          if (::epoll_ctl(session.epoll_.get(), EPOLL_CTL_ADD, fd->fd(), &event) != 0)
+          // A flight recorder is read when the recording asks, never because it has data.
+          if (!backward && ::epoll_ctl(session.epoll_.get(), EPOLL_CTL_ADD, fd->fd(), &event) != 0)
             return failf("epoll_ctl: {}", errno_text(errno));
           buffer_fd = fd->fd();
           session.buffers_.push_back(std::move(*buffer));

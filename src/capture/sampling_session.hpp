@@ -30,7 +30,8 @@ class SamplingSession {
   // Opens every attr on every (cpu, thread) slot, disabled (a workload's start at its exec), sets
   // each tracepoint's filter (filters[i] for attrs[i], empty for none), and maps `mmap_pages`
   // data pages per CPU. A BPF output event is opened once per CPU for every task, enabled: BPF
-  // programs write to it on the CPU they run on.
+  // programs write to it on the CPU they run on. Attrs that write backward (perf record
+  // --overwrite) get flight-recorder buffers, which drain() snapshots and wait() does not watch.
   static Result<SamplingSession> open(const std::vector<perf_event_attr>& attrs,
                                       const std::vector<std::string>& filters, const SamplingTarget& target,
                                       size_t mmap_pages);
@@ -53,7 +54,7 @@ class SamplingSession {
   template <typename Sink>
   size_t drain(Sink&& sink) {
     size_t total = 0;
-    for (auto& buffer : buffers_) total += buffer.drain(sink);
+    for (auto& buffer : buffers_) total += buffer.backward() ? buffer.snapshot(sink) : buffer.drain(sink);
     return total;
   }
 

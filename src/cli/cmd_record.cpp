@@ -116,6 +116,11 @@ int cmd_record(int argc, char** argv) {
                      "a new file on SIGUSR2 (signal, the default), after a size (100M) or a time (30s, 5m)")
           ->expected(0, 1));
   app.add_option("--switch-max-files", switch_max_files, "with --switch-output: keep the newest N files");
+  app.add_flag("--overwrite", sampling.overwrite,
+               "flight recorder: the buffers keep the newest records, written at the end or at a "
+               "--switch-output");
+  app.add_flag("--tail-synthesize", record.tail_synthesize,
+               "synthesize the tasks' side-band when each file is finished instead of at the start");
   std::optional<std::string> intr_regs, user_regs;
   value_attached_only(
       app.add_option("-I,--intr-regs", intr_regs,
@@ -235,6 +240,14 @@ int cmd_record(int argc, char** argv) {
     if (!spec) return report_error("record", spec.error());
     record.switch_output = *spec;
   }
+  if (sampling.overwrite && record.switch_output && record.switch_output->bytes)
+    return report_usage_error(
+        "record",
+        "--overwrite writes nothing until a switch, so --switch-output cannot count its "
+        "size; give signal or a time (30s)");
+  if (sampling.overwrite && off_cpu)
+    return report_usage_error("record",
+                              "--off-cpu's blocks cannot go through --overwrite's buffers; drop one");
   if (switch_max_files < 0 || (switch_max_files > 0 && !switch_output))
     return report_usage_error("record",
                               "--switch-max-files takes a positive count and goes with --switch-output");

@@ -300,13 +300,32 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)
       if (auto written = writer->write_pipe_features(*features); !written) return written;
-    auto sideband = capture::synthesize_record_sideband(attrs[tracking], sideband_target(pid),
-                                                        attrs[tracking].mmap_data, options.synth);
-    if (!sideband) return tl::unexpected(sideband.error());
-    dsos.observe_all(*sideband);
-    if (auto written = writer->append(sideband->data(), sideband->size()); !written) return written;
+    if (!options.tail_synthesize) {
+      auto sideband = capture::synthesize_record_sideband(attrs[tracking], sideband_target(pid),
+                                                          attrs[tracking].mmap_data, options.synth);
+      if (!sideband) return tl::unexpected(sideband.error());
+      dsos.observe_all(*sideband);
+      if (auto written = writer->append(sideband->data(), sideband->size()); !written) return written;
+    }
     if (off_cpu) return off_cpu->start(session, off_cpu_index, pid);
     return {};
+  };
+  // The tasks as they are now, with their maps: what a new --switch-output file starts with, and
+  // what --tail-synthesize ends each file with.
+  auto write_current_sideband = [&]() -> Result<void> {
+    capture::SamplingTarget now = record.target;
+    if (now.kind == capture::SamplingTarget::Kind::workload) {
+      if (workload_pid <= 0) return {};
+      now.kind = capture::SamplingTarget::Kind::threads;
+      auto threads = capture::process_threads(workload_pid);
+      if (!threads) return {};  // the workload has exited: nothing left to describe
+      now.tids = *threads;
+    }
+    auto sideband =
+        capture::synthesize_record_sideband(attrs[tracking], now, attrs[tracking].mmap_data, options.synth);
+    if (!sideband) return tl::unexpected(sideband.error());
+    dsos.observe_all(*sideband);
+    return writer->append(sideband->data(), sideband->size());
   };
   const std::string finished_round = perfdata::make_finished_round();
   // -z: a round's records are compressed together into COMPRESSED records (perf's layout).
@@ -337,8 +356,11 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
           round.clear();
           if (auto written = writer->append(compressed.data(), compressed.size()); !written) return written;
         }
-        if (auto written = writer->append(finished_round.data(), finished_round.size()); !written)
-          return written;
+        // --tail-synthesize: no round ends before the side-band at the end, so that readers
+        // order all of it (time 0) before every sample, and each sample's map is known.
+        if (!options.tail_synthesize)
+          if (auto written = writer->append(finished_round.data(), finished_round.size()); !written)
+            return written;
         // A pipe's reader gets each round as it ends (perf report -i -, a live consumer), and a
         // reader that went away is found out now, as perf finds it by SIGPIPE. A file gets it
         // too, so that a recording killed outright keeps what was captured.
@@ -355,6 +377,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   // --switch-max-files goes.
   std::vector<std::string> dumped;
   auto close_file = [&]() -> Result<void> {
+    if (options.tail_synthesize)
+      if (auto written = write_current_sideband(); !written) return written;
     features->build_ids = build_id_entries();
     if (auto [first, last] = dsos.sample_times(); last != 0)
       features->sample_time = perfdata::SampleTime{first, last};
@@ -387,18 +411,9 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
       if (!fresh) return tl::unexpected(fresh.error());
       *writer = std::move(*fresh);
       if (auto written = writer->write_attrs(file_attrs); !written) return written;
-      // The tasks as they are now, with their maps: the new file stands alone.
-      capture::SamplingTarget now = record.target;
-      if (now.kind == capture::SamplingTarget::Kind::workload && workload_pid > 0) {
-        now.kind = capture::SamplingTarget::Kind::threads;
-        auto threads = capture::process_threads(workload_pid);
-        now.tids = threads ? *threads : std::vector<pid_t>{workload_pid};
-      }
-      auto sideband =
-          capture::synthesize_record_sideband(attrs[tracking], now, attrs[tracking].mmap_data, options.synth);
-      if (!sideband) return tl::unexpected(sideband.error());
       last_switch = std::chrono::steady_clock::now();
-      return writer->append(sideband->data(), sideband->size());
+      // The new file stands alone: it starts with the tasks as they are (or ends with them).
+      return options.tail_synthesize ? Result<void>{} : write_current_sideband();
     };
   }
   std::vector<std::string> filters;
@@ -435,6 +450,10 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
         return tl::unexpected(written.error());
       if (auto ended = sink.end_of_round(); !ended) return tl::unexpected(ended.error());
     }
+  }
+  if (options.tail_synthesize && !(options.switch_output && !to_pipe)) {  // close_file writes it there
+    if (auto written = write_current_sideband(); !written) return tl::unexpected(written.error());
+    if (auto ended = sink.end_of_round(); !ended) return tl::unexpected(ended.error());
   }
   // Build-ids of what the recording mapped, read once now rather than by re-reading the samples.
   features->build_ids = build_id_entries();

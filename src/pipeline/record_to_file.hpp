@@ -50,6 +50,8 @@ struct RecordToFileOptions {
   enum class BuildIds { hit, all, none } build_ids = BuildIds::hit;  // --buildid-all, -B
   int switch_max_files = 0;
   capture::SidebandSynth synth;  // --synth: which existing tasks' records are synthesized
+  // --tail-synthesize: the tasks' side-band is synthesized as each file is finished, not at the start.
+  bool tail_synthesize = false;
 };
 
 // perf's default event: cycles, or cpu-clock without a hardware PMU (as in most VMs).
