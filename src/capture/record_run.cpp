@@ -121,6 +121,25 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
   }
   auto session = SamplingSession::open(attrs, filters, target, options.mmap_pages);
   if (!session) return tl::unexpected(session.error());
+  // --switch-output-event: the event samples every occurrence into a one-page buffer of its own
+  // that wakes the loop, which then switches; its records go nowhere.
+  std::optional<SamplingSession> switch_trigger;
+  if (options.switch_event) {
+    perf_event_attr attr = *options.switch_event;
+    attr.size = sizeof attr;
+    attr.sample_period = 1;
+    attr.freq = 0;
+    attr.sample_type = PERF_SAMPLE_TID;
+    attr.watermark = 0;
+    attr.wakeup_events = 1;
+    attr.disabled = 1;
+    attr.inherit = options.inherit ? 1 : 0;
+    attr.enable_on_exec = !options.command.empty() && target.kind == SamplingTarget::Kind::workload ? 1 : 0;
+    auto opened = SamplingSession::open({attr}, {""}, target, 1);
+    if (!opened) return tl::unexpected(opened.error().with_context("--switch-output-event"));
+    switch_trigger.emplace(std::move(*opened));
+    if (auto watched = session->watch(*switch_trigger); !watched) return tl::unexpected(watched.error());
+  }
   if (auto opened = on_opened(*session, workload ? workload->pid() : -1); !opened)
     return tl::unexpected(opened.error());
 
@@ -148,6 +167,8 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
   const auto delayed = options.delay ? SamplingSession::Events::tracking : SamplingSession::Events::all;
   if (target.kind != SamplingTarget::Kind::workload) {
     if (auto enabled = session->enable(delayed); !enabled) return tl::unexpected(enabled.error());
+    if (switch_trigger)
+      if (auto enabled = switch_trigger->enable(); !enabled) return tl::unexpected(enabled.error());
   }
   auto note = [&](const char* text) {
     if (options.notes) options.notes->note(text);
@@ -202,6 +223,13 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
       if (auto drained = drain_round(); !drained) return tl::unexpected(drained.error());
     ReceivedSignal signal = waited.number != 0 ? waited : signals.poll();
     bool switch_now = false;
+    if (switch_trigger) {
+      bool fired = false;
+      switch_trigger->drain([&](const void* data, size_t) {
+        fired = fired || static_cast<const perf_event_header*>(data)->type == PERF_RECORD_SAMPLE;
+      });
+      switch_now = fired;
+    }
     while (signal.number == SIGCHLD || signal.number == SIGUSR2) {
       switch_now = switch_now || signal.number == SIGUSR2;
       signal = signals.poll();

@@ -63,6 +63,8 @@ struct RecordOptions {
   // --switch-output: called between passes on SIGUSR2 (switch_on_signal) or when should_switch
   // says so, to close the file written so far and start the next.
   bool switch_on_signal = false;
+  // --switch-output-event: each occurrence of this event on the target switches at once.
+  std::optional<perf_event_attr> switch_event;
   std::function<bool()> should_switch;
   std::function<Result<void>()> on_switch;
   Diagnostics* notes = nullptr;  // perf's "Events enabled" lines

@@ -102,6 +102,15 @@ void SamplingSession::disable(Events which) {
     if (selected(which, fd_tracks_[i])) (void)fds_[i].disable();
 }
 
+Result<void> SamplingSession::watch(const SamplingSession& other) {
+  epoll_event event{};
+  event.events = EPOLLIN;
+  event.data.fd = other.epoll_.get();
+  if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, other.epoll_.get(), &event) != 0)
+    return failf("epoll_ctl: {}", errno_text(errno));
+  return {};
+}
+
 void SamplingSession::wait(std::chrono::milliseconds timeout) const {
   epoll_event events[16];
   ::epoll_wait(epoll_.get(), events, 16, static_cast<int>(timeout.count()));

@@ -50,6 +50,8 @@ class SamplingSession {
   void disable(Events which = Events::all);
   // Waits until a buffer has data or `timeout` passes.
   void wait(std::chrono::milliseconds timeout) const;
+  // Makes wait() return when `other`'s buffers have data too.
+  Result<void> watch(const SamplingSession& other);
   // Hands every record now in the buffers to sink(data, size); the bytes drained.
   template <typename Sink>
   size_t drain(Sink&& sink) {

@@ -15,6 +15,7 @@
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "events/branch_filter.hpp"
+#include "events/parse_events.hpp"
 #include "format/perf_regs.hpp"
 #include "kernel/perf_event.hpp"
 #include "pipeline/record_to_file.hpp"
@@ -116,6 +117,9 @@ int cmd_record(int argc, char** argv) {
                      "a new file on SIGUSR2 (signal, the default), after a size (100M) or a time (30s, 5m)")
           ->expected(0, 1));
   app.add_option("--switch-max-files", switch_max_files, "with --switch-output: keep the newest N files");
+  std::string switch_output_event;
+  app.add_option("--switch-output-event", switch_output_event,
+                 "a new file each time this event occurs on the target (implies --switch-output)");
   app.add_flag("--overwrite", sampling.overwrite,
                "flight recorder: the buffers keep the newest records, written at the end or at a "
                "--switch-output");
@@ -234,6 +238,14 @@ int cmd_record(int argc, char** argv) {
   }
   const std::optional<uint64_t> max_size_bytes = record.max_size;
   const bool record_timestamped = record.timestamp_filename;
+  if (!switch_output_event.empty()) {
+    std::vector<events::EventSpec> parsed;
+    if (auto valid = events::parse_events(switch_output_event, parsed); !valid)
+      return report_error("record", valid.error().with_context("--switch-output-event"));
+    if (parsed.size() != 1) return report_usage_error("record", "--switch-output-event takes one event");
+    sampling.switch_event = parsed.front().attr;
+    if (!switch_output) switch_output = "signal";
+  }
   if (switch_output) {
     if (record.output == "-") return report_usage_error("record", "--switch-output writes files; drop -o -");
     auto spec = pipeline::parse_switch_output(*switch_output);
