@@ -119,6 +119,12 @@ int cmd_script(int argc, char** argv) {
   app.add_flag("--debug-mode", debug_mode,
                "accepted: sonde always checks the samples' order and says what is lost");
   app.add_flag("-v,--verbose", verbose, "accepted: sonde's warnings are always shown");
+  std::string dlfilter;
+  std::vector<std::string> dlargs;
+  bool list_dlfilters = false;
+  app.add_option("--dlfilter", dlfilter, "filter the samples with this shared object (perf's dlfilter API)");
+  app.add_option("--dlarg", dlargs, "an argument for the dlfilter's start() (repeatable)");
+  app.add_flag("--list-dlfilters", list_dlfilters, "list the dlfilters here and perf's, with descriptions");
   bool all_cpus = false;
   app.add_flag("-a,--all-cpus", all_cpus,
                "accepted: perf's option for 'perf script record' (sonde has none)");
@@ -129,6 +135,12 @@ int cmd_script(int argc, char** argv) {
     return report_usage_error(
         "script", fmt::format("unexpected argument '{}'; see 'sonde script --help'", rest->front()));
 
+  if (list_dlfilters) {
+    fmt::print("{}", pipeline::dlfilter_listing());
+    return 0;
+  }
+  if (!dlargs.empty() && dlfilter.empty())
+    return report_usage_error("script", "--dlarg goes with --dlfilter");
   if (cli.reltime && cli.deltatime)
     return report_usage_error("script", "--reltime and --deltatime exclude each other; give one");
 
@@ -174,6 +186,8 @@ int cmd_script(int argc, char** argv) {
   run.stitch_lbr = stitch_lbr;
   run.progress_label = "sonde script: reading " + cli.input;
   run.time_slices = cli.time;
+  run.dlfilter = dlfilter;
+  run.dlargs = dlargs;
   if (call_trace)
     run.instruction_trace_option = "--call-trace";
   else if (call_ret_trace)

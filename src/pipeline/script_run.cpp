@@ -1,8 +1,10 @@
 #include "pipeline/script_run.hpp"
 
 #include <cstdio>
+#include <memory>
 
 #include "analysis/report/record_stats.hpp"
+#include "analysis/script/dlfilter.hpp"
 #include "base/progress.hpp"
 #include "kernel/cpus.hpp"
 #include "output/perf_header.hpp"
@@ -110,6 +112,14 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   session->set_unwinder(&unwinder);
   // perf script takes records in file order, unsorted, when it shows the rounds or dumps unsorted.
   if (options.script.show_round_events || options.dump_unsorted) session->set_ordered(false);
+  std::unique_ptr<analysis::Dlfilter> dlfilter;
+  if (!options.dlfilter.empty()) {
+    auto loaded = analysis::Dlfilter::load(options.dlfilter, options.dlargs);
+    if (!loaded) return tl::unexpected(loaded.error());
+    dlfilter = std::move(*loaded);
+    if (auto started = dlfilter->start(); !started) return started;
+    options.script.dlfilter = dlfilter.get();
+  }
   analysis::ScriptFilter filter = options.script.filter;
   bool script_shows_lost = options.script.show_lost_events;
   output::ScriptPrinter printer(std::move(options.script), *session, symbols, out);
@@ -122,9 +132,22 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
       options.dump_raw || options.dump_unsorted ? static_cast<session::SessionVisitor&>(dump) : printer;
   auto processed = session->process(visitor);
   out.flush();
+  if (dlfilter) {
+    auto stopped = dlfilter->stop();
+    std::fflush(stdout);  // what the filter printed last
+    if (processed && !stopped) processed = stopped;
+  }
+  if (processed && printer.failure()) processed = tl::unexpected(*printer.failure());
   for (const std::string& line : printer.event_dump_summary())
     std::fprintf(stdout, "[ sonde script: %s ]\n", line.c_str());
   return processed;
+}
+
+std::string dlfilter_listing() {
+  std::vector<analysis::DlfilterListing> listings;
+  for (const std::string& directory : analysis::Dlfilter::search_directories())
+    for (auto& listing : analysis::Dlfilter::list(directory)) listings.push_back(std::move(listing));
+  return output::dlfilter_listing_text(listings);
 }
 
 Result<void> dump_report_trace(const std::string& input, Diagnostics& diagnostics) {

@@ -2,6 +2,7 @@
 // perf script: a perf.data file's events printed one per line (or dumped raw, -D), with the
 // kernel's defaults read from /proc and the samples' callchains symbolized and unwound.
 #include <string>
+#include <vector>
 
 #include "analysis/script/script_filter.hpp"
 #include "base/diagnostics.hpp"
@@ -43,8 +44,13 @@ struct ScriptRunOptions {
   // The first of --call-trace, --call-ret-trace, --insn-trace, --xed, --graph-function given:
   // views of an instruction trace (AUX area data), refused for a file without one.
   std::string instruction_trace_option;
-  std::string time_slices;  // --time as given: percent slices are resolved against the file
+  std::string time_slices;          // --time as given: percent slices are resolved against the file
+  std::string dlfilter;             // --dlfilter: the filter's name or path
+  std::vector<std::string> dlargs;  // --dlarg, for its start()
 };
+
+// --list-dlfilters: perf's listing of the filters in the current directory and perf's own.
+std::string dlfilter_listing();
 
 // Prints on stdout; the reader's warnings go to `diagnostics`.
 Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics);

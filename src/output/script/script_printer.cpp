@@ -12,6 +12,12 @@
 
 namespace sonde::output {
 
+void ScriptOutput::hand_over() {
+  if (buffer_.size() == 0) return;
+  if (!failed_ && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) failed_ = true;
+  buffer_.clear();
+}
+
 void ScriptOutput::flush() {
   if (buffer_.size() == 0) return;
   if (!failed_ && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) failed_ = true;
@@ -321,14 +327,28 @@ bool ScriptPrinter::skip_place(const session::SampleEvent& sample) {
                             at != nullptr ? at->ip : 0);
 }
 
+bool ScriptPrinter::dlfilter_drops(const session::SampleEvent& sample, bool early) {
+  if (!dlfilter_host_) dlfilter_host_.emplace(session_, symbols_);
+  const auto& described = dlfilter_host_->describe(sample, event_names_[sample.event_index].c_str());
+  // What the filter prints goes to the same stdout: the lines before it go first.
+  out_.hand_over();
+  auto drops = options_.dlfilter->drops(early, described, *dlfilter_host_);
+  if (!drops) {
+    failure_ = drops.error();
+    return true;
+  }
+  return *drops;
+}
+
 void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
   const perfdata::Sample& s = sample.sample;
   // A pipe's header records have changed the events: prepare once they are all in (the first
   // record after them fails with the error when this cannot).
   if (!prepared() && !prepare()) return;
-  if (out_.failed()) return;
+  if (out_.failed() || failure_) return;
   uint64_t fields = options_.fields.of(sample.event.attr.type).fields;
   if (fields == 0) return;
+  if (options_.dlfilter && dlfilter_drops(sample, true)) return;
   const analysis::ScriptFilter& filter = options_.filter;
   if (filter.skip_time(s.has(PERF_SAMPLE_TIME) ? s.time : 0)) return;
   if (event_switch_.active() && event_switch_.discard(sample.event_index)) return;
@@ -337,6 +357,7 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
       filter.skip_thread(sample.thread.comm, sample.thread.pid, sample.thread.tid))
     return;
   if (filter.filters_places() && skip_place(sample)) return;
+  if (options_.dlfilter && dlfilter_drops(sample, false)) return;
 
   fmt::memory_buffer& buf = out_.buffer();
   const size_t line_start = buf.size();

@@ -12,6 +12,7 @@
 #include "analysis/report/hist_index.hpp"
 #include "analysis/script/event_switch.hpp"
 #include "analysis/script/script_filter.hpp"
+#include "output/script/script_dlfilter.hpp"
 #include "output/script/script_fields.hpp"
 #include "output/script/script_symbols.hpp"
 #include "session/session.hpp"
@@ -45,6 +46,7 @@ struct ScriptOptions {
   // --per-event-dump: each event's sample lines go to "<this>.<event>.dump" instead of stdout.
   std::string per_event_dump_prefix;
   analysis::ScriptFilter filter;
+  analysis::Dlfilter* dlfilter = nullptr;  // --dlfilter: started, asked of each sample
 };
 
 // Writes text in large blocks; a write error (a closed pipe) ends the output quietly.
@@ -60,6 +62,9 @@ class ScriptOutput {
     if (buffer_.size() >= kFlushSize) flush();
   }
   void flush();
+  // The lines so far into the FILE's own buffer, without a write: what else prints to the same
+  // FILE (a dlfilter's printf) then follows them.
+  void hand_over();
   bool failed() const { return failed_; }
 
  private:
@@ -79,6 +84,8 @@ class ScriptPrinter : public session::SessionVisitor {
   Result<void> prepare();
 
   void on_sample(const session::SampleEvent& sample) override;
+  // What stopped the lines early (a dlfilter's error), if anything.
+  const std::optional<Error>& failure() const { return failure_; }
   Result<void> on_record(const perfdata::RecordView& record, const perfdata::EventAttr* attr,
                          const perfdata::SampleId& id) override;
 
@@ -91,6 +98,8 @@ class ScriptPrinter : public session::SessionVisitor {
   };
   // --dsos and -S: whether the sample's place is left out.
   bool skip_place(const session::SampleEvent& sample);
+  // --dlfilter: whether its filter_event_early (`early`) or filter_event drops the sample.
+  bool dlfilter_drops(const session::SampleEvent& sample, bool early);
   void append_start(const LineStart& start, const perfdata::EventAttr& event, uint64_t fields);
   void append_frames(const session::SampleEvent& sample, uint64_t fields);
   void append_frame(const session::Location& loc, uint64_t fields, bool unwound);
@@ -112,6 +121,8 @@ class ScriptPrinter : public session::SessionVisitor {
   const std::vector<perfdata::EventAttr>& events_;
   std::vector<std::string> event_names_;
   analysis::EventSwitch event_switch_;
+  std::optional<ScriptDlfilterHost> dlfilter_host_;
+  std::optional<Error> failure_;
   struct EventDump {
     std::string path;
     std::FILE* file = nullptr;

@@ -52,6 +52,7 @@ const ResolvedSymbol& ScriptSymbols::resolve(const session::Dso& dso, uint64_t d
       resolved->found = true;
       resolved->name = symbol->name;
       resolved->offset = resolved->elf_address - symbol->start;
+      resolved->size = symbol->size;
     }
   }
   return *resolved;

@@ -17,6 +17,7 @@ struct ResolvedSymbol {
   bool found = false;
   std::string_view name;     // valid while the ScriptSymbols lives
   uint64_t offset = 0;       // perf's sym+0x.. offset
+  uint64_t size = 0;         // the symbol's extent
   uint64_t elf_address = 0;  // the address in the file's symbol space (perf's rip_2objdump)
 };
 
