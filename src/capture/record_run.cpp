@@ -84,14 +84,18 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
       attr.freq = 0;
       attr.sample_period = options.no_samples ? 0 : 1;
     }
-    attr.disabled = 1;
+    // A group's members start and stop with their leader, as perf opens them.
+    const bool member = i < options.group_leaders.size() && options.group_leaders[i] != static_cast<int>(i);
+    attr.disabled = member ? 0 : 1;
     attr.inherit = options.inherit ? 1 : 0;
     // Only a workload alone starts at its exec; system-wide and attached events are enabled
     // before the workload starts (enable_on_exec acts on task events only), as perf does. With
     // -D only the tracking event does.
     bool delayed = options.delay && i != tracking;
-    attr.enable_on_exec =
-        !options.command.empty() && options.target.kind == SamplingTarget::Kind::workload && !delayed ? 1 : 0;
+    attr.enable_on_exec = !options.command.empty() && options.target.kind == SamplingTarget::Kind::workload &&
+                                  !delayed && !member
+                              ? 1
+                              : 0;
     attr.sample_id_all = 1;
     if (i == tracking) {
       // The tracking event carries the side-band: maps, names, forks and exits.
@@ -119,7 +123,7 @@ Result<RecordRunResult> run_record(const std::vector<perf_event_attr>& attrs,
     workload.emplace(std::move(*prepared));
     if (target.kind == SamplingTarget::Kind::workload) target.tids = {workload->pid()};
   }
-  auto session = SamplingSession::open(attrs, filters, target, options.mmap_pages);
+  auto session = SamplingSession::open(attrs, filters, target, options.mmap_pages, options.group_leaders);
   if (!session) return tl::unexpected(session.error());
   // --switch-output-event: the event samples every occurrence into a one-page buffer of its own
   // that wakes the loop, which then switches; its records go nowhere.

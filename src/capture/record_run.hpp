@@ -62,6 +62,9 @@ struct RecordOptions {
   std::function<bool()> should_stop;  // asked after each pass (--max-size); true ends the capture
   // --switch-output: called between passes on SIGUSR2 (switch_on_signal) or when should_switch
   // says so, to close the file written so far and start the next.
+  // Each event's group leader (its index among the events; its own index when alone): members
+  // are opened into their leader's group, enabled with it. Empty: no groups.
+  std::vector<int> group_leaders;
   bool switch_on_signal = false;
   // --switch-output-event: each occurrence of this event on the target switches at once.
   std::optional<perf_event_attr> switch_event;

@@ -11,7 +11,8 @@ namespace sonde::capture {
 
 Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>& attrs,
                                               const std::vector<std::string>& filters,
-                                              const SamplingTarget& target, size_t mmap_pages) {
+                                              const SamplingTarget& target, size_t mmap_pages,
+                                              const std::vector<int>& group_leaders) {
   SamplingSession session;
   session.epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
   if (!session.epoll_) return failf("epoll_create1: {}", errno_text(errno));
@@ -33,10 +34,14 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
   for (int cpu : target.cpus) {
     int buffer_fd = -1;  // the first event on this CPU owns its ring buffer
     for (pid_t tid : tids) {
+      std::vector<int> slot_fds(attrs.size(), -1);  // this (cpu, thread)'s events, for their groups
       for (size_t a = 0; a < attrs.size(); ++a) {
         bool per_cpu = bpf_output(attrs[a]);
         if (per_cpu && tid != tids.front()) continue;
-        auto fd = open_event(opened[a], per_cpu ? -1 : tid, cpu, -1, per_cpu ? 0 : open_flags);
+        int group_fd = -1;
+        if (a < group_leaders.size() && group_leaders[a] >= 0 && static_cast<size_t>(group_leaders[a]) < a)
+          group_fd = slot_fds[static_cast<size_t>(group_leaders[a])];
+        auto fd = open_event(opened[a], per_cpu ? -1 : tid, cpu, group_fd, per_cpu ? 0 : open_flags);
         if (!fd) {
           int err = fd.error().sys_errno;
           if (err == ESRCH) return failf("the thread {} is gone", tid);
@@ -73,6 +78,7 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
         } else if (::ioctl(fd->fd(), PERF_EVENT_IOC_SET_OUTPUT, buffer_fd) != 0) {
           return failf("cannot share CPU {}'s ring buffer: {}", cpu, errno_text(errno));
         }
+        slot_fds[a] = fd->fd();
         session.fds_.push_back(std::move(*fd));
         session.fd_tracks_.push_back(attrs[a].type == PERF_TYPE_SOFTWARE &&
                                      attrs[a].config == PERF_COUNT_SW_DUMMY);

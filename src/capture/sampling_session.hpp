@@ -32,9 +32,10 @@ class SamplingSession {
   // data pages per CPU. A BPF output event is opened once per CPU for every task, enabled: BPF
   // programs write to it on the CPU they run on. Attrs that write backward (perf record
   // --overwrite) get flight-recorder buffers, which drain() snapshots and wait() does not watch.
+  // `group_leaders[i]`: attr i's group leader (i itself when alone; empty: no groups).
   static Result<SamplingSession> open(const std::vector<perf_event_attr>& attrs,
                                       const std::vector<std::string>& filters, const SamplingTarget& target,
-                                      size_t mmap_pages);
+                                      size_t mmap_pages, const std::vector<int>& group_leaders = {});
   SamplingSession(SamplingSession&&) noexcept = default;
 
   // The kernel's sample ids of each attr, for the file's attr section.

@@ -123,6 +123,8 @@ int cmd_record(int argc, char** argv) {
   app.add_flag("--overwrite", sampling.overwrite,
                "flight recorder: the buffers keep the newest records, written at the end or at a "
                "--switch-output");
+  bool group = false;
+  app.add_flag("--group", group, "put all the events in one group (as -e '{a,b}' does)");
   app.add_flag("--tail-synthesize", record.tail_synthesize,
                "synthesize the tasks' side-band when each file is finished instead of at the start");
   std::optional<std::string> intr_regs, user_regs;
@@ -326,6 +328,8 @@ int cmd_record(int argc, char** argv) {
   if (aux_sample) return report_error("record", Error{"No AUX area event to sample"});
   if (delay_ms && *delay_ms != 0) sampling.delay = std::chrono::milliseconds(*delay_ms);
   record.events = std::move(event_options.events);
+  if (group)
+    for (auto& event : record.events) event.group_leader = 0, event.in_group = true;
   if (frequency) sampling.frequency = frequency;
   if (period) sampling.period = period;
   if (callchain) sampling.call_graph = capture::CallGraph::frame_pointer;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 
+#include "analysis/report/group_hist.hpp"
 #include "analysis/report/record_stats.hpp"
 #include "analysis/report/report_options.hpp"
 #include "analysis/report/report_run.hpp"
@@ -207,6 +208,13 @@ int cmd_report(int argc, char** argv) {
                "accepted: inline functions are shown in DWARF call graphs, as perf 6.1 shows them");
   app.add_option("--samples", samples, "accepted: the TUI's samples kept per entry");
   app.add_option("--stdio-color", stdio_color, "accepted: always, never or auto (sonde prints no colour)");
+  bool group = false, no_group = false;
+  size_t group_sort_index = 0;
+  app.add_flag("--group", group,
+               "show the events of a group together (every event as one when the file has none)");
+  app.add_flag("--no-group", no_group, "show each event of a group apart");
+  app.add_option("--group-sort-idx", group_sort_index,
+                 "sort a group's entries by its N-th event (0 is the leader; out of range: the leader)");
   std::string pretty = "normal";
   app.add_option("--pretty", pretty, "-T's table: normal (a column per event) or raw (a line per count)");
   if (auto exit_code = parse_command_line(app, argc, argv, "report", AfterOptions::nothing))
@@ -255,6 +263,10 @@ int cmd_report(int argc, char** argv) {
   if (percentage.empty() || !one_of(percentage, {"absolute", "relative"}))
     return report_usage_error("report", "--percentage takes absolute or relative");
   request.relative_percentage = percentage == "relative";
+  if (group && no_group) return report_usage_error("report", "--group and --no-group contradict each other");
+  if (group) request.group = true;
+  if (no_group) request.group = false;
+  request.group_sort_index = group_sort_index;
   if (request.filters.exclude_other && request.options.parent_pattern.empty())
     request.options.parent_pattern = "^sys_|^do_page_fault";  // perf's default --parent pattern
   request.data_views.itrace = itrace.has_value();
@@ -290,6 +302,13 @@ int cmd_report(int argc, char** argv) {
   bool browse = tui || (!stdio && !text_only && output::terminal_usable());
   auto report = analysis::run_report(request, diagnostics);
   if (!report) return report_error("report", report.error());
+  if (request.group_sort_index > 0 &&
+      analysis::report_event_groups((*report)->session.reader().features().groups, (*report)->events.size(),
+                                    request.group)
+          .empty())
+    return report_error("report",
+                        Error{"--group-sort-idx orders the entries of an event group, and none is shown "
+                              "here; record with --group or -e '{a,b}', or add --group"});
   if (browse) {
     if (auto browsed = pipeline::browse_report(**report, request); !browsed)
       return report_error("report", browsed.error());

@@ -270,6 +270,16 @@ FeatureSections encode_features(const FeatureSet& f, bool pipe_mode) {
     }
     out[HEADER_PMU_MAPPINGS] = std::move(w.str());
   }
+  if (f.groups) {
+    ByteWriter w;
+    w.put(static_cast<uint32_t>(f.groups->size()));
+    for (const GroupDesc& group : *f.groups) {
+      w.put_string(group.name);
+      w.put(group.leader);
+      w.put(group.members);
+    }
+    out[HEADER_GROUP_DESC] = std::move(w.str());
+  }
   if (f.sample_time) {
     ByteWriter w;
     w.put(f.sample_time->first);
@@ -408,6 +418,25 @@ Result<void> decode_feature(int feature, Bytes section, FeatureSet& f) {
           mappings.emplace_back(*type, std::move(*name));
       }
       if (result) f.pmu_mappings = std::move(mappings);
+      break;
+    }
+    case HEADER_GROUP_DESC: {
+      auto nr = in.read<uint32_t>();
+      if (!nr) {
+        result = fail("truncated");
+        break;
+      }
+      std::vector<GroupDesc> groups;
+      for (uint32_t i = 0; i < *nr && result; ++i) {
+        auto name = in.read_string();
+        auto leader = in.read<uint32_t>();
+        auto members = in.read<uint32_t>();
+        if (!name || !leader || !members)
+          result = failf("group {} truncated", i);
+        else
+          groups.push_back({std::move(*name), *leader, *members});
+      }
+      if (result) f.groups = std::move(groups);
       break;
     }
     case HEADER_SAMPLE_TIME: {

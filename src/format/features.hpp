@@ -87,6 +87,14 @@ struct ClockData {
 
 // What the header says about the recording. Every field is optional: finalize writes the
 // features that are set, the reader sets what the file holds.
+// One event group (GROUP_DESC): its name ("{anon_group}" when it has none), the index of its
+// leader among the file's events, and how many events it holds, the leader included.
+struct GroupDesc {
+  std::string name;
+  uint32_t leader = 0;
+  uint32_t members = 0;
+};
+
 struct FeatureSet {
   std::optional<std::string> hostname, os_release, version, arch, cpu_desc, cpuid;
   std::optional<NrCpus> nr_cpus;
@@ -105,6 +113,7 @@ struct FeatureSet {
   std::optional<std::string> tracing_data;
   std::optional<std::vector<std::pair<uint32_t, std::string>>> pmu_mappings;  // {type, name}
   std::optional<SampleTime> sample_time;
+  std::optional<std::vector<GroupDesc>> groups;
   std::optional<uint64_t> clockid_res_ns;
   std::optional<ClockData> clock_data;
   std::optional<CompressedFeature> compressed;

@@ -245,6 +245,19 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
                        static_cast<double>(f.sample_time->last - f.sample_time->first) / 1e6);
       }
       break;
+    case perfdata::HEADER_GROUP_DESC:
+      if (f.groups) {
+        const auto& events = reader.attrs().events();
+        for (const perfdata::GroupDesc& group : *f.groups) {
+          if (group.members < 2 || group.leader + group.members > events.size()) continue;
+          // perf's "# group: NAME{a,b}": the name only when the group was given one.
+          fmt::format_to(it, "# group: {}{{", group.name == "{anon_group}" ? "" : group.name);
+          for (uint32_t i = 0; i < group.members; ++i)
+            fmt::format_to(it, "{}{}", i ? "," : "", events[group.leader + i].name);
+          out.append(std::string_view("}\n"));
+        }
+      }
+      break;
     case perfdata::HEADER_CLOCKID:
       if (f.clockid_res_ns) fmt::format_to(it, "# clockid frequency: {} MHz\n", *f.clockid_res_ns * 1000);
       break;

@@ -105,6 +105,15 @@ Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options)
     features.tracing_data = std::move(*tracing_data);
   }
   if (options.record.clockid) add_clock_features(*options.record.clockid, features);
+  // GROUP_DESC: each group of more than one event ({a,b} or --group).
+  std::vector<perfdata::GroupDesc> groups;
+  for (size_t i = 0; i < options.events.size(); ++i) {
+    if (options.events[i].group_leader != static_cast<int>(i)) continue;
+    uint32_t members = 0;
+    for (const auto& event : options.events) members += event.group_leader == static_cast<int>(i) ? 1 : 0;
+    if (members > 1) groups.push_back({"{anon_group}", static_cast<uint32_t>(i), members});
+  }
+  if (!groups.empty()) features.groups = std::move(groups);
   return features;
 }
 
@@ -238,6 +247,7 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   }
   record.notes = &diagnostics;
   if (options.timestamp_filename && options.output != "-") options.output = timestamped(options.output);
+  for (const auto& event : options.events) record.group_leaders.push_back(event.group_leader);
   auto attrs = capture::record_attrs(options.events, record);
   const size_t tracking = record.tracking_event_last ? attrs.size() - 1 : 0;
   // The attrs opened; the off-CPU event's differs from the one the file declares.

@@ -3,8 +3,8 @@
 #include <regex.h>
 
 #include <algorithm>
-#include <functional>
-#include <set>
+
+#include "analysis/report/entry_order.hpp"
 
 namespace sonde::analysis {
 
@@ -328,113 +328,15 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
   order_entries(tables);
 }
 
-namespace {
-
-int compare_strings(const std::string& a, const std::string& b) {
-  int c = a.compare(b);
-  return c < 0 ? -1 : c > 0 ? 1 : 0;
-}
-template <typename T>
-int compare_values(T a, T b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-// perf's (int64_t)(right - left) on addresses: the difference's sign, wrapping as it does.
-int wrapped_compare(uint64_t right, uint64_t left) {
-  int64_t d = static_cast<int64_t>(right - left);
-  return d > 0 ? 1 : d < 0 ? -1 : 0;
-}
-
-}  // namespace
-
 void Histogram::order_entries(const ReportTables& tables) {
-  const LocationTable& locations = tables.locations;
-  auto dso_of = [&](const HistEntry& e) { return locations.location(e.location).dso; };
-  auto function_of = [&](const HistEntry& e) -> const Function& {
-    return locations.function(locations.location(e.location).function);
-  };
-  auto comm_of = [&](const HistEntry& e) -> const std::string& {
-    return tables.comms[tables.contexts[e.context].comm];
-  };
-
-  // The keys perf's entry tree (cmp) and output sort (sort) compare alike; sym and parent differ.
-  auto compare_shared_key = [&](SortKey k, const HistEntry& a, const HistEntry& b) {
-    switch (k) {
-      case SortKey::comm:
-        return compare_strings(comm_of(b), comm_of(a));
-      case SortKey::pid:
-        return compare_values(tables.contexts[b.context].tid, tables.contexts[a.context].tid);
-      case SortKey::cpu:
-        return compare_values(tables.contexts[b.context].cpu, tables.contexts[a.context].cpu);
-      case SortKey::time:
-        return compare_values(tables.contexts[b.context].time, tables.contexts[a.context].time);
-      case SortKey::dso: {
-        const session::Dso* da = dso_of(a);
-        const session::Dso* db = dso_of(b);
-        if (!da || !db) return (da == db) ? 0 : (!da ? -1 : 1);
-        return compare_strings(db->short_name, da->short_name);
-      }
-      case SortKey::srcline:
-        return compare_strings(locations.srcline(locations.location(b.location).srcline),
-                               locations.srcline(locations.location(a.location).srcline));
-      case SortKey::trace: {
-        // perf compares payloads only within a tracepoint event; other events' are all equal.
-        uint32_t ta = tables.contexts[a.context].trace, tb = tables.contexts[b.context].trace;
-        if (ta == kNoId || tb == kNoId) return 0;
-        return compare_strings(tables.traces[tb], tables.traces[ta]);
-      }
-      case SortKey::sym:
-      case SortKey::parent:
-        break;
-    }
-    return 0;
-  };
-
-  // perf's hist_entry__cmp(a, b) per key: its entry tree puts `a` before `b` when > 0 (perf
-  // compares the entry in the tree with the new one), and that order decides between entries
-  // the output sort finds equal.
-  auto tree_compare = [&](const HistEntry& a, const HistEntry& b) {
-    for (SortKey k : options_.keys) {
-      int c = 0;
-      switch (k) {
-        case SortKey::sym: {
-          const Function& fa = function_of(a);
-          const Function& fb = function_of(b);
-          if (!fa.resolved && !fb.resolved) {
-            c = wrapped_compare(b.address, a.address);
-          } else {
-            const session::Dso* da = dso_of(a);
-            const session::Dso* db = dso_of(b);
-            if (da != db) c = (!da || !db) ? (!da ? -1 : 1) : compare_strings(db->short_name, da->short_name);
-            if (c == 0) {
-              if (!fa.resolved || !fb.resolved)
-                c = !fa.resolved ? -1 : 1;
-              else if (fa.inlined || fb.inlined)
-                c = compare_strings(fa.name, fb.name);  // perf: by name first
-              if (c == 0 && fa.resolved && fb.resolved) c = wrapped_compare(fb.start, fa.start);
-            }
-          }
-          break;
-        }
-        case SortKey::parent:
-          c = compare_values(b.parent, a.parent);
-          break;
-        default:
-          c = compare_shared_key(k, a, b);
-          break;
-      }
-      if (c) return c;
-    }
-    return 0;
-  };
-
+  EntryOrder order(tables, options_);
   // perf's output sort: > 0 puts `a` first.
   bool children = options_.children;
   bool depth_rule = children && options_.callchains;
   auto output_compare = [&](const HistEntry& a, const HistEntry& b) {
     int c = 0;
     if (children) {
-      c = compare_values(a.children_period, b.children_period);
+      c = compare_figures(a.children_period, b.children_period);
       if (c) return c;
       if (depth_rule && tables.contexts[stack_context(a.first_stack)].tid ==
                             tables.contexts[stack_context(b.first_stack)].tid) {
@@ -444,50 +346,13 @@ void Histogram::order_entries(const ReportTables& tables) {
         if (d) return d > 0 ? 1 : -1;
       }
     }
-    c = compare_values(a.self_period, b.self_period);
+    c = compare_figures(a.self_period, b.self_period);
     if (c) return c;
-    for (SortKey k : options_.keys) {
-      switch (k) {
-        case SortKey::sym: {
-          const Function& fa = function_of(a);
-          const Function& fb = function_of(b);
-          if (!fa.resolved || !fb.resolved)
-            c = (fa.resolved == fb.resolved) ? 0 : (!fa.resolved ? -1 : 1);
-          else
-            c = compare_strings(fb.name, fa.name);
-          break;
-        }
-        case SortKey::parent: {
-          bool pa = a.parent != kNoId, pb = b.parent != kNoId;
-          if (!pa || !pb)
-            c = (pa == pb) ? 0 : (!pa ? -1 : 1);
-          else
-            c = compare_strings(locations.function(b.parent).name, locations.function(a.parent).name);
-          break;
-        }
-        default:
-          c = compare_shared_key(k, a, b);
-          break;
-      }
-      if (c) return c;
-    }
-    return 0;
+    return order.keys_compare(a, b);
   };
-
-  order_.resize(entries_.size());
-  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-    int c = tree_compare(entries_[a], entries_[b]);
-    return c != 0 ? c > 0 : a < b;
-  });
-  // perf inserts each entry into a red-black tree, going left when the output sort says > 0.
-  // Its children-mode comparison is not transitive (callers above callees only within one
-  // thread), so the order is the tree's: replay the same insertions into libstdc++'s
-  // red-black tree (the same insert and rebalance cases as the kernel's rbtree).
-  auto before = [&](uint32_t a, uint32_t b) { return output_compare(entries_[a], entries_[b]) > 0; };
-  std::multiset<uint32_t, std::function<bool(uint32_t, uint32_t)>> tree(before);
-  for (uint32_t id : order_) tree.insert(id);
-  order_.assign(tree.begin(), tree.end());
+  order_ = perf_output_order(
+      entries_.size(), [&](uint32_t a, uint32_t b) { return order.tree_compare(entries_[a], entries_[b]); },
+      [&](uint32_t a, uint32_t b) { return output_compare(entries_[a], entries_[b]) > 0; });
 }
 
 }  // namespace sonde::analysis

@@ -48,8 +48,12 @@ struct ReportRequest {
   bool show_on_off_events = false;
   bool file_order = false;           // --disable-order: records as the file has them, not sorted by time
   bool relative_percentage = false;  // --percentage relative: of what the filters show
-  bool parent_given = false;         // -p: perf then sorts by parent too
-  std::string time;                  // --time: start,stop in seconds, or percent slices
+  // --group/--no-group: event groups shown together (unset: the file's groups are); --group on a
+  // file without groups makes every event one. --group-sort-idx: which member orders a group.
+  std::optional<bool> group;
+  size_t group_sort_index = 0;
+  bool parent_given = false;  // -p: perf then sorts by parent too
+  std::string time;           // --time: start,stop in seconds, or percent slices
   // Views of data a file may lack (branch stacks, memory samples, LBR call stacks, AUX traces):
   // checked against the file's events when it opens, with perf's reason where it has none.
   struct {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analysis/report/group_hist.hpp"
 #include "output/perf_header.hpp"
 #include "output/report/report_printer.hpp"
 
@@ -68,16 +69,63 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
     for (const std::string& line : elided) std::fputs(line.c_str(), out);
     fmt::print(out, "#\n# Total Lost Samples: {}\n#\n", report.lost_samples);
   }
-  for (analysis::EventReport& event : report.events) {
-    if (event.histogram.samples() == 0) continue;
-    // --percentage relative: the shown entries are the whole, in the header and the percentages.
-    VisibleTotals totals{event.histogram.samples(), event.histogram.total_period()};
-    if (request.relative_percentage) totals = visible_totals(event.histogram, report.tables, layout);
-    if (!request.quiet) {
-      print_event_header(out, totals.samples, event.name, totals.period, request.time);
-      if (filters.socket) fmt::print(out, "# Processor Socket: {}\n", *filters.socket);
-      std::fputs("#\n", out);
+  // --percentage relative: the shown entries are the whole, in the header and the percentages.
+  auto totals_of = [&](analysis::EventReport& event) {
+    if (request.relative_percentage) return visible_totals(event.histogram, report.tables, layout);
+    return VisibleTotals{event.histogram.samples(), event.histogram.total_period()};
+  };
+  auto print_header = [&](uint64_t samples, const std::string& name, uint64_t period, bool several) {
+    if (request.quiet) return;
+    print_event_header(out, samples, name, period, request.time, several);
+    if (filters.socket) fmt::print(out, "# Processor Socket: {}\n", *filters.socket);
+    std::fputs("#\n", out);
+  };
+  const auto& file_groups = report.session.reader().features().groups;
+  const bool by_event = report.wall_kinds.empty();
+  const auto groups = by_event
+                          ? analysis::report_event_groups(file_groups, report.events.size(), request.group)
+                          : std::vector<analysis::EventGroupSpan>{};
+  // perf says "events" for a file group's leader even when its members are shown apart.
+  const auto file_leaders =
+      by_event ? analysis::report_event_groups(file_groups, report.events.size(), std::nullopt)
+               : std::vector<analysis::EventGroupSpan>{};
+  for (size_t i = 0; i < report.events.size(); ++i) {
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.leader == i; });
+    if (group != groups.end()) {
+      std::vector<analysis::Histogram*> members;
+      std::vector<uint64_t> totals;
+      std::string names;
+      VisibleTotals sum;
+      uint64_t recorded = 0;  // the members' samples, whatever the filters show
+      for (size_t m = 0; m < group->members; ++m) {
+        analysis::EventReport& member = report.events[i + m];
+        members.push_back(&member.histogram);
+        recorded += member.histogram.samples();
+        VisibleTotals member_totals = totals_of(member);
+        totals.push_back(member_totals.period);
+        sum.samples += member_totals.samples;
+        sum.period += member_totals.period;
+        names += (m ? ", " : "") + member.name;
+      }
+      i += group->members - 1;
+      if (recorded == 0) continue;
+      // perf's evsel__group_desc: "NAME { a, b }" ("anon group" unnamed), a forced group's bare.
+      std::string name =
+          group->forced ? names
+                        : fmt::format("{} {{ {} }}", group->name.empty() ? "anon group" : group->name, names);
+      print_header(sum.samples, name, sum.period, true);
+      analysis::GroupHistogram rows(members, report.tables, members.front()->options(),
+                                    request.group_sort_index);
+      print_group_histogram(out, rows, report.tables, layout, totals, !request.quiet);
+      std::fputs("\n\n", out);
+      continue;
     }
+    analysis::EventReport& event = report.events[i];
+    if (event.histogram.samples() == 0) continue;
+    VisibleTotals totals = totals_of(event);
+    bool several =
+        std::any_of(file_leaders.begin(), file_leaders.end(), [&](const auto& g) { return g.leader == i; });
+    print_header(totals.samples, event.name, totals.period, several);
     print_histogram(out, event.histogram, report.tables, layout, totals.period, !request.quiet);
     std::fputs("\n\n", out);
   }

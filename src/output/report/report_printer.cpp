@@ -27,9 +27,10 @@ std::string sample_count_text(uint64_t samples, char no_unit) {
 }
 
 void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
-                        uint64_t total_period, const std::string& time_slices) {
+                        uint64_t total_period, const std::string& time_slices, bool several) {
   // A space when it did not divide, as perf's header prints it.
-  fmt::print(out, "# Samples: {} of event '{}'", sample_count_text(samples, ' '), event_name);
+  fmt::print(out, "# Samples: {} of event{} '{}'", sample_count_text(samples, ' '), several ? "s" : "",
+             event_name);
   if (!time_slices.empty()) fmt::print(out, " (time slices: {})", time_slices);
   fmt::print(out, "\n");
   fmt::print(out, "# Event count (approx.): {}\n", total_period);
@@ -181,12 +182,36 @@ VisibleTotals visible_totals(analysis::Histogram& histogram, analysis::ReportTab
 
 namespace {
 
+// What emit_histogram prints: one histogram's entries, or an event group's rows (each with
+// every member's figures side by side, percentages of each member's total).
+struct HistogramSource {
+  analysis::Histogram& histogram;  // the leader's, for a group: its call graphs
+  const analysis::GroupHistogram* group = nullptr;
+  std::vector<uint64_t> totals;  // one per member
+
+  size_t members() const { return group ? group->member_count() : 1; }
+  const std::vector<uint32_t>& order() const { return group ? group->order() : histogram.order(); }
+  const HistEntry& entry(uint32_t row) const { return group ? group->entry(row) : histogram.entries()[row]; }
+  analysis::GroupFigures figures(uint32_t row, size_t member) const {
+    if (group) return group->figures(row, member);
+    const HistEntry& e = histogram.entries()[row];
+    return {e.children_period, e.self_period, e.sys_period, e.usr_period, e.self_samples};
+  }
+  // The row's entry in the leader's histogram (whose call graph it shows), if it is one.
+  std::optional<uint32_t> leader_entry(uint32_t row) const {
+    if (!group) return row;
+    if (group->entry_member(row) != 0) return std::nullopt;
+    return group->entry_index(row);
+  }
+};
+
 // print_histogram's work; with `rows`, each entry goes there (its line, its call graph's text)
 // instead of to `out`.
-void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
-                    const ReportLayout& layout, uint64_t total, bool with_header, HistogramRows* collected) {
+void emit_histogram(std::FILE* out, const HistogramSource& source, analysis::ReportTables& tables,
+                    const ReportLayout& layout, bool with_header, HistogramRows* collected) {
+  analysis::Histogram& histogram = source.histogram;
+  const size_t members = source.members();
   EntryText text(tables);
-  const auto& entries = histogram.entries();
   auto visible = [&](const HistEntry& e) { return entry_visible(text, e, layout.filters); };
   // -t: cells joined by the separator (still padded to their columns, as perf pads them).
   const bool separated = layout.field_separator.has_value();
@@ -196,10 +221,11 @@ void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::Re
   std::vector<size_t> widths;
   bool any_unresolved = false;
   for (SortKey key : layout.keys) widths.push_back(analysis::sort_key_header(key).size());
-  std::vector<bool> measured = trace_measured(histogram, tables);
+  std::vector<bool> measured =
+      source.group ? std::vector<bool>(source.group->row_count(), true) : trace_measured(histogram, tables);
   size_t measured_rows = 0;
-  for (uint32_t id : histogram.order()) {
-    const HistEntry& e = entries[id];
+  for (uint32_t id : source.order()) {
+    const HistEntry& e = source.entry(id);
     if (!visible(e)) continue;
     if (layout.max_entries != 0 && measured_rows++ == layout.max_entries) break;
     for (size_t k = 0; k < layout.keys.size(); ++k) {
@@ -218,13 +244,15 @@ void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::Re
   // perf's user_len.
   size_t column = 0;
   std::vector<size_t> figure_user_widths, figure_widths;
+  // A figure's column holds one figure per group member, each `width` wide.
   auto add_column = [&](std::string name, size_t width, bool right) {
-    size_t user = column < layout.column_widths.size() ? layout.column_widths[column] : 0;
+    size_t user = column < layout.column_widths.size() && members == 1 ? layout.column_widths[column] : 0;
     ++column;
     if (right) {
       if (user != 0) width = std::max(user, name.size());
       figure_user_widths.push_back(user);
       figure_widths.push_back(width);
+      width *= members;
     } else if (user != 0) {
       width = user;
       if (name.size() > width) name.resize(width);
@@ -267,9 +295,11 @@ void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::Re
                                            (layout.callchain.min_percent / 100.0));
   std::string line;
   size_t rows = 0;
-  for (uint32_t id : histogram.order()) {
-    const HistEntry& e = entries[id];
-    uint64_t shown_period = layout.children ? e.children_period : e.self_period;
+  for (uint32_t id : source.order()) {
+    const HistEntry& e = source.entry(id);
+    const analysis::GroupFigures leader = source.figures(id, 0);
+    const uint64_t total = source.totals[0];
+    uint64_t shown_period = layout.children ? leader.children_period : leader.self_period;
     double percent = total ? static_cast<double>(shown_period) * 100.0 / static_cast<double>(total) : 0.0;
     if (percent < layout.percent_limit || !visible(e)) continue;
     if (layout.max_entries != 0 && rows++ == layout.max_entries) break;
@@ -294,26 +324,36 @@ void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::Re
       return user != 0 ? user : natural;
     };
     // Under -t: a space and the figure left-aligned in seven.
-    auto percent_text = [&](uint64_t period) {
-      double value = total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0;
+    auto percent_text = [&](uint64_t period, uint64_t of) {
+      double value = of ? static_cast<double>(period) * 100.0 / static_cast<double>(of) : 0.0;
       if (separated) return fmt::format(" {:<7}", fmt::format("{:.2f}%", value));
       size_t len = user_width(8);
       return figure_text(fmt::format(" {:>{}.2f}%", value, len >= 2 ? len - 2 : 0), 8);
     };
-    if (layout.children) cell(percent_text(e.children_period));
-    cell(percent_text(e.self_period));
-    if (layout.show_cpu_utilization) {
-      cell(percent_text(e.sys_period));
-      cell(percent_text(e.usr_period));
-    }
     // Counts likewise: right-aligned, or under -t a space and the figure left-aligned.
-    auto count_text = [&](uint64_t value) {
+    auto count_text = [&](uint64_t value, uint64_t) {
       if (separated) return fmt::format(" {:<11}", value);
       size_t len = user_width(12);
       return figure_text(fmt::format(" {:>{}}", value, len >= 1 ? len - 1 : 0), 12);
     };
-    if (layout.show_samples) cell(count_text(e.self_samples));
-    if (layout.show_period) cell(count_text(e.self_period));
+    // One column: each member's figure, side by side.
+    auto figure_cell = [&](auto&& format, uint64_t analysis::GroupFigures::*field) {
+      const size_t column_figure = figure;
+      std::string joined;
+      for (size_t m = 0; m < members; ++m) {
+        figure = column_figure;
+        joined += format(source.figures(id, m).*field, source.totals[m]);
+      }
+      cell(joined);
+    };
+    if (layout.children) figure_cell(percent_text, &analysis::GroupFigures::children_period);
+    figure_cell(percent_text, &analysis::GroupFigures::self_period);
+    if (layout.show_cpu_utilization) {
+      figure_cell(percent_text, &analysis::GroupFigures::sys_period);
+      figure_cell(percent_text, &analysis::GroupFigures::usr_period);
+    }
+    if (layout.show_samples) figure_cell(count_text, &analysis::GroupFigures::self_samples);
+    if (layout.show_period) figure_cell(count_text, &analysis::GroupFigures::self_period);
     for (size_t k = 0; k < layout.keys.size(); ++k) {
       std::string key_text = text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size());
       // perf's sym cell prints "[x] " first and the name in what is left: nothing left, no cut.
@@ -331,7 +371,9 @@ void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::Re
     // Nothing of a chain below perf's minimum can show: skip building it.
     bool relative = layout.callchain.mode == analysis::CallchainMode::fractal;
     if (!relative && shown_period < min_hit) continue;
-    analysis::CallTree tree = builder->build(id);
+    std::optional<uint32_t> graphed = source.leader_entry(id);
+    if (!graphed) continue;
+    analysis::CallTree tree = builder->build(*graphed);
     if (!collected) {
       print_callgraph(out, tree, tables.locations, layout.graph, histogram.total_period(), shown_period);
       continue;
@@ -357,13 +399,19 @@ void emit_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::Re
 
 void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
                      const ReportLayout& layout, uint64_t total, bool with_header) {
-  emit_histogram(out, histogram, tables, layout, total, with_header, nullptr);
+  emit_histogram(out, {histogram, nullptr, {total}}, tables, layout, with_header, nullptr);
+}
+
+void print_group_histogram(std::FILE* out, const analysis::GroupHistogram& group,
+                           analysis::ReportTables& tables, const ReportLayout& layout,
+                           const std::vector<uint64_t>& totals, bool with_header) {
+  emit_histogram(out, {group.member(0), &group, totals}, tables, layout, with_header, nullptr);
 }
 
 HistogramRows histogram_rows(analysis::Histogram& histogram, analysis::ReportTables& tables,
                              const ReportLayout& layout, uint64_t total) {
   HistogramRows rows;
-  emit_histogram(nullptr, histogram, tables, layout, total, false, &rows);
+  emit_histogram(nullptr, {histogram, nullptr, {total}}, tables, layout, false, &rows);
   return rows;
 }
 

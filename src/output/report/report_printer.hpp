@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/report/callchain.hpp"
+#include "analysis/report/group_hist.hpp"
 #include "analysis/report/hist.hpp"
 #include "analysis/report/report_options.hpp"
 #include "output/report/callgraph_printer.hpp"
@@ -49,8 +50,9 @@ std::string sample_count_text(uint64_t samples, char no_unit = '\0');
 
 // "# Samples: 1K of event 'cpu-clock'" and the event count, as perf abbreviates them.
 // `time_slices`: --time's text, which perf repeats after the event name.
+// `several`: an event group's leader ("of events '...'").
 void print_event_header(std::FILE* out, uint64_t samples, const std::string& event_name,
-                        uint64_t total_period, const std::string& time_slices = "");
+                        uint64_t total_period, const std::string& time_slices = "", bool several = false);
 
 // One entry as print_histogram prints it: its line and its call graph's lines (no newlines).
 struct HistogramRow {
@@ -70,5 +72,10 @@ HistogramRows histogram_rows(analysis::Histogram& histogram, analysis::ReportTab
 // the period percentages are taken of.
 void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
                      const ReportLayout& layout, uint64_t total, bool with_header);
+// An event group's rows: each figure column holds every member's, percentages of `totals`
+// (one per member).
+void print_group_histogram(std::FILE* out, const analysis::GroupHistogram& group,
+                           analysis::ReportTables& tables, const ReportLayout& layout,
+                           const std::vector<uint64_t>& totals, bool with_header);
 
 }  // namespace sonde::output
