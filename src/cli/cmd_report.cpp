@@ -208,6 +208,7 @@ int cmd_report(int argc, char** argv) {
                "accepted: inline functions are shown in DWARF call graphs, as perf 6.1 shows them");
   app.add_option("--samples", samples, "accepted: the TUI's samples kept per entry");
   app.add_option("--stdio-color", stdio_color, "accepted: always, never or auto (sonde prints no colour)");
+  app.add_flag("--hierarchy", request.hierarchy, "show the entries in a hierarchy, a level per sort key");
   bool group = false, no_group = false;
   size_t group_sort_index = 0;
   app.add_flag("--group", group,

@@ -31,21 +31,8 @@ GroupHistogram::GroupHistogram(std::vector<Histogram*> members, const ReportTabl
       f.self_samples += e.self_samples;
     }
   }
-  // Which members' figures decide, in turn.
-  std::vector<size_t> deciding;
-  if (sort_index >= 1 && sort_index < count) {
-    deciding.push_back(sort_index);
-    for (size_t m = 1; m < count; ++m)
-      if (m != sort_index) deciding.push_back(m);
-  } else {
-    for (size_t m = 0; m < count; ++m) deciding.push_back(m);
-  }
   auto compare_group = [&](uint32_t a, uint32_t b, uint64_t GroupFigures::*figure) {
-    for (size_t m : deciding) {
-      int c = compare_figures(figures(a, m).*figure, figures(b, m).*figure);
-      if (c) return c;
-    }
-    return 0;
+    return compare_group_figures(&figures(a, 0), &figures(b, 0), count, sort_index, figure);
   };
   // perf's children column compares the leader's figure alone, then puts callers above callees
   // of one thread (the depth of the leader's entry; a row the leader lacks has none).
@@ -72,6 +59,21 @@ GroupHistogram::GroupHistogram(std::vector<Histogram*> members, const ReportTabl
   order_ = perf_output_order(
       representatives_.size(), [&](uint32_t a, uint32_t b) { return order.tree_compare(entry(a), entry(b)); },
       before);
+}
+
+int compare_group_figures(const GroupFigures* a, const GroupFigures* b, size_t members, size_t sort_index,
+                          uint64_t GroupFigures::*field) {
+  const bool by_index = sort_index >= 1 && sort_index < members;
+  if (by_index) {
+    int c = compare_figures(a[sort_index].*field, b[sort_index].*field);
+    if (c) return c;
+  }
+  for (size_t m = by_index ? 1 : 0; m < members; ++m) {
+    if (by_index && m == sort_index) continue;
+    int c = compare_figures(a[m].*field, b[m].*field);
+    if (c) return c;
+  }
+  return 0;
 }
 
 std::vector<EventGroupSpan> report_event_groups(

@@ -34,6 +34,12 @@ struct GroupFigures {
   uint64_t self_samples = 0;
 };
 
+// perf's comparison of two rows' figures in a group (`a` and `b` point at `members` figures
+// each): the leader's then each member's, or member `sort_index`'s then the other members'
+// (never the leader's) when it names one. > 0 when `a` goes first.
+int compare_group_figures(const GroupFigures* a, const GroupFigures* b, size_t members, size_t sort_index,
+                          uint64_t GroupFigures::*field);
+
 class GroupHistogram {
  public:
   // `members`: the group's built histograms, leader first. `sort_index`: --group-sort-idx (0, or

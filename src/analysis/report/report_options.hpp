@@ -51,6 +51,7 @@ struct ReportRequest {
   // --group/--no-group: event groups shown together (unset: the file's groups are); --group on a
   // file without groups makes every event one. --group-sort-idx: which member orders a group.
   std::optional<bool> group;
+  bool hierarchy = false;  // --hierarchy: a level per sort key
   size_t group_sort_index = 0;
   bool parent_given = false;  // -p: perf then sorts by parent too
   std::string time;           // --time: start,stop in seconds, or percent slices

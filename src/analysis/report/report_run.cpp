@@ -433,6 +433,8 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   if (report->children && !request.order_set && !request.callchain_none)
     options.order = CallchainOrder::caller;
   if (report->children && !request.order_set) options.parent_order = CallchainOrder::caller;
+  // perf's --hierarchy does not accumulate, though the chains keep the order children mode gave.
+  if (request.hierarchy) report->children = options.children = false;
   for (EventReport& event : report->events) {
     event.histogram.expand_unwound(report->tables.locations);
     event.histogram.build(report->tables, options);

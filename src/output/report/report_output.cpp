@@ -114,9 +114,13 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
           group->forced ? names
                         : fmt::format("{} {{ {} }}", group->name.empty() ? "anon group" : group->name, names);
       print_header(sum.samples, name, sum.period, true);
-      analysis::GroupHistogram rows(members, report.tables, members.front()->options(),
-                                    request.group_sort_index);
-      print_group_histogram(out, rows, report.tables, layout, totals, !request.quiet);
+      const analysis::HistOptions& options = members.front()->options();
+      analysis::GroupHistogram rows(members, report.tables, options, request.group_sort_index);
+      if (request.hierarchy)
+        print_hierarchy(out, analysis::Hierarchy(rows, report.tables, options, request.group_sort_index),
+                        report.tables, layout, totals, !request.quiet);
+      else
+        print_group_histogram(out, rows, report.tables, layout, totals, !request.quiet);
       std::fputs("\n\n", out);
       continue;
     }
@@ -126,7 +130,11 @@ void print_report(std::FILE* out, analysis::Report& report, const analysis::Repo
     bool several =
         std::any_of(file_leaders.begin(), file_leaders.end(), [&](const auto& g) { return g.leader == i; });
     print_header(totals.samples, event.name, totals.period, several);
-    print_histogram(out, event.histogram, report.tables, layout, totals.period, !request.quiet);
+    if (request.hierarchy)
+      print_hierarchy(out, analysis::Hierarchy(event.histogram, report.tables, event.histogram.options()),
+                      report.tables, layout, {totals.period}, !request.quiet);
+    else
+      print_histogram(out, event.histogram, report.tables, layout, totals.period, !request.quiet);
     std::fputs("\n\n", out);
   }
   if (!request.quiet)

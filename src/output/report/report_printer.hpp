@@ -10,6 +10,7 @@
 
 #include "analysis/report/callchain.hpp"
 #include "analysis/report/group_hist.hpp"
+#include "analysis/report/hierarchy.hpp"
 #include "analysis/report/hist.hpp"
 #include "analysis/report/report_options.hpp"
 #include "output/report/callgraph_printer.hpp"
@@ -72,6 +73,9 @@ HistogramRows histogram_rows(analysis::Histogram& histogram, analysis::ReportTab
 // the period percentages are taken of.
 void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
                      const ReportLayout& layout, uint64_t total, bool with_header);
+// --hierarchy: the entries folded level by level, one level per sort key (no call graphs).
+void print_hierarchy(std::FILE* out, const analysis::Hierarchy& hierarchy, analysis::ReportTables& tables,
+                     const ReportLayout& layout, const std::vector<uint64_t>& totals, bool with_header);
 // An event group's rows: each figure column holds every member's, percentages of `totals`
 // (one per member).
 void print_group_histogram(std::FILE* out, const analysis::GroupHistogram& group,
