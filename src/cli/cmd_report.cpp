@@ -208,6 +208,8 @@ int cmd_report(int argc, char** argv) {
                "accepted: inline functions are shown in DWARF call graphs, as perf 6.1 shows them");
   app.add_option("--samples", samples, "accepted: the TUI's samples kept per entry");
   app.add_option("--stdio-color", stdio_color, "accepted: always, never or auto (sonde prints no colour)");
+  app.add_option("--ignore-callees", request.options.ignore_callees,
+                 "count a sample in a callee of a function matching this regex for that function");
   app.add_flag("--hierarchy", request.hierarchy, "show the entries in a hierarchy, a level per sort key");
   bool group = false, no_group = false;
   size_t group_sort_index = 0;
@@ -264,6 +266,9 @@ int cmd_report(int argc, char** argv) {
   if (percentage.empty() || !one_of(percentage, {"absolute", "relative"}))
     return report_usage_error("report", "--percentage takes absolute or relative");
   request.relative_percentage = percentage == "relative";
+  if (!request.options.ignore_callees.empty())
+    if (auto valid = analysis::check_parent_pattern(request.options.ignore_callees); !valid)
+      return report_error("report", valid.error());
   if (group && no_group) return report_usage_error("report", "--group and --no-group contradict each other");
   if (group) request.group = true;
   if (no_group) request.group = false;

@@ -3,6 +3,7 @@
 #include <regex.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "analysis/report/entry_order.hpp"
 
@@ -114,6 +115,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
   samples_ += hidden_samples_;
   hidden_period_ = hidden_samples_ = 0;
   const LocationTable& locations = tables.locations;
+  ignored_leaves_.clear();
   frame_key_of_location_[0].assign(locations.location_count(), kNoId);
   frame_key_of_location_[1].assign(locations.location_count(), kNoId);
 
@@ -133,6 +135,20 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
         regcomp(&parent_regex.compiled, options.parent_pattern.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
     parent_match.assign(locations.function_count(), -1);
   }
+
+  Regex ignore_regex;
+  std::vector<int8_t> ignore_match;  // per function, as parent_match
+  if (!options.ignore_callees.empty()) {
+    ignore_regex.ok =
+        regcomp(&ignore_regex.compiled, options.ignore_callees.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
+    ignore_match.assign(locations.function_count(), -1);
+  }
+  auto matches = [&](const Regex& regex, std::vector<int8_t>& cache, uint32_t function) {
+    const Function& f = locations.function(function);
+    if (!f.resolved) return false;
+    if (cache[function] < 0) cache[function] = regexec(&regex.compiled, f.name.c_str(), 0, nullptr, 0) == 0;
+    return cache[function] == 1;
+  };
 
   size_t stack_count = stacks_.size();
   stack_limits_.assign(stack_count, 0);
@@ -155,6 +171,26 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
     }
     stack_limits_[s] = limit;
     stack_offsets_[s] = options.order == CallchainOrder::caller && !unwound ? length - limit : 0;
+    if (!ignore_regex.ok) continue;
+    // --ignore-callees: perf walks the chain in the callchain order and at each match forgets
+    // what it walked (the callees from the leaf; the callers from the root), taking the matching
+    // frame as the sample's own: the last match walked decides.
+    std::span<const uint32_t> walked = frames.subspan(stack_offsets_[s], limit);
+    const bool from_root = options.order == CallchainOrder::caller;
+    std::optional<uint32_t> last;
+    for (uint32_t k = 0; k < walked.size(); ++k) {
+      uint32_t i = from_root ? static_cast<uint32_t>(walked.size()) - 1 - k : k;
+      if (matches(ignore_regex, ignore_match, locations.location(walked[i]).function)) last = i;
+    }
+    if (!last) continue;
+    if (from_root) {
+      stack_limits_[s] = *last + 1;
+    } else {
+      stack_offsets_[s] += *last;
+      stack_limits_[s] -= *last;
+    }
+    if (ignored_leaves_.empty()) ignored_leaves_.assign(stack_count, kNoId);
+    ignored_leaves_[s] = walked[*last];
   }
 
   // Context part of the key, per stack.
@@ -169,13 +205,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
       for (size_t i = 0; i < locs.size(); ++i) {
         size_t index = parent_order == CallchainOrder::callee ? i : locs.size() - 1 - i;
         uint32_t function = locations.location(locs[index]).function;
-        const Function& f = locations.function(function);
-        if (!f.resolved) continue;
-        int8_t& match = parent_match[function];
-        if (match < 0)
-          match =
-              parent_regex.ok && regexec(&parent_regex.compiled, f.name.c_str(), 0, nullptr, 0) == 0 ? 1 : 0;
-        if (match) {
+        if (parent_regex.ok && matches(parent_regex, parent_match, function)) {
           parent = function;
           break;
         }
@@ -220,6 +250,7 @@ void Histogram::build(ReportTables& tables, const HistOptions& options) {
 
     // The sampled address itself, even when --max-stack cut it from the chain (as perf's al).
     uint32_t leaf = leaves_.empty() ? stacks_.sequence(s)[1] : leaves_[s];
+    if (!ignored_leaves_.empty() && ignored_leaves_[s] != kNoId) leaf = ignored_leaves_[s];
     if (options.hide_unresolved && !locations.function(locations.location(leaf).function).resolved) {
       // perf's -U drops such a sample before it is counted anywhere.
       left_out[s] = true;

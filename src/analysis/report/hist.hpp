@@ -81,6 +81,9 @@ struct HistOptions {
   std::optional<CallchainOrder> parent_order;
   int max_stack = 127;
   std::string parent_pattern = "^sys_|^do_page_fault";
+  // --ignore-callees: a sample below a function matching it counts for that function, its
+  // callees cut from the chain (perf's walk in the callchain order stops at the first match).
+  std::string ignore_callees;
 };
 
 // A usage error, in perf's words, when `pattern` is not a POSIX extended regular expression.
@@ -195,7 +198,8 @@ class Histogram {
   void order_entries(const ReportTables& tables);
 
   SequenceIndex stacks_;
-  std::vector<uint32_t> leaves_;  // after expand_unwound: each stack's sampled location
+  std::vector<uint32_t> leaves_;          // after expand_unwound: each stack's sampled location
+  std::vector<uint32_t> ignored_leaves_;  // --ignore-callees: the frame a stack counts for, or kNoId
   // After expand_unwound: how many locations each address of a stack became (its inline frames
   // and itself), leaf first, stack by stack from expansion_offsets_[s]; --max-stack counts addresses.
   std::vector<uint8_t> expansion_sizes_;
