@@ -208,6 +208,11 @@ int cmd_report(int argc, char** argv) {
                "accepted: inline functions are shown in DWARF call graphs, as perf 6.1 shows them");
   app.add_option("--samples", samples, "accepted: the TUI's samples kept per entry");
   app.add_option("--stdio-color", stdio_color, "accepted: always, never or auto (sonde prints no colour)");
+  std::string fields;
+  app.add_option(
+      "-F,--fields", fields,
+      "the columns: overhead, overhead_children, overhead_sys, overhead_us, sample, period and sort "
+      "keys ('+' first: added to the default ones)");
   app.add_option("--ignore-callees", request.options.ignore_callees,
                  "count a sample in a callee of a function matching this regex for that function");
   app.add_flag("--hierarchy", request.hierarchy, "show the entries in a hierarchy, a level per sort key");
@@ -266,6 +271,11 @@ int cmd_report(int argc, char** argv) {
   if (percentage.empty() || !one_of(percentage, {"absolute", "relative"}))
     return report_usage_error("report", "--percentage takes absolute or relative");
   request.relative_percentage = percentage == "relative";
+  if (!fields.empty()) {
+    auto parsed = analysis::parse_report_fields(fields);
+    if (!parsed) return report_error("report", parsed.error());
+    request.fields = *parsed;
+  }
   if (!request.options.ignore_callees.empty())
     if (auto valid = analysis::check_parent_pattern(request.options.ignore_callees); !valid)
       return report_error("report", valid.error());

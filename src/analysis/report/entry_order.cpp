@@ -104,34 +104,28 @@ int EntryOrder::tree_compare(const HistEntry& a, const HistEntry& b) const {
 }
 
 int EntryOrder::keys_compare(const HistEntry& a, const HistEntry& b) const {
-  const LocationTable& locations = tables_.locations;
-  for (SortKey k : options_.keys) {
-    int c = 0;
-    switch (k) {
-      case SortKey::sym: {
-        const Function& fa = function_of(a);
-        const Function& fb = function_of(b);
-        if (!fa.resolved || !fb.resolved)
-          c = (fa.resolved == fb.resolved) ? 0 : (!fa.resolved ? -1 : 1);
-        else
-          c = compare_strings(fb.name, fa.name);
-        break;
-      }
-      case SortKey::parent: {
-        bool pa = a.parent != kNoId, pb = b.parent != kNoId;
-        if (!pa || !pb)
-          c = (pa == pb) ? 0 : (!pa ? -1 : 1);
-        else
-          c = compare_strings(locations.function(b.parent).name, locations.function(a.parent).name);
-        break;
-      }
-      default:
-        c = shared_key_compare(k, a, b);
-        break;
-    }
-    if (c) return c;
-  }
+  for (SortKey k : options_.keys)
+    if (int c = key_compare(k, a, b)) return c;
   return 0;
+}
+
+int EntryOrder::key_compare(SortKey key, const HistEntry& a, const HistEntry& b) const {
+  switch (key) {
+    case SortKey::sym: {
+      const Function& fa = function_of(a);
+      const Function& fb = function_of(b);
+      if (!fa.resolved || !fb.resolved) return (fa.resolved == fb.resolved) ? 0 : (!fa.resolved ? -1 : 1);
+      return compare_strings(fb.name, fa.name);
+    }
+    case SortKey::parent: {
+      bool pa = a.parent != kNoId, pb = b.parent != kNoId;
+      if (!pa || !pb) return (pa == pb) ? 0 : (!pa ? -1 : 1);
+      const LocationTable& locations = tables_.locations;
+      return compare_strings(locations.function(b.parent).name, locations.function(a.parent).name);
+    }
+    default:
+      return shared_key_compare(key, a, b);
+  }
 }
 
 std::vector<uint32_t> perf_output_order(size_t count, const std::function<int(uint32_t, uint32_t)>& tree,

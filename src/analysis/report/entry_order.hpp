@@ -18,6 +18,8 @@ class EntryOrder {
   int tree_compare(const HistEntry& a, const HistEntry& b) const;
   // The output sort's comparison of the sort keys, after the figures: > 0 puts `a` first.
   int keys_compare(const HistEntry& a, const HistEntry& b) const;
+  // The same of one key.
+  int key_compare(SortKey key, const HistEntry& a, const HistEntry& b) const;
 
  private:
   int shared_key_compare(SortKey key, const HistEntry& a, const HistEntry& b) const;

@@ -50,7 +50,22 @@ GroupHistogram::GroupHistogram(std::vector<Histogram*> members, const ReportTabl
     if (options.order == CallchainOrder::caller) d = -d;
     return d > 0 ? 1 : d < 0 ? -1 : 0;
   };
+  // -F's order: its figures (a group's) and keys as listed.
+  auto listed = [&](uint32_t a, uint32_t b) {
+    for (const ReportField& field : options.sort_list) {
+      int c = 0;
+      if (!field.is_figure)
+        c = order.key_compare(field.key, entry(a), entry(b));
+      else if (field.figure == ReportFigure::overhead_children)
+        c = options.children ? compare_children(a, b) : 0;
+      else
+        c = compare_group(a, b, figure_field(field.figure));
+      if (c) return c;
+    }
+    return 0;
+  };
   auto before = [&](uint32_t a, uint32_t b) {
+    if (!options.sort_list.empty()) return listed(a, b) > 0;
     int c = options.children ? compare_children(a, b) : 0;
     if (c == 0) c = compare_group(a, b, &GroupFigures::self_period);
     if (c == 0) c = order.keys_compare(entry(a), entry(b));
@@ -59,6 +74,23 @@ GroupHistogram::GroupHistogram(std::vector<Histogram*> members, const ReportTabl
   order_ = perf_output_order(
       representatives_.size(), [&](uint32_t a, uint32_t b) { return order.tree_compare(entry(a), entry(b)); },
       before);
+}
+
+uint64_t GroupFigures::*figure_field(ReportFigure figure) {
+  switch (figure) {
+    case ReportFigure::overhead_children:
+      return &GroupFigures::children_period;
+    case ReportFigure::overhead_sys:
+      return &GroupFigures::sys_period;
+    case ReportFigure::overhead_us:
+      return &GroupFigures::usr_period;
+    case ReportFigure::sample:
+      return &GroupFigures::self_samples;
+    case ReportFigure::overhead:
+    case ReportFigure::period:
+      break;
+  }
+  return &GroupFigures::self_period;
 }
 
 int compare_group_figures(const GroupFigures* a, const GroupFigures* b, size_t members, size_t sort_index,

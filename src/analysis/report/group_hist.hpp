@@ -34,6 +34,9 @@ struct GroupFigures {
   uint64_t self_samples = 0;
 };
 
+// The figure a -F field names.
+uint64_t GroupFigures::*figure_field(ReportFigure figure);
+
 // perf's comparison of two rows' figures in a group (`a` and `b` point at `members` figures
 // each): the leader's then each member's, or member `sort_index`'s then the other members'
 // (never the leader's) when it names one. > 0 when `a` goes first.

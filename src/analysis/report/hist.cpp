@@ -364,26 +364,64 @@ void Histogram::order_entries(const ReportTables& tables) {
   // perf's output sort: > 0 puts `a` first.
   bool children = options_.children;
   bool depth_rule = children && options_.callchains;
+  // perf's children figure: the periods, then callers above callees of one thread.
+  auto children_compare = [&](const HistEntry& a, const HistEntry& b) {
+    int c = compare_figures(a.children_period, b.children_period);
+    if (c || !depth_rule ||
+        tables.contexts[stack_context(a.first_stack)].tid !=
+            tables.contexts[stack_context(b.first_stack)].tid)
+      return c;
+    int64_t d = int64_t(b.max_depth) - int64_t(a.max_depth);
+    if (options_.order == CallchainOrder::caller) d = -d;
+    return d > 0 ? 1 : d < 0 ? -1 : 0;
+  };
   auto output_compare = [&](const HistEntry& a, const HistEntry& b) {
     int c = 0;
     if (children) {
-      c = compare_figures(a.children_period, b.children_period);
+      c = children_compare(a, b);
       if (c) return c;
-      if (depth_rule && tables.contexts[stack_context(a.first_stack)].tid ==
-                            tables.contexts[stack_context(b.first_stack)].tid) {
-        // perf puts callers above callees when their children periods are equal.
-        int64_t d = int64_t(b.max_depth) - int64_t(a.max_depth);
-        if (options_.order == CallchainOrder::caller) d = -d;
-        if (d) return d > 0 ? 1 : -1;
-      }
     }
     c = compare_figures(a.self_period, b.self_period);
     if (c) return c;
     return order.keys_compare(a, b);
   };
+  // -F's order: its figures and keys as listed.
+  auto listed_compare = [&](const HistEntry& a, const HistEntry& b) {
+    for (const ReportField& field : options_.sort_list) {
+      int c = 0;
+      if (!field.is_figure) {
+        c = order.key_compare(field.key, a, b);
+      } else {
+        switch (field.figure) {
+          case ReportFigure::overhead:
+          case ReportFigure::period:
+            c = compare_figures(a.self_period, b.self_period);
+            break;
+          case ReportFigure::overhead_children:
+            c = children ? children_compare(a, b) : 0;
+            break;
+          case ReportFigure::overhead_sys:
+            c = compare_figures(a.sys_period, b.sys_period);
+            break;
+          case ReportFigure::overhead_us:
+            c = compare_figures(a.usr_period, b.usr_period);
+            break;
+          case ReportFigure::sample:
+            c = compare_figures(a.self_samples, b.self_samples);
+            break;
+        }
+      }
+      if (c) return c;
+    }
+    return 0;
+  };
   order_ = perf_output_order(
       entries_.size(), [&](uint32_t a, uint32_t b) { return order.tree_compare(entries_[a], entries_[b]); },
-      [&](uint32_t a, uint32_t b) { return output_compare(entries_[a], entries_[b]) > 0; });
+      [&](uint32_t a, uint32_t b) {
+        const HistEntry& ea = entries_[a];
+        const HistEntry& eb = entries_[b];
+        return (options_.sort_list.empty() ? output_compare(ea, eb) : listed_compare(ea, eb)) > 0;
+      });
 }
 
 }  // namespace sonde::analysis

@@ -84,6 +84,9 @@ struct HistOptions {
   // --ignore-callees: a sample below a function matching it counts for that function, its
   // callees cut from the chain (perf's walk in the callchain order stops at the first match).
   std::string ignore_callees;
+  // -F/--fields: the output's order, figures and keys in turn; empty for perf's default (the
+  // figures, then the keys).
+  std::vector<ReportField> sort_list;
 };
 
 // A usage error, in perf's words, when `pattern` is not a POSIX extended regular expression.

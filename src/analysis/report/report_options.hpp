@@ -51,7 +51,8 @@ struct ReportRequest {
   // --group/--no-group: event groups shown together (unset: the file's groups are); --group on a
   // file without groups makes every event one. --group-sort-idx: which member orders a group.
   std::optional<bool> group;
-  bool hierarchy = false;  // --hierarchy: a level per sort key
+  bool hierarchy = false;           // --hierarchy: a level per sort key
+  std::optional<FieldSpec> fields;  // -F/--fields: the columns, and the order they give
   size_t group_sort_index = 0;
   bool parent_given = false;  // -p: perf then sorts by parent too
   std::string time;           // --time: start,stop in seconds, or percent slices
@@ -62,7 +63,7 @@ struct ReportRequest {
          total_cycles = false, itrace = false;
   } data_views;
   std::optional<std::string> field_separator;  // -t
-  struct {
+  struct Layout {
     bool show_samples = false;
     bool show_cpu_utilization = false;  // --show-cpu-utilization: sys and usr columns
     std::vector<size_t> column_widths;  // --column-widths: each column's width in order, 0 natural

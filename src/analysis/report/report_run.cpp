@@ -312,6 +312,38 @@ Result<void> check_data_views(const ReportRequest& request, const std::vector<pe
   return {};
 }
 
+namespace {
+
+// -F: the columns (perf's default figures unless strict, the fields, then the keys not among
+// them) and the order (overhead first unless strict, -s's keys, then every column not yet in it).
+void set_field_order(const FieldSpec& spec, const std::vector<SortKey>& sort_keys,
+                     const ReportRequest::Layout& shown, Report& report, HistOptions& options) {
+  auto figure = [](ReportFigure which) { return ReportField{true, which, SortKey::comm}; };
+  auto add = [](std::vector<ReportField>& list, const ReportField& field) {
+    if (std::find(list.begin(), list.end(), field) == list.end()) list.push_back(field);
+  };
+  std::vector<ReportField>& columns = report.columns;
+  std::vector<ReportField>& order = options.sort_list;
+  if (!spec.strict) {
+    if (report.children) add(columns, figure(ReportFigure::overhead_children));
+    add(columns, figure(ReportFigure::overhead));
+    if (shown.show_cpu_utilization) {
+      add(columns, figure(ReportFigure::overhead_sys));
+      add(columns, figure(ReportFigure::overhead_us));
+    }
+    if (shown.show_samples) add(columns, figure(ReportFigure::sample));
+    if (shown.show_period) add(columns, figure(ReportFigure::period));
+    if (report.children) add(order, figure(ReportFigure::overhead_children));
+    add(order, figure(ReportFigure::overhead));
+  }
+  for (const ReportField& field : spec.fields) add(columns, field);
+  for (SortKey key : report.keys) add(columns, {false, ReportFigure::overhead, key});
+  for (SortKey key : sort_keys) add(order, {false, ReportFigure::overhead, key});
+  for (const ReportField& field : columns) add(order, field);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnostics& diagnostics) {
   if (auto checked = check_parent_pattern(request.options.parent_pattern); !checked)
     return tl::unexpected(checked.error());
@@ -349,13 +381,24 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
       !checked)
     return tl::unexpected(checked.error());
   report->keys = request.options.keys;
-  if (report->keys.empty()) {
+  // perf: -F alone (not '+'-prefixed) replaces the default keys with its own.
+  const bool strict_fields = request.fields && request.fields->strict;
+  if (report->keys.empty() && !strict_fields) {
     bool all_tracepoints = !report->session.reader().attrs().events().empty();
     for (const auto& event : report->session.reader().attrs().events())
       all_tracepoints &= event.attr.type == PERF_TYPE_TRACEPOINT;
     report->keys = all_tracepoints ? std::vector<SortKey>{SortKey::trace}
                                    : std::vector<SortKey>{SortKey::comm, SortKey::dso, SortKey::sym};
   }
+  // -F's keys join the entries' keys after -s's (perf appends the output fields to the sort).
+  const std::vector<SortKey> sort_keys = report->keys;
+  if (request.fields)
+    for (const ReportField& field : request.fields->fields)
+      if (!field.is_figure &&
+          std::find(report->keys.begin(), report->keys.end(), field.key) == report->keys.end())
+        report->keys.push_back(field.key);
+  if (report->keys.empty())
+    return fail_usage("--fields shows no sort key; add one (sym, dso, comm, ...) to it or give -s");
   // perf: an explicit -p pattern adds the parent column.
   if (request.parent_given &&
       std::find(report->keys.begin(), report->keys.end(), SortKey::parent) == report->keys.end())
@@ -435,6 +478,7 @@ Result<std::unique_ptr<Report>> run_report(const ReportRequest& request, Diagnos
   if (report->children && !request.order_set) options.parent_order = CallchainOrder::caller;
   // perf's --hierarchy does not accumulate, though the chains keep the order children mode gave.
   if (request.hierarchy) report->children = options.children = false;
+  if (request.fields) set_field_order(*request.fields, sort_keys, request.layout, *report, options);
   for (EventReport& event : report->events) {
     event.histogram.expand_unwound(report->tables.locations);
     event.histogram.build(report->tables, options);

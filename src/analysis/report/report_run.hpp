@@ -33,8 +33,10 @@ struct Report {
   std::vector<SortKey> keys;        // the request's, or the file's default (perf's: trace when
                                     // every event is a tracepoint, else comm,dso,sym)
   std::vector<EventReport> events;  // in the file's event order
-  bool children = false;            // after perf's default (children when there are callchains)
-  bool callchains = false;          // call graphs are shown
+  // -F: the columns in order (figures and keys); empty for perf's default layout.
+  std::vector<ReportField> columns;
+  bool children = false;    // after perf's default (children when there are callchains)
+  bool callchains = false;  // call graphs are shown
   uint64_t lost_samples = 0;
   // --wall: what each of the file's events is to the one wall-clock event, and the DSO of its
   // state frames; empty and null otherwise.

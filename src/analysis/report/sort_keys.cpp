@@ -1,5 +1,8 @@
 #include "analysis/report/sort_keys.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <utility>
 
 #include "base/strings.hpp"
@@ -41,6 +44,45 @@ Result<std::vector<SortKey>> parse_sort_keys(std::string_view list) {
   if (keys.empty())
     return failf("--sort needs at least one key (comm, pid, dso, sym, srcline, parent, cpu, trace, time)");
   return keys;
+}
+
+Result<FieldSpec> parse_report_fields(std::string_view text) {
+  FieldSpec spec;
+  if (text.starts_with('+')) {
+    spec.strict = false;
+    text.remove_prefix(1);
+  }
+  for (const std::string& raw : split(text, ',')) {
+    std::string_view name = trim(raw);
+    ReportField field;
+    field.is_figure = true;
+    if (name == "overhead")
+      field.figure = ReportFigure::overhead;
+    else if (name == "overhead_children")
+      field.figure = ReportFigure::overhead_children;
+    else if (name == "overhead_sys")
+      field.figure = ReportFigure::overhead_sys;
+    else if (name == "overhead_us")
+      field.figure = ReportFigure::overhead_us;
+    else if (name == "sample")
+      field.figure = ReportFigure::sample;
+    else if (name == "period")
+      field.figure = ReportFigure::period;
+    else {
+      auto keys = parse_sort_keys(name);
+      if (!keys || keys->size() != 1)
+        return fail_usage(
+            fmt::format("unknown --fields field '{}' (known: overhead, overhead_children, overhead_sys, "
+                        "overhead_us, sample, "
+                        "period, and the sort keys comm, pid, dso, sym, srcline, parent, cpu, trace, time)",
+                        name));
+      field = {false, ReportFigure::overhead, keys->front()};
+    }
+    if (std::find(spec.fields.begin(), spec.fields.end(), field) == spec.fields.end())
+      spec.fields.push_back(field);
+  }
+  if (spec.fields.empty()) return fail_usage("--fields needs at least one field (overhead, sym, ...)");
+  return spec;
 }
 
 std::string_view sort_key_header(SortKey key) {

@@ -30,4 +30,23 @@ Result<uint64_t> parse_time_quantum(std::string_view text);
 // Keys taken from the sampled address (one value per callchain frame) rather than the sample.
 bool is_frame_key(SortKey key);
 
+// perf's figure fields (-F, and -s's ordering words): Overhead, Children, sys, usr, Samples, Period.
+enum class ReportFigure { overhead, overhead_children, overhead_sys, overhead_us, sample, period };
+// A column of report's output, or a step of its ordering: a figure or a sort key.
+struct ReportField {
+  bool is_figure = false;
+  ReportFigure figure = ReportFigure::overhead;
+  SortKey key = SortKey::comm;
+  bool operator==(const ReportField& other) const {
+    return is_figure == other.is_figure && (is_figure ? figure == other.figure : key == other.key);
+  }
+};
+// -F/--fields: the columns in order; `strict` unless the list began with '+' (which adds to
+// perf's default columns instead of replacing them).
+struct FieldSpec {
+  bool strict = true;
+  std::vector<ReportField> fields;
+};
+Result<FieldSpec> parse_report_fields(std::string_view text);
+
 }  // namespace sonde::analysis

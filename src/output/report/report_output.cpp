@@ -34,6 +34,12 @@ ReportLayout report_layout(const analysis::Report& report, const analysis::Repor
     layout.keys.push_back(key);
   }
   if (layout.keys.empty()) layout.keys.push_back(keys.front());
+  if (!report.columns.empty()) {
+    layout.fields = report.columns;
+    layout.keys.clear();
+    for (const analysis::ReportField& field : report.columns)
+      if (!field.is_figure) layout.keys.push_back(field.key);
+  }
   layout.children = report.children;
   layout.show_samples = request.layout.show_samples;
   layout.show_cpu_utilization = request.layout.show_cpu_utilization;
@@ -47,7 +53,9 @@ ReportLayout report_layout(const analysis::Report& report, const analysis::Repor
   layout.graph.mode = layout.callchain.mode;
   layout.graph.value = layout.callchain.value;
   layout.graph.print_limit = layout.callchain.print_limit;
-  layout.graph.skip_first_function = keys.front() == SortKey::sym;
+  // perf leaves an entry's own function out of its graph when sym is the first -s key (not with -F).
+  layout.graph.skip_first_function = keys.front() == SortKey::sym && !request.fields;
+  layout.self_named = report.children && (!request.fields || !request.fields->strict);
   layout.filters = &filters;
   layout.field_separator = request.field_separator;
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <unordered_map>
 
-#include "analysis/report/hierarchy.hpp"
 #include "analysis/report/hist_key_text.hpp"
+#include "output/report/entry_text.hpp"
 
 namespace sonde::output {
 
@@ -38,94 +38,6 @@ void print_event_header(std::FILE* out, uint64_t samples, const std::string& eve
 }
 
 namespace {
-
-class EntryText {
- public:
-  EntryText(const analysis::ReportTables& tables) : tables_(tables) {}
-
-  const analysis::SampleContext& context(const HistEntry& e) const { return tables_.contexts[e.context]; }
-  const analysis::FrameLocation& location(const HistEntry& e) const {
-    return tables_.locations.location(e.location);
-  }
-  const analysis::Function& function(const HistEntry& e) const {
-    return tables_.locations.function(location(e).function);
-  }
-  std::string dso(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::dso); }
-  std::string sym(const HistEntry& e) const { return analysis::hist_key_text(tables_, e, SortKey::sym); }
-  std::string parent(const HistEntry& e) const {
-    return analysis::hist_key_text(tables_, e, SortKey::parent);
-  }
-  // The text's own width (what perf's column sizing measures).
-  size_t natural_width(SortKey key, const HistEntry& e) const {
-    switch (key) {
-      case SortKey::comm:
-        return tables_.final_comms[e.context].size();
-      case SortKey::pid:
-        return tables_.final_comms[e.context].size() + 8;
-      case SortKey::dso:
-        return dso(e).size();
-      case SortKey::sym:
-        return function(e).resolved ? function(e).name.size() + 4 : 22;
-      case SortKey::srcline:
-        return tables_.locations.srcline(location(e).srcline).size();
-      case SortKey::parent:
-        return parent(e).size();
-      case SortKey::cpu:
-        return 3;
-      case SortKey::time:
-        return tables_.time_in_ns ? 16 : 12;  // perf's HISTC_TIME widths
-      case SortKey::trace:
-        return analysis::hist_key_text(tables_, e, SortKey::trace).size();
-    }
-    return 0;
-  }
-  std::string cell(SortKey key, const HistEntry& e, size_t width, bool last) const {
-    switch (key) {
-      case SortKey::comm: {
-        std::string comm = tables_.comms[context(e).comm];  // perf's "%-*.*s": cut to the width
-        if (comm.size() > width) comm.resize(width);
-        return fmt::format("{:<{}}", comm, width);
-      }
-      case SortKey::pid: {
-        std::string comm = tables_.final_comms[e.context];
-        size_t w = width > 8 ? width - 8 : 0;
-        if (comm.size() > w) comm.resize(w);
-        return fmt::format("{:>7}:{:<{}}", context(e).tid, comm, w);
-      }
-      case SortKey::dso:
-        return fmt::format("{:<{}}", dso(e), width);
-      case SortKey::sym:
-        return last ? sym(e) : fmt::format("{:<{}}", sym(e), width);
-      case SortKey::srcline: {
-        const std::string& line = tables_.locations.srcline(location(e).srcline);
-        return last ? line : fmt::format("{:<{}}", line, width);
-      }
-      case SortKey::parent:
-        return fmt::format("{:<{}}", parent(e), width);
-      case SortKey::cpu: {
-        // perf's "%*.*d": the precision pads with zeros, -1 shows as -001.
-        int cpu = context(e).cpu;
-        std::string digits = fmt::format("{:0{}}", cpu < 0 ? -cpu : cpu, width);
-        return fmt::format("{:>{}}", (cpu < 0 ? "-" : "") + digits, width);
-      }
-      case SortKey::time: {
-        std::string time = analysis::hist_key_text(tables_, e, SortKey::time);
-        if (time.size() > width) time.resize(width);
-        return last ? time : fmt::format("{:<{}}", time, width);
-      }
-      case SortKey::trace: {
-        // perf's "%-.*s" cuts the text to the width; a column before the last is then padded.
-        std::string trace = analysis::hist_key_text(tables_, e, SortKey::trace);
-        if (trace.size() > width) trace.resize(width);
-        return last ? trace : fmt::format("{:<{}}", trace, width);
-      }
-    }
-    return "";
-  }
-
- private:
-  const analysis::ReportTables& tables_;
-};
 
 // perf formats a payload for the trace key only when its entry is compared on that key (its
 // keys before it equal another sample's), and sizes the column from the payloads formatted by
@@ -206,6 +118,56 @@ struct HistogramSource {
   }
 };
 
+// How a figure's column is headed, how wide each of its figures is, and what it shows.
+struct FigureColumn {
+  const char* name;
+  size_t width;
+  bool percent;
+  uint64_t analysis::GroupFigures::*field;
+};
+FigureColumn figure_column(analysis::ReportFigure figure, bool children) {
+  const char* name = children ? "Self" : "Overhead";
+  size_t width = 8;
+  switch (figure) {
+    case analysis::ReportFigure::overhead_children:
+      name = "Children";
+      break;
+    case analysis::ReportFigure::overhead_sys:
+      name = "sys";
+      break;
+    case analysis::ReportFigure::overhead_us:
+      name = "usr";
+      break;
+    case analysis::ReportFigure::sample:
+      name = "Samples", width = 12;
+      break;
+    case analysis::ReportFigure::period:
+      name = "Period", width = 12;
+      break;
+    case analysis::ReportFigure::overhead:
+      break;
+  }
+  return {name, width, width == 8, analysis::figure_field(figure)};
+}
+
+// The columns in order: -F's, or perf's default figures then the keys.
+std::vector<analysis::ReportField> layout_columns(const ReportLayout& layout) {
+  if (!layout.fields.empty()) return layout.fields;
+  using analysis::ReportFigure;
+  std::vector<analysis::ReportField> columns;
+  auto figure = [&](ReportFigure which) { columns.push_back({true, which, SortKey::comm}); };
+  if (layout.children) figure(ReportFigure::overhead_children);
+  figure(ReportFigure::overhead);
+  if (layout.show_cpu_utilization) {
+    figure(ReportFigure::overhead_sys);
+    figure(ReportFigure::overhead_us);
+  }
+  if (layout.show_samples) figure(ReportFigure::sample);
+  if (layout.show_period) figure(ReportFigure::period);
+  for (SortKey key : layout.keys) columns.push_back({false, ReportFigure::overhead, key});
+  return columns;
+}
+
 // print_histogram's work; with `rows`, each entry goes there (its line, its call graph's text)
 // instead of to `out`.
 void emit_histogram(std::FILE* out, const HistogramSource& source, analysis::ReportTables& tables,
@@ -266,22 +228,19 @@ void emit_histogram(std::FILE* out, const HistogramSource& source, analysis::Rep
     dots += std::string(width, '.');
     return width;
   };
-  if (layout.children) {
-    add_column("Children", 8, true);
-    add_column("Self", 8, true);
-  } else {
-    add_column("Overhead", 8, true);
-  }
-  if (layout.show_cpu_utilization) {
-    add_column("sys", 8, true);
-    add_column("usr", 8, true);
-  }
-  if (layout.show_samples) add_column("Samples", 12, true);
-  if (layout.show_period) add_column("Period", 12, true);
+  // Each column in order; a key's is the next of layout.keys.
+  const std::vector<analysis::ReportField> columns = layout_columns(layout);
+  const bool self_named = layout.self_named;
   std::vector<bool> cut(layout.keys.size(), false);
-  for (size_t k = 0; k < layout.keys.size(); ++k) {
+  for (size_t c = 0, k = 0; c < columns.size(); ++c) {
+    if (columns[c].is_figure) {
+      FigureColumn figure_of = figure_column(columns[c].figure, self_named);
+      add_column(figure_of.name, figure_of.width, true);
+      continue;
+    }
     cut[k] = column < layout.column_widths.size() && layout.column_widths[column] != 0;
     widths[k] = add_column(std::string(analysis::sort_key_header(layout.keys[k])), widths[k], false);
+    ++k;
   }
   if (collected) collected->header = "  " + header.substr(2);
   if (with_header && separated) fmt::print(out, "{}\n", header);
@@ -347,22 +306,29 @@ void emit_histogram(std::FILE* out, const HistogramSource& source, analysis::Rep
       }
       cell(joined);
     };
-    if (layout.children) figure_cell(percent_text, &analysis::GroupFigures::children_period);
-    figure_cell(percent_text, &analysis::GroupFigures::self_period);
-    if (layout.show_cpu_utilization) {
-      figure_cell(percent_text, &analysis::GroupFigures::sys_period);
-      figure_cell(percent_text, &analysis::GroupFigures::usr_period);
-    }
-    if (layout.show_samples) figure_cell(count_text, &analysis::GroupFigures::self_samples);
-    if (layout.show_period) figure_cell(count_text, &analysis::GroupFigures::self_period);
-    for (size_t k = 0; k < layout.keys.size(); ++k) {
-      std::string key_text = text.cell(layout.keys[k], e, widths[k], k + 1 == layout.keys.size());
+    for (size_t c = 0, k = 0; c < columns.size(); ++c) {
+      if (columns[c].is_figure) {
+        FigureColumn figure_of = figure_column(columns[c].figure, self_named);
+        if (columns[c].figure == analysis::ReportFigure::overhead_children && !layout.children) {
+          // perf's Children column outside children mode.
+          cell(fmt::format("{:<{}}", fmt::format("{:>8}", "N/A"), 8 * members));
+          ++figure;
+          continue;
+        }
+        if (figure_of.percent)
+          figure_cell(percent_text, figure_of.field);
+        else
+          figure_cell(count_text, figure_of.field);
+        continue;
+      }
+      std::string key_text = text.cell(layout.keys[k], e, widths[k], c + 1 == columns.size());
       // perf's sym cell prints "[x] " first and the name in what is left: nothing left, no cut.
       bool cuttable = layout.keys[k] != SortKey::sym || widths[k] >= 4;
       if (cut[k] && cuttable && key_text.size() > widths[k]) key_text.resize(widths[k]);
       // perf's repsep_snprintf: the separator's first character inside a name becomes '.'.
       if (separated && !gap.empty()) std::replace(key_text.begin(), key_text.end(), gap[0], '.');
       cell(key_text);
+      ++k;
     }
     if (layout.max_columns != 0 && line.size() >= layout.max_columns) line.resize(layout.max_columns - 1);
     if (collected) collected->rows.push_back({id, line, {}});
@@ -401,108 +367,6 @@ void emit_histogram(std::FILE* out, const HistogramSource& source, analysis::Rep
 void print_histogram(std::FILE* out, analysis::Histogram& histogram, analysis::ReportTables& tables,
                      const ReportLayout& layout, uint64_t total, bool with_header) {
   emit_histogram(out, {histogram, nullptr, {total}}, tables, layout, with_header, nullptr);
-}
-
-void print_hierarchy(std::FILE* out, const analysis::Hierarchy& hierarchy, analysis::ReportTables& tables,
-                     const ReportLayout& layout, const std::vector<uint64_t>& totals, bool with_header) {
-  const auto& nodes = hierarchy.nodes();
-  const size_t levels = layout.keys.size();
-  const size_t members = hierarchy.members();
-  EntryText text(tables);
-  auto ltrimmed = [](std::string_view view) {
-    size_t first = view.find_first_not_of(' ');
-    return std::string(first == std::string_view::npos ? std::string_view() : view.substr(first));
-  };
-  // Each level's column: as wide as its widest text (its header's at least), as without levels.
-  std::vector<size_t> widths;
-  bool any_unresolved = false;
-  for (SortKey key : layout.keys) widths.push_back(analysis::sort_key_header(key).size());
-  for (const analysis::HierarchyNode& node : nodes) {
-    for (size_t k = 0; k < levels; ++k)
-      widths[k] = std::max(widths[k], text.natural_width(layout.keys[k], *node.entry));
-    any_unresolved |= !text.function(*node.entry).resolved;
-  }
-  for (size_t k = 0; k < levels; ++k)
-    if (layout.keys[k] == SortKey::dso && any_unresolved) widths[k] = std::max<size_t>(widths[k], 16);
-  // perf's HIERARCHY_INDENT: three columns a level.
-  constexpr size_t kIndent = 3;
-  struct Figure {
-    std::string name;
-    size_t width;  // of each member's figure
-    bool percent;
-    uint64_t analysis::GroupFigures::*field;
-  };
-  std::vector<Figure> figures;
-  if (layout.children) {
-    figures.push_back({"Children", 8, true, &analysis::GroupFigures::children_period});
-    figures.push_back({"Self", 8, true, &analysis::GroupFigures::self_period});
-  } else {
-    figures.push_back({"Overhead", 8, true, &analysis::GroupFigures::self_period});
-  }
-  if (layout.show_cpu_utilization) {
-    figures.push_back({"sys", 8, true, &analysis::GroupFigures::sys_period});
-    figures.push_back({"usr", 8, true, &analysis::GroupFigures::usr_period});
-  }
-  if (layout.show_samples) figures.push_back({"Samples", 12, false, &analysis::GroupFigures::self_samples});
-  if (layout.show_period) figures.push_back({"Period", 12, false, &analysis::GroupFigures::self_period});
-  const size_t indent = (levels - 1) * kIndent;
-  if (with_header) {
-    std::string header = "# " + std::string(indent, ' ');
-    std::string dots = "# " + std::string(indent, '.');
-    for (size_t f = 0; f < figures.size(); ++f) {
-      header += fmt::format("{}{:>{}}", f ? "  " : "", figures[f].name, figures[f].width * members);
-      dots += (f ? ".." : "") + std::string(figures[f].width * members, '.');
-    }
-    std::string keys_header;
-    size_t keys_width = 0;
-    for (size_t k = 0; k < levels; ++k) {
-      keys_header += (k ? " / " : "") + ltrimmed(analysis::sort_key_header(layout.keys[k]));
-      keys_width = std::max(keys_width, k * kIndent + widths[k]);
-    }
-    keys_width = std::max(keys_width, keys_header.size());
-    fmt::print(out, "{}  {}\n{}  {}\n#\n", header, keys_header, dots, std::string(keys_width, '.'));
-  }
-  // A leaf's call graph, as without levels (the leader's entry, in a group).
-  std::unique_ptr<analysis::CallchainBuilder> builder;
-  analysis::Histogram* graphed = hierarchy.graphed();
-  if (layout.callchains && graphed && graphed->has_callchain())
-    builder = std::make_unique<analysis::CallchainBuilder>(*graphed, tables.locations, layout.callchain,
-                                                           graphed->total_period());
-  std::string line;
-  std::vector<bool> hidden(nodes.size(), false);
-  for (uint32_t id : hierarchy.walk()) {
-    const analysis::HierarchyNode& node = nodes[id];
-    uint64_t shown = layout.children ? node.figures[0].children_period : node.figures[0].self_period;
-    double percent = totals[0] ? static_cast<double>(shown) * 100.0 / static_cast<double>(totals[0]) : 0.0;
-    if (hidden[id] || percent < layout.percent_limit) {
-      for (uint32_t child : node.children) hidden[child] = true;
-      continue;
-    }
-    line = "  " + std::string(node.depth * kIndent, ' ');
-    for (size_t f = 0; f < figures.size(); ++f) {
-      if (f) line += "  ";
-      for (size_t m = 0; m < members; ++m) {
-        uint64_t value = node.figures[m].*figures[f].field;
-        if (figures[f].percent)
-          line += fmt::format(
-              " {:>6.2f}%",
-              totals[m] ? static_cast<double>(value) * 100.0 / static_cast<double>(totals[m]) : 0.0);
-        else
-          line += fmt::format(" {:>11}", value);
-      }
-    }
-    line += std::string(indent, ' ') + "  ";
-    // perf aligns no level's text after it (hist_entry__snprintf_alignment) and trims it on the
-    // left: only the keys that pad themselves (comm, dso, pid, parent) keep trailing spaces.
-    line += ltrimmed(text.cell(layout.keys[node.depth], *node.entry, widths[node.depth], true));
-    line += '\n';
-    std::fputs(line.c_str(), out);
-    if (!builder || !node.children.empty()) continue;
-    std::optional<uint32_t> entry = hierarchy.graphed_entry(id);
-    if (!entry) continue;
-    analysis::CallTree tree = builder->build(*entry);
-    print_callgraph(out, tree, tables.locations, layout.graph, graphed->total_period(), shown);
-  }
 }
 
 void print_group_histogram(std::FILE* out, const analysis::GroupHistogram& group,

@@ -19,6 +19,10 @@ namespace sonde::output {
 
 struct ReportLayout {
   std::vector<analysis::SortKey> keys;  // the columns shown (a single-value filter elides one)
+  // -F: every column in order (figures and keys, the keys as in `keys`); empty for perf's
+  // default: the figures the flags below ask for, then `keys`.
+  std::vector<analysis::ReportField> fields;
+  bool self_named = false;  // children mode's Overhead column is perf's "Self" (not under a strict -F)
   bool children = false;
   bool show_samples = false;          // -n
   bool show_cpu_utilization = false;  // --show-cpu-utilization: the self period's sys and usr shares
