@@ -328,8 +328,7 @@ int cmd_record(int argc, char** argv) {
   if (aux_sample) return report_error("record", Error{"No AUX area event to sample"});
   if (delay_ms && *delay_ms != 0) sampling.delay = std::chrono::milliseconds(*delay_ms);
   record.events = std::move(event_options.events);
-  if (group)
-    for (auto& event : record.events) event.group_leader = 0, event.in_group = true;
+  if (group) events::group_all(record.events);
   if (frequency) sampling.frequency = frequency;
   if (period) sampling.period = period;
   if (callchain) sampling.call_graph = capture::CallGraph::frame_pointer;

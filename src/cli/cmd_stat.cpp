@@ -59,6 +59,8 @@ int cmd_stat(int argc, char** argv) {
   app.add_flag("--no-csv-summary", no_csv_summary, "with --summary -x: no 'summary' first field");
   app.add_flag("--interval-clear", run.interval_clear, "with -I: clear the terminal before each interval");
   app.add_flag("--table", run.run_table, "with -r: each run's time before the mean");
+  app.add_flag("--metric-only", run.metric_only,
+               "only the metrics, a column each and a row per CPU or group");
   app.add_flag("--quiet", run.quiet, "print no counts (the exit status is the command's)");
   app.add_option("--log-fd", log_fd, "write the counts to this open descriptor instead of stderr");
   app.add_option("--pre", run.pre_command, "shell command to run before each run");
@@ -128,6 +130,11 @@ int cmd_stat(int argc, char** argv) {
   if (target.per_thread && target.pids.empty() && target.tids.empty())
     return report_usage_error("stat", "--per-thread needs existing threads to list: add -p or -t");
   if (run.repeat < 1) return report_usage_error("stat", "-r needs a positive number of runs");
+  // perf's refusals, in its words.
+  if (run.metric_only && run.repeat > 1)
+    return report_error("stat", Error{"--metric-only is not supported with -r"});
+  if (run.metric_only && target.per_thread)
+    return report_error("stat", Error{"--metric-only is not supported with --per-thread"});
   if (run.repeat > 1 && run.command.empty())
     return report_usage_error("stat", "-r repeats a command; give one (sonde stat -r N -- CMD)");
   if (run.repeat > 1 && interval_ms > 0) return report_usage_error("stat", "-r and -I cannot be combined");

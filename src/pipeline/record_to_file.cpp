@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <ctime>
@@ -90,6 +91,15 @@ std::string timestamped(const std::string& output) {
   return fmt::format("{}.{}{:02}", output, stamp, now.tv_nsec / 10000000);
 }
 
+// Each event's group leader: its own index unless it was given in a group ({a,b}, --group); the
+// events sonde adds (-D's tracking event, --off-cpu's) stand alone.
+std::vector<int> group_leaders(const std::vector<events::EventSpec>& events) {
+  std::vector<int> leaders;
+  for (size_t i = 0; i < events.size(); ++i)
+    leaders.push_back(events[i].in_group ? events[i].group_leader : static_cast<int>(i));
+  return leaders;
+}
+
 Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options) {
   perfdata::FeatureSet features;
   perfdata::fill_machine_features(perfdata::gather_machine_facts(), features);
@@ -106,11 +116,11 @@ Result<perfdata::FeatureSet> header_features(const RecordToFileOptions& options)
   }
   if (options.record.clockid) add_clock_features(*options.record.clockid, features);
   // GROUP_DESC: each group of more than one event ({a,b} or --group).
+  const std::vector<int> leaders = group_leaders(options.events);
   std::vector<perfdata::GroupDesc> groups;
-  for (size_t i = 0; i < options.events.size(); ++i) {
-    if (options.events[i].group_leader != static_cast<int>(i)) continue;
-    uint32_t members = 0;
-    for (const auto& event : options.events) members += event.group_leader == static_cast<int>(i) ? 1 : 0;
+  for (size_t i = 0; i < leaders.size(); ++i) {
+    if (leaders[i] != static_cast<int>(i)) continue;
+    auto members = static_cast<uint32_t>(std::count(leaders.begin(), leaders.end(), leaders[i]));
     if (members > 1) groups.push_back({"{anon_group}", static_cast<uint32_t>(i), members});
   }
   if (!groups.empty()) features.groups = std::move(groups);
@@ -247,7 +257,7 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   }
   record.notes = &diagnostics;
   if (options.timestamp_filename && options.output != "-") options.output = timestamped(options.output);
-  for (const auto& event : options.events) record.group_leaders.push_back(event.group_leader);
+  record.group_leaders = group_leaders(options.events);
   auto attrs = capture::record_attrs(options.events, record);
   const size_t tracking = record.tracking_event_last ? attrs.size() - 1 : 0;
   // The attrs opened; the off-CPU event's differs from the one the file declares.

@@ -186,6 +186,10 @@ Result<int> run_stat(StatRunOptions options, Diagnostics& diagnostics) {
   print_options.interval_clear = options.interval_clear;
   print_options.runs = options.repeat;
   print_options.run_table = options.run_table;
+  print_options.metric_only = options.metric_only;
+  // perf 6.1.y names the metric columns over -A's rows only (its header skips every other mode).
+  if (options.metric_only && options.aggregation == analysis::Aggregation::per_cpu)
+    print_options.metric_header = analysis::metric_only_header(options.events);
   output::StatPrinter printer(out, print_options);
   const bool print = !options.quiet;
 

@@ -47,6 +47,7 @@ struct StatRunOptions {
   bool csv_summary_prefix = true;                     // --no-csv-summary drops "summary," from CSV
   bool interval_clear = false;                        // --interval-clear
   bool run_table = false;                             // --table: each -r run's time
+  bool metric_only = false;                           // --metric-only: the metrics alone, a row per unit
   enum class Privilege { both, user, kernel } privilege = Privilege::both;  // --all-user, --all-kernel
   std::string pre_command, post_command;           // --pre, --post: run around each run
   bool sync_first = false;                         // --sync: sync() before each run

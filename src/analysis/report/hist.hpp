@@ -171,6 +171,8 @@ class Histogram {
   uint64_t total_period() const { return total_period_; }
   uint64_t samples() const { return samples_; }
   bool has_callchain() const { return has_callchain_; }
+  // The event's samples carry call chains, however short (perf draws a one-frame chain too).
+  void note_callchain() { has_callchain_ = true; }
   size_t stack_count() const { return stacks_.size(); }
 
   const std::vector<HistEntry>& entries() const { return entries_; }

@@ -53,6 +53,7 @@ class HistogramFiller : public session::SessionVisitor {
       return;
     }
     ReportTables& tables = report_.tables;
+    if (sample.sample.has(PERF_SAMPLE_CALLCHAIN)) histogram.note_callchain();
     int32_t cpu = sample.sample.has(PERF_SAMPLE_CPU) ? static_cast<int32_t>(sample.sample.cpu) : -1;
     // Consecutive samples mostly come from the same thread on the same CPU.
     if (&sample.thread != last_thread_ || cpu != last_cpu_ || sample.thread.comm != last_comm_) {

@@ -2,6 +2,8 @@
 
 #include <linux/perf_event.h>
 
+#include <algorithm>
+
 namespace sonde::analysis {
 
 namespace {
@@ -117,6 +119,32 @@ std::optional<Metric> metric_for(const std::vector<MetricInput>& events, size_t 
   const auto* clock = find_clock(events, spec);
   if (!clock) return std::nullopt;
   return rate_per_second(value.value, clock->value);
+}
+
+std::vector<std::string> metric_only_header(const std::vector<events::EventSpec>& events) {
+  // Every event as counted once: the metrics perf's header mode names.
+  std::vector<MetricInput> inputs;
+  for (const auto& event : events) {
+    CounterValue once;
+    once.value = 1;
+    once.raw = once.enabled = once.running = 1;
+    inputs.push_back({&event, once});
+  }
+  bool has_clock = std::any_of(events.begin(), events.end(), [](const auto& e) { return is_clock_event(e); });
+  std::vector<std::string> units;
+  for (size_t i = 0; i < events.size(); ++i) {
+    std::optional<Metric> metric = metric_for(inputs, i, 1);
+    std::string unit = metric ? metric->unit : "";
+    const auto& attr = events[i].attr;
+    if (attr.type == PERF_TYPE_HARDWARE && attr.config == PERF_COUNT_HW_CPU_CYCLES && !has_clock)
+      unit = "Ghz";  // perf's spelling when no clock was counted
+    if (attr.type == PERF_TYPE_HARDWARE && attr.config == PERF_COUNT_HW_INSTRUCTIONS) unit = "insn per cycle";
+    if (unit.empty() || unit.find("/sec") != std::string::npos ||
+        unit.find("CPUs utilized") != std::string::npos)
+      continue;
+    units.push_back(unit.starts_with("of all") ? events[i].name + " " + unit : unit);
+  }
+  return units;
 }
 
 }  // namespace sonde::analysis

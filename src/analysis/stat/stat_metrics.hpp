@@ -34,6 +34,10 @@ struct MetricInput {
 // wall time of the measurement (for "CPUs utilized").
 std::optional<Metric> metric_for(const std::vector<MetricInput>& events, size_t index, double elapsed_ns);
 
+// perf stat --metric-only's header: the unit of each event's metric as perf's shadow code names it
+// whatever was counted, the rates and "CPUs utilized" left out, "of all ..." named after its event.
+std::vector<std::string> metric_only_header(const std::vector<events::EventSpec>& events);
+
 // perf shows clock events (task-clock, cpu-clock) in msec; everything else as counted.
 bool is_clock_event(const events::EventSpec& spec);
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/printf.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
@@ -132,6 +134,10 @@ void StatPrinter::print_interval_columns(StatLinePrefix::Kind kind) {
 
 void StatPrinter::print_counters(const std::vector<StatCounterLine>& lines,
                                  std::optional<double> interval_ns) {
+  if (options_.metric_only) {
+    print_metric_only(lines, interval_ns);
+    return;
+  }
   if (options_.json) {
     for (const auto& line : lines) print_json_line(line, interval_ns);
     return;
@@ -285,6 +291,192 @@ void StatPrinter::print_footer(double elapsed_mean_s, double elapsed_stddev_s,
     fmt::print(out_, "{}\n", fmt::sprintf(" %17.9f seconds sys\n", user_sys_s->second));
   }
   fmt::print(out_, "\n");
+}
+
+namespace {
+
+// perf's metric-only column: 20 wide, and a unit that is a column of its own, not a rate.
+constexpr size_t kMetricOnlyWidth = 20;
+
+bool metric_only_unit(const std::string& unit) {
+  return unit.find("/sec") == std::string::npos && unit.find("CPUs utilized") == std::string::npos;
+}
+
+// perf's fixunit: "of all ..." is named after its event.
+std::string metric_only_unit_text(const std::string& unit, const std::string& event) {
+  return unit.starts_with("of all") ? event + " " + unit : unit;
+}
+
+// The header's indent for each row prefix (perf's aggr_header_lens).
+size_t metric_only_indent(StatLinePrefix::Kind kind) {
+  switch (kind) {
+    case StatLinePrefix::Kind::core:
+    case StatLinePrefix::Kind::thread:
+      return 24;
+    case StatLinePrefix::Kind::die:
+      return 18;
+    case StatLinePrefix::Kind::socket:
+      return 12;
+    case StatLinePrefix::Kind::cpu:
+    case StatLinePrefix::Kind::node:
+      return 6;
+    case StatLinePrefix::Kind::none:
+      break;
+  }
+  return 0;
+}
+
+const char* metric_only_csv_header(StatLinePrefix::Kind kind) {
+  switch (kind) {
+    case StatLinePrefix::Kind::core:
+      return "core,cpus,";
+    case StatLinePrefix::Kind::die:
+      return "die,cpus";
+    case StatLinePrefix::Kind::socket:
+      return "socket,cpus";
+    case StatLinePrefix::Kind::cpu:
+      return "cpu,";
+    case StatLinePrefix::Kind::thread:
+      return "comm-pid,";
+    case StatLinePrefix::Kind::node:
+      return "node,";
+    case StatLinePrefix::Kind::none:
+      break;
+  }
+  return "";
+}
+
+const char* metric_only_interval_columns(StatLinePrefix::Kind kind) {
+  switch (kind) {
+    case StatLinePrefix::Kind::cpu:
+      return " CPU    ";
+    case StatLinePrefix::Kind::core:
+      return " core            cpus";
+    case StatLinePrefix::Kind::die:
+      return " die          cpus";
+    case StatLinePrefix::Kind::socket:
+      return " socket cpus";
+    case StatLinePrefix::Kind::node:
+      return " node   cpus";
+    case StatLinePrefix::Kind::thread:
+    case StatLinePrefix::Kind::none:
+      break;
+  }
+  return "";
+}
+
+// A miss ratio's colour as perf picks it (its escape codes count in the width even when, on a
+// pipe, they are not written): 20%, 10%, 5% for red, magenta, yellow, else "normal".
+size_t colour_width(const analysis::Metric& metric) {
+  if (metric.style != analysis::MetricStyle::percent && metric.style != analysis::MetricStyle::wide_percent)
+    return 0;
+  if (metric.unit.find("cycles idle") != std::string::npos) return 0;
+  return metric.value > 5.0 ? 8 : 3;
+}
+
+}  // namespace
+
+std::string StatPrinter::metric_only_cell(const StatCounterLine& line) const {
+  const bool counted = line.state == StatCounterLine::State::counted;
+  if (counted && (!line.metric || !metric_only_unit(line.metric->unit))) return {};
+  std::string value = counted ? metric_value_text(*line.metric) : "";
+  if (csv() || options_.json) {
+    // perf's CSV and JSON value: the number alone, up to its first character that is neither a
+    // digit nor a point.
+    std::string_view number = trim_left(value);
+    size_t end = 0;
+    while (end < number.size() &&
+           (std::isdigit(static_cast<unsigned char>(number[end])) || number[end] == '.'))
+      ++end;
+    std::string cut(number.substr(0, end));
+    if (options_.json) return fmt::format("{{\"metric-value\" : \"{}\"}}", cut);
+    return cut + *options_.csv_separator;
+  }
+  size_t width = kMetricOnlyWidth;
+  if (counted) {
+    std::string unit = metric_only_unit_text(line.metric->unit, line.name);
+    if (unit.size() > width) width = unit.size() + 1;
+    width += colour_width(*line.metric);
+  }
+  return fmt::format("{:>{}} ", value, width);
+}
+
+void StatPrinter::print_metric_only_header(StatLinePrefix::Kind kind) {
+  std::string text;
+  const auto& units = options_.metric_header;
+  if (options_.json) {
+    text = "{";
+    if (!options_.interval) {
+      text += std::string(metric_only_indent(kind), ' ');
+      for (size_t i = 0; i < units.size(); ++i)
+        text += fmt::format("{}\"unit\" : \"{}\"", i ? ", " : "", json_text(units[i]));
+    }
+    text += "}";
+  } else if (csv()) {
+    if (options_.interval) text += " time" + *options_.csv_separator;
+    text += metric_only_csv_header(kind);
+    for (const std::string& unit : units) text += unit + *options_.csv_separator;
+  } else {
+    if (options_.interval)
+      text = std::string("#           time") + metric_only_interval_columns(kind) + " ";
+    else
+      text = std::string(metric_only_indent(kind), ' ');
+    for (const std::string& unit : units) text += fmt::format("{:>{}} ", unit, kMetricOnlyWidth);
+  }
+  fmt::print(out_, "{}\n", text);
+}
+
+void StatPrinter::print_metric_only(const std::vector<StatCounterLine>& lines,
+                                    std::optional<double> interval_ns) {
+  const StatLinePrefix::Kind kind = lines.empty() ? StatLinePrefix::Kind::none : lines.front().prefix.kind;
+  // The header once, or every 25 intervals (each with --interval-clear), as perf.
+  if (!interval_ns || options_.interval_clear || intervals_printed_ % 25 == 0) {
+    if (interval_ns && options_.interval_clear) fmt::print(out_, "\033[H\033[2J\n");
+    if (!interval_ns || intervals_printed_ == 0 || options_.interval_clear || !csv())
+      print_metric_only_header(kind);
+  }
+  std::string time_prefix;
+  if (interval_ns) {
+    ++intervals_printed_;
+    if (options_.json) {
+      auto total = static_cast<uint64_t>(*interval_ns);
+      time_prefix = fmt::format("{{\"interval\" : {}.{:09}}}", total / 1000000000, total % 1000000000);
+    } else {
+      time_prefix = time_prefix_text(*interval_ns, csv() ? *options_.csv_separator : " ");
+    }
+  }
+  // A row per aggregation unit, its counters in order.
+  std::vector<std::string> row_keys;
+  std::vector<std::string> rows;
+  for (const StatCounterLine& line : lines) {
+    std::string key = prefix_text(line.prefix);
+    auto at = std::find(row_keys.begin(), row_keys.end(), key);
+    if (at == row_keys.end()) {
+      row_keys.push_back(key);
+      std::string start = time_prefix;
+      if (options_.json) {
+        // perf opens the row's object with its unit and never closes it.
+        const StatLinePrefix& p = line.prefix;
+        auto group = [&](const char* name, const std::string& id) {
+          return fmt::format("{{\"{}\" : \"{}\", \"aggregate-number\" : {}, ", name, id, p.cpus);
+        };
+        if (p.kind == StatLinePrefix::Kind::cpu) start += fmt::format("{{\"cpu\" : \"{}\", ", p.cpu);
+        if (p.kind == StatLinePrefix::Kind::core)
+          start += group("core", fmt::format("S{}-D{}-C{}", p.socket, p.die, p.core));
+        if (p.kind == StatLinePrefix::Kind::die)
+          start += group("die", fmt::format("S{}-D{}", p.socket, p.die));
+        if (p.kind == StatLinePrefix::Kind::socket) start += group("socket", fmt::format("S{}", p.socket));
+        if (p.kind == StatLinePrefix::Kind::node) start += group("node", fmt::format("N{}", p.node));
+      } else {
+        start += key;
+      }
+      rows.push_back(start);
+      at = row_keys.end() - 1;
+    }
+    rows[static_cast<size_t>(at - row_keys.begin())] += metric_only_cell(line);
+  }
+  if (rows.empty()) rows.push_back(time_prefix);
+  for (const std::string& row : rows) fmt::print(out_, "{}\n", row);
 }
 
 }  // namespace sonde::output

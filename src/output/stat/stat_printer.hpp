@@ -23,6 +23,10 @@ struct StatPrintOptions {
   bool interval_clear = false;               // --interval-clear: clear the terminal before each
   int runs = 1;                              // -r
   bool run_table = false;                    // --table: each run's time before the mean
+  // --metric-only: a row per aggregation unit of the counters' metrics; the header's columns
+  // (perf 6.1.y prints them with -A only) are these units.
+  bool metric_only = false;
+  std::vector<std::string> metric_header;
 };
 
 class StatPrinter {
@@ -48,6 +52,9 @@ class StatPrinter {
 
  private:
   void print_line(const StatCounterLine& line, const std::string& time_prefix);
+  void print_metric_only(const std::vector<StatCounterLine>& lines, std::optional<double> interval_ns);
+  void print_metric_only_header(StatLinePrefix::Kind kind);
+  std::string metric_only_cell(const StatCounterLine& line) const;
   void print_json_line(const StatCounterLine& line, std::optional<double> interval_ns);
   void print_interval_columns(StatLinePrefix::Kind kind);
   void print_run_table(int precision, double mean_s, const std::vector<double>& run_seconds);
