@@ -121,6 +121,14 @@ std::optional<Metric> metric_for(const std::vector<MetricInput>& events, size_t 
   return rate_per_second(value.value, clock->value);
 }
 
+bool metric_only_shows(const std::string& unit) {
+  return unit.find("/sec") == std::string::npos && unit.find("CPUs utilized") == std::string::npos;
+}
+
+std::string metric_only_unit(const std::string& unit, const std::string& event_name) {
+  return unit.starts_with("of all") ? event_name + " " + unit : unit;
+}
+
 std::vector<std::string> metric_only_header(const std::vector<events::EventSpec>& events) {
   // Every event as counted once: the metrics perf's header mode names.
   std::vector<MetricInput> inputs;
@@ -139,10 +147,8 @@ std::vector<std::string> metric_only_header(const std::vector<events::EventSpec>
     if (attr.type == PERF_TYPE_HARDWARE && attr.config == PERF_COUNT_HW_CPU_CYCLES && !has_clock)
       unit = "Ghz";  // perf's spelling when no clock was counted
     if (attr.type == PERF_TYPE_HARDWARE && attr.config == PERF_COUNT_HW_INSTRUCTIONS) unit = "insn per cycle";
-    if (unit.empty() || unit.find("/sec") != std::string::npos ||
-        unit.find("CPUs utilized") != std::string::npos)
-      continue;
-    units.push_back(unit.starts_with("of all") ? events[i].name + " " + unit : unit);
+    if (unit.empty() || !metric_only_shows(unit)) continue;
+    units.push_back(metric_only_unit(unit, events[i].name));
   }
   return units;
 }

@@ -34,6 +34,11 @@ struct MetricInput {
 // wall time of the measurement (for "CPUs utilized").
 std::optional<Metric> metric_for(const std::vector<MetricInput>& events, size_t index, double elapsed_ns);
 
+// perf stat --metric-only's rules: which metrics get a column (not the rates, not "CPUs
+// utilized"), and a column's unit ("of all ..." named after its event, perf's fixunit).
+bool metric_only_shows(const std::string& unit);
+std::string metric_only_unit(const std::string& unit, const std::string& event_name);
+
 // perf stat --metric-only's header: the unit of each event's metric as perf's shadow code names it
 // whatever was counted, the rates and "CPUs utilized" left out, "of all ..." named after its event.
 std::vector<std::string> metric_only_header(const std::vector<events::EventSpec>& events);

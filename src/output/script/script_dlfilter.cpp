@@ -83,19 +83,18 @@ bool ScriptDlfilterHost::resolve_ip(abi::AddressLocation& al) {
   return true;
 }
 
-bool ScriptDlfilterHost::resolve_addr(abi::AddressLocation& al) {
+bool ScriptDlfilterHost::locate(uint64_t address, abi::AddressLocation& al, std::string& build_id) {
   if (sample_ == nullptr) return false;
-  const session::Location loc =
-      session_.machine().locate(sample_->thread, sample_->cpumode, sample_->sample.addr);
-  fill(loc, al, addr_build_id_);
+  fill(session_.machine().locate(sample_->thread, sample_->cpumode, address), al, build_id);
   return true;
 }
 
+bool ScriptDlfilterHost::resolve_addr(abi::AddressLocation& al) {
+  return sample_ != nullptr && locate(sample_->sample.addr, al, addr_build_id_);
+}
+
 bool ScriptDlfilterHost::resolve_address(uint64_t address, abi::AddressLocation& al) {
-  if (sample_ == nullptr) return false;
-  const session::Location loc = session_.machine().locate(sample_->thread, sample_->cpumode, address);
-  fill(loc, al, address_build_id_);
-  return true;
+  return locate(address, al, address_build_id_);
 }
 
 const char* ScriptDlfilterHost::srcline(uint32_t& line) {

@@ -30,6 +30,8 @@ class ScriptDlfilterHost : public analysis::DlfilterHost {
  private:
   // Fills `al` for `loc`; the strings it points to live until the next sample.
   void fill(const session::Location& loc, analysis::dlfilter_abi::AddressLocation& al, std::string& build_id);
+  // `address` placed in the sample's thread, into `al` (its build-id bytes kept in `build_id`).
+  bool locate(uint64_t address, analysis::dlfilter_abi::AddressLocation& al, std::string& build_id);
 
   session::Session& session_;
   ScriptSymbols& symbols_;

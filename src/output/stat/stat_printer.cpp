@@ -59,6 +59,30 @@ std::string json_text(std::string_view text) {
   return out;
 }
 
+// A JSON line's fields naming its unit: "cpu", "thread", or a group of CPUs with their count.
+std::string json_prefix_fields(const StatLinePrefix& prefix) {
+  auto group = [&](const char* key, const std::string& id) {
+    return fmt::format("\"{}\" : \"{}\", \"aggregate-number\" : {}, ", key, id, prefix.cpus);
+  };
+  switch (prefix.kind) {
+    case StatLinePrefix::Kind::none:
+      break;
+    case StatLinePrefix::Kind::cpu:
+      return fmt::format("\"cpu\" : \"{}\", ", prefix.cpu);
+    case StatLinePrefix::Kind::thread:
+      return fmt::format("\"thread\" : \"{}-{}\", ", json_text(prefix.comm), prefix.tid);
+    case StatLinePrefix::Kind::core:
+      return group("core", fmt::format("S{}-D{}-C{}", prefix.socket, prefix.die, prefix.core));
+    case StatLinePrefix::Kind::die:
+      return group("die", fmt::format("S{}-D{}", prefix.socket, prefix.die));
+    case StatLinePrefix::Kind::socket:
+      return group("socket", fmt::format("S{}", prefix.socket));
+    case StatLinePrefix::Kind::node:
+      return group("node", fmt::format("N{}", prefix.node));
+  }
+  return {};
+}
+
 // The interval column header for each kind of line prefix, as perf 6.1 prints it.
 const char* interval_columns(StatLinePrefix::Kind kind) {
   switch (kind) {
@@ -167,32 +191,7 @@ void StatPrinter::print_json_line(const StatCounterLine& line, std::optional<dou
     auto total = static_cast<uint64_t>(*interval_ns);
     text += fmt::format("\"interval\" : {}.{:09}, ", total / 1000000000, total % 1000000000);
   }
-  const StatLinePrefix& prefix = line.prefix;
-  auto group = [&](const char* key, const std::string& id) {
-    return fmt::format("\"{}\" : \"{}\", \"aggregate-number\" : {}, ", key, id, prefix.cpus);
-  };
-  switch (prefix.kind) {
-    case StatLinePrefix::Kind::none:
-      break;
-    case StatLinePrefix::Kind::cpu:
-      text += fmt::format("\"cpu\" : \"{}\", ", prefix.cpu);
-      break;
-    case StatLinePrefix::Kind::thread:
-      text += fmt::format("\"thread\" : \"{}-{}\", ", json_text(prefix.comm), prefix.tid);
-      break;
-    case StatLinePrefix::Kind::core:
-      text += group("core", fmt::format("S{}-D{}-C{}", prefix.socket, prefix.die, prefix.core));
-      break;
-    case StatLinePrefix::Kind::die:
-      text += group("die", fmt::format("S{}-D{}", prefix.socket, prefix.die));
-      break;
-    case StatLinePrefix::Kind::socket:
-      text += group("socket", fmt::format("S{}", prefix.socket));
-      break;
-    case StatLinePrefix::Kind::node:
-      text += group("node", fmt::format("N{}", prefix.node));
-      break;
-  }
+  text += json_prefix_fields(line.prefix);
   const bool counted = line.state == StatCounterLine::State::counted;
   std::string value = counted                                             ? fmt::sprintf("%f", line.value)
                       : line.state == StatCounterLine::State::not_counted ? "<not counted>"
@@ -298,15 +297,6 @@ namespace {
 // perf's metric-only column: 20 wide, and a unit that is a column of its own, not a rate.
 constexpr size_t kMetricOnlyWidth = 20;
 
-bool metric_only_unit(const std::string& unit) {
-  return unit.find("/sec") == std::string::npos && unit.find("CPUs utilized") == std::string::npos;
-}
-
-// perf's fixunit: "of all ..." is named after its event.
-std::string metric_only_unit_text(const std::string& unit, const std::string& event) {
-  return unit.starts_with("of all") ? event + " " + unit : unit;
-}
-
 // The header's indent for each row prefix (perf's aggr_header_lens).
 size_t metric_only_indent(StatLinePrefix::Kind kind) {
   switch (kind) {
@@ -378,7 +368,7 @@ size_t colour_width(const analysis::Metric& metric) {
 
 std::string StatPrinter::metric_only_cell(const StatCounterLine& line) const {
   const bool counted = line.state == StatCounterLine::State::counted;
-  if (counted && (!line.metric || !metric_only_unit(line.metric->unit))) return {};
+  if (counted && (!line.metric || !analysis::metric_only_shows(line.metric->unit))) return {};
   std::string value = counted ? metric_value_text(*line.metric) : "";
   if (csv() || options_.json) {
     // perf's CSV and JSON value: the number alone, up to its first character that is neither a
@@ -394,7 +384,7 @@ std::string StatPrinter::metric_only_cell(const StatCounterLine& line) const {
   }
   size_t width = kMetricOnlyWidth;
   if (counted) {
-    std::string unit = metric_only_unit_text(line.metric->unit, line.name);
+    std::string unit = analysis::metric_only_unit(line.metric->unit, line.name);
     if (unit.size() > width) width = unit.size() + 1;
     width += colour_width(*line.metric);
   }
@@ -456,17 +446,7 @@ void StatPrinter::print_metric_only(const std::vector<StatCounterLine>& lines,
       std::string start = time_prefix;
       if (options_.json) {
         // perf opens the row's object with its unit and never closes it.
-        const StatLinePrefix& p = line.prefix;
-        auto group = [&](const char* name, const std::string& id) {
-          return fmt::format("{{\"{}\" : \"{}\", \"aggregate-number\" : {}, ", name, id, p.cpus);
-        };
-        if (p.kind == StatLinePrefix::Kind::cpu) start += fmt::format("{{\"cpu\" : \"{}\", ", p.cpu);
-        if (p.kind == StatLinePrefix::Kind::core)
-          start += group("core", fmt::format("S{}-D{}-C{}", p.socket, p.die, p.core));
-        if (p.kind == StatLinePrefix::Kind::die)
-          start += group("die", fmt::format("S{}-D{}", p.socket, p.die));
-        if (p.kind == StatLinePrefix::Kind::socket) start += group("socket", fmt::format("S{}", p.socket));
-        if (p.kind == StatLinePrefix::Kind::node) start += group("node", fmt::format("N{}", p.node));
+        if (line.prefix.kind != StatLinePrefix::Kind::none) start += "{" + json_prefix_fields(line.prefix);
       } else {
         start += key;
       }
