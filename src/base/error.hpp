@@ -44,6 +44,10 @@ inline tl::unexpected<Error> fail(std::string message) {
 inline tl::unexpected<Error> fail_usage(std::string message) {
   return tl::unexpected<Error>(Error{std::move(message), Error::Kind::usage});
 }
+// A failure that carries an errno (callers that exit with it) but whose message is complete.
+inline tl::unexpected<Error> fail_with(int err, std::string message) {
+  return tl::unexpected<Error>(Error{std::move(message), Error::Kind::failed, err});
+}
 // A failed system call: `message` says what was attempted; errno_text(err) is appended.
 tl::unexpected<Error> fail_errno(int err, std::string_view message);
 

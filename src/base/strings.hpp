@@ -7,6 +7,14 @@
 
 namespace sonde {
 
+// A hex digit's value (either case), or -1; no locale lookups (kallsyms has 100k+ lines).
+constexpr int hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 std::vector<std::string> split(std::string_view text, char separator);
 std::string_view trim(std::string_view text);
 // fnmatch-style glob with '*', '?' and '[...]', as perf uses for tracepoint and event names.

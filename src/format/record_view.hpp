@@ -21,6 +21,8 @@ struct RecordView {
 
   uint32_t type() const { return header.type; }
   uint16_t misc() const { return header.misc; }
+  // Where the record was taken: PERF_RECORD_MISC_KERNEL, _USER, _HYPERVISOR, _GUEST_*.
+  uint8_t cpumode() const { return static_cast<uint8_t>(header.misc & PERF_RECORD_MISC_CPUMODE_MASK); }
   // The bytes after the header, up to header.size.
   Bytes payload() const {
     return bytes.subspan(sizeof(perf_event_header), header.size - sizeof(perf_event_header));

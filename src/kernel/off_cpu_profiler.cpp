@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include "kernel/bpf/task_marks.h"
 #include "kernel/bpf_programs.hpp"
 #include "off_cpu.skel.h"
 
@@ -12,8 +13,6 @@ namespace sonde::kernel {
 
 namespace {
 
-constexpr uint8_t kTaskPendingExec = 1;
-constexpr uint8_t kTaskFollowed = 2;
 constexpr size_t kMaxCpus = 1024;
 
 // Mirrors struct task_block in off_cpu.bpf.c, for marking a task from user space.
@@ -77,7 +76,7 @@ Result<void> OffCpuProfiler::connect(const std::vector<std::pair<int, int>>& cpu
 
 Result<void> OffCpuProfiler::follow(pid_t tid, bool wait_for_exec) {
   TaskBlock block;
-  block.mark = wait_for_exec ? kTaskPendingExec : kTaskFollowed;
+  block.mark = wait_for_exec ? TASK_PENDING_EXEC : TASK_FOLLOWED;
   return mark_task(skeleton_->maps.tasks, tid, &block, sizeof block);
 }
 

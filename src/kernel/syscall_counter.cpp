@@ -10,15 +10,13 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "kernel/bpf/task_marks.h"
 #include "kernel/bpf_programs.hpp"
 #include "syscall_counter.skel.h"
 
 namespace sonde::kernel {
 
 namespace {
-
-constexpr uint8_t kTaskPendingExec = 1;
-constexpr uint8_t kTaskCounting = 2;
 
 struct SyscallCounts {
   uint64_t count[kMaxSyscalls];
@@ -55,7 +53,7 @@ Result<SyscallCounter> SyscallCounter::open(const SyscallCounterOptions& options
 }
 
 Result<void> SyscallCounter::follow(pid_t tid, bool wait_for_exec) {
-  uint8_t mark = wait_for_exec ? kTaskPendingExec : kTaskCounting;
+  uint8_t mark = wait_for_exec ? TASK_PENDING_EXEC : TASK_FOLLOWED;
   return mark_task(skeleton_->maps.task_marks, tid, &mark, sizeof mark);
 }
 

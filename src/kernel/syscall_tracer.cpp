@@ -11,15 +11,13 @@
 #include <cstdarg>
 #include <cstring>
 
+#include "kernel/bpf/task_marks.h"
 #include "kernel/bpf_programs.hpp"
 #include "syscall_tracer.skel.h"
 
 namespace sonde::kernel {
 
 namespace {
-
-constexpr uint8_t kTaskPendingExec = 1;
-constexpr uint8_t kTaskFollowed = 2;
 
 int handle_ring_record(void* context, void* data, size_t size) {
   auto* handler = static_cast<SyscallTracer::EventHandler*>(context);
@@ -141,7 +139,7 @@ Result<SyscallTracer> SyscallTracer::open(const SyscallTracerOptions& options) {
 
 Result<void> SyscallTracer::follow(pid_t tid, bool wait_for_exec) {
   SyscallTraceEvent state{};
-  state.mark = wait_for_exec ? kTaskPendingExec : kTaskFollowed;
+  state.mark = wait_for_exec ? TASK_PENDING_EXEC : TASK_FOLLOWED;
   return mark_task(skeleton_->maps.tasks, tid, &state, sizeof state);
 }
 

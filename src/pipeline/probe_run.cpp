@@ -43,9 +43,6 @@ Error with_errno(Error error, int err) {
   error.sys_errno = err;
   return error;
 }
-tl::unexpected<Error> fail_with(int err, std::string message) {
-  return tl::unexpected(Error{std::move(message), Error::Kind::failed, err});
-}
 
 // perf's text for where a probe is: the point rebuilt, not echoed (no lazy pattern).
 std::string where_text(const probe::ProbeSpec& spec) {

@@ -13,12 +13,6 @@ namespace sonde::probe {
 
 namespace {
 
-const char* integrated_name(Dwarf_Die* die) {
-  Dwarf_Attribute attribute;
-  if (!dwarf_attr_integrate(die, DW_AT_name, &attribute)) return nullptr;
-  return dwarf_formstring(&attribute);
-}
-
 std::string linkage_name(Dwarf_Die* die) {
   Dwarf_Attribute attribute;
   const char* name = nullptr;
@@ -174,6 +168,12 @@ void for_each_cu(Dwarf* dwarf, Visit visit) {
 }
 
 }  // namespace
+
+const char* integrated_name(Dwarf_Die* die) {
+  Dwarf_Attribute attribute;
+  if (!dwarf_attr_integrate(die, DW_AT_name, &attribute)) return nullptr;
+  return dwarf_formstring(&attribute);
+}
 
 bool FunctionSite::contains(uint64_t vaddr) const {
   for (const auto& [low, high] : ranges)

@@ -45,6 +45,8 @@ struct SiteQuery {
 // CU). Declarations without code are skipped.
 std::vector<FunctionSite> find_function_sites(Dwarf* dwarf, const SiteQuery& query);
 
+// The DIE's DW_AT_name, through DW_AT_abstract_origin and DW_AT_specification; null without one.
+const char* integrated_name(Dwarf_Die* die);
 // The CU's path names: its DW_AT_name with DW_AT_comp_dir in front when relative.
 std::string cu_file_name(Dwarf_Die* cu);
 // Whether `path` is `suffix` or ends with "/" + suffix (perf's strtailcmp on file names).

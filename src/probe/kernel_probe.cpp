@@ -24,10 +24,6 @@ struct BtfDeleter {
 };
 using BtfPtr = std::unique_ptr<struct btf, BtfDeleter>;
 
-tl::unexpected<Error> fail_with(int err, std::string message) {
-  return tl::unexpected(Error{std::move(message), Error::Kind::failed, err});
-}
-
 // Through typedefs and qualifiers.
 const struct btf_type* real_type(const struct btf* btf, __u32 id, __u32* real_id = nullptr) {
   int resolved = btf__resolve_type(btf, id);

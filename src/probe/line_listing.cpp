@@ -18,10 +18,6 @@ namespace sonde::probe {
 
 namespace {
 
-tl::unexpected<Error> fail_with(int err, std::string message) {
-  return tl::unexpected(Error{std::move(message), Error::Kind::failed, err});
-}
-
 struct CallSite {
   std::string file;
   unsigned line = 0;

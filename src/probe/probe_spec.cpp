@@ -39,7 +39,7 @@ std::string unescape(std::string_view text) {
 }
 
 // Words split at whitespace no backslash escapes.
-std::vector<std::string_view> split_words(std::string_view text) {
+std::vector<std::string_view> split_escaped_words(std::string_view text) {
   std::vector<std::string_view> words;
   size_t i = 0;
   while (i < text.size()) {
@@ -240,7 +240,7 @@ Result<ProbeArg> parse_probe_arg(std::string_view text) {
 }
 
 Result<ProbeSpec> parse_probe_spec(std::string_view definition) {
-  auto words = split_words(definition);
+  auto words = split_escaped_words(definition);
   if (words.empty()) return fail_usage("an empty probe definition");
   ProbeSpec spec;
   std::string_view point = words[0];

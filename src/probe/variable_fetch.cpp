@@ -16,19 +16,13 @@ namespace sonde::probe {
 namespace {
 
 // x86-64's DWARF register numbers in the kernel's fetch-arg names.
-constexpr std::array<const char*, 17> kRegisterNames = {"%ax",  "%dx",  "%cx",  "%bx",  "%si",  "%di",
-                                                        "%bp",  "%sp",  "%r8",  "%r9",  "%r10", "%r11",
-                                                        "%r12", "%r13", "%r14", "%r15", "%ip"};
+constexpr std::array<const char*, 17> kDwarfRegisterNames = {"%ax",  "%dx",  "%cx",  "%bx",  "%si",  "%di",
+                                                             "%bp",  "%sp",  "%r8",  "%r9",  "%r10", "%r11",
+                                                             "%r12", "%r13", "%r14", "%r15", "%ip"};
 
 std::optional<std::string> register_name(unsigned number) {
-  if (number >= kRegisterNames.size()) return std::nullopt;
-  return std::string(kRegisterNames[number]);
-}
-
-const char* integrated_name(Dwarf_Die* die) {
-  Dwarf_Attribute attribute;
-  if (!dwarf_attr_integrate(die, DW_AT_name, &attribute)) return nullptr;
-  return dwarf_formstring(&attribute);
+  if (number >= kDwarfRegisterNames.size()) return std::nullopt;
+  return std::string(kDwarfRegisterNames[number]);
 }
 
 bool type_of(Dwarf_Die* die, Dwarf_Die* type) {
@@ -72,7 +66,7 @@ struct Location {
 
 // The value in memory at `base` + `offset`; the base "@" is an address in the probed file (a
 // global), which the kernel's uprobe fetches as "@+ADDRESS".
-Location memory_at(std::string base, long long offset) {
+Location value_in_memory(std::string base, long long offset) {
   if (base == "@") return {fmt::format("@+{:#x}", offset), true, std::move(base), offset};
   if (base.starts_with('@')) return {fmt::format("{}+{}", base, offset), true, std::move(base), offset};
   return {offset_fetch(offset, base), true, std::move(base), offset};
@@ -136,14 +130,14 @@ struct Converter {
     if (atom == DW_OP_call_frame_cfa) {
       auto frame = cfa();
       if (!frame) return location_error(var, frame.error().message);
-      return memory_at(frame->first, frame->second);
+      return value_in_memory(frame->first, frame->second);
     }
     if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) {
       if (auto reg = register_name(atom - DW_OP_breg0))
-        return memory_at(*reg, static_cast<long long>(expr[0].number));
+        return value_in_memory(*reg, static_cast<long long>(expr[0].number));
     }
     if (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) {
-      if (auto reg = register_name(atom - DW_OP_reg0)) return memory_at(*reg, 0);
+      if (auto reg = register_name(atom - DW_OP_reg0)) return value_in_memory(*reg, 0);
     }
     return location_error(var, "needs a frame base sonde cannot express");
   }
@@ -178,12 +172,12 @@ struct Converter {
       }
       if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) {
         if (auto reg = register_name(atom - DW_OP_breg0))
-          return memory_at(*reg, static_cast<long long>(static_cast<int64_t>(expr[0].number)));
+          return value_in_memory(*reg, static_cast<long long>(static_cast<int64_t>(expr[0].number)));
       }
       if (atom == DW_OP_fbreg) {
         auto base = frame_base(var);
         if (!base) return tl::unexpected(base.error());
-        return memory_at(base->base, base->offset + static_cast<int64_t>(expr[0].number));
+        return value_in_memory(base->base, base->offset + static_cast<int64_t>(expr[0].number));
       }
       if (atom == DW_OP_addr && scope.kernel) {
         // The kernel moves (KASLR): a global is named by its symbol and the offset into it.
@@ -196,7 +190,7 @@ struct Converter {
       if (atom == DW_OP_addr) {
         auto offset = global_offset(expr[0].number);
         if (!offset) return location_error(var, "is outside the binary's loaded segments");
-        return memory_at("@", static_cast<long long>(*offset));
+        return value_in_memory("@", static_cast<long long>(*offset));
       }
     }
     return location_error(var,
@@ -272,9 +266,9 @@ struct Converter {
         if (size == 0) return failf("'{}': the element size is unknown", arg.text);
         long long delta = field.index * static_cast<long long>(size);
         if (tag == DW_TAG_pointer_type)
-          location = memory_at(location.fetch, delta);
+          location = value_in_memory(location.fetch, delta);
         else if (location.in_memory)
-          location = memory_at(location.base, location.offset + delta);
+          location = value_in_memory(location.base, location.offset + delta);
         else
           return failf("'{}': the array is not in memory", arg.text);
         type = element;
@@ -301,9 +295,9 @@ struct Converter {
       if (dwarf_attr_integrate(&*member, DW_AT_data_member_location, &attribute))
         dwarf_formudata(&attribute, &offset);
       if (field.deref)
-        location = memory_at(location.fetch, static_cast<long long>(offset));
+        location = value_in_memory(location.fetch, static_cast<long long>(offset));
       else if (location.in_memory)
-        location = memory_at(location.base, location.offset + static_cast<long long>(offset));
+        location = value_in_memory(location.base, location.offset + static_cast<long long>(offset));
       else
         return failf("'{}': the struct is in a register, not in memory", arg.text);
       if (!type_of(&*member, &type)) return failf("'{}': member '{}' has no type", arg.text, field.name);

@@ -21,10 +21,6 @@ namespace sonde::session {
 
 namespace {
 
-uint8_t cpumode_of(const perfdata::RecordView& record) {
-  return static_cast<uint8_t>(record.misc() & PERF_RECORD_MISC_CPUMODE_MASK);
-}
-
 // What reading the file in order gives, in the order the visitor must see it.
 struct ReadStep {
   enum class Kind : uint8_t {
@@ -116,7 +112,7 @@ struct Session::State {
     }
     stats.samples++;
     Thread& thread = machine.thread(static_cast<int32_t>(sample_.pid), static_cast<int32_t>(sample_.tid));
-    uint8_t cpumode = cpumode_of(record);
+    uint8_t cpumode = record.cpumode();
     if (locate_callchains || unwinder != nullptr) {
       build_callchain(thread, sample_, cpumode);
       for (Location& loc : callchain) {

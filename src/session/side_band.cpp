@@ -9,10 +9,6 @@ namespace sonde::session {
 
 namespace {
 
-uint8_t cpumode_of(const perfdata::RecordView& record) {
-  return static_cast<uint8_t>(record.misc() & PERF_RECORD_MISC_CPUMODE_MASK);
-}
-
 constexpr uint32_t kProtExec = 4;  // PROT_EXEC: MMAP records only announce executable maps
 
 }  // namespace
@@ -31,7 +27,7 @@ void apply_side_band(Machine& machine, const perfdata::RecordView& record, Sessi
     case PERF_RECORD_MMAP:
       if (auto mmap = perfdata::MmapRecord::decode(record)) {
         machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr,
-                           mmap->len, mmap->pgoff, mmap->filename, kProtExec, 0, cpumode_of(record), {});
+                           mmap->len, mmap->pgoff, mmap->filename, kProtExec, 0, record.cpumode(), {});
       }
       break;
     case PERF_RECORD_MMAP2:
@@ -41,8 +37,8 @@ void apply_side_band(Machine& machine, const perfdata::RecordView& record, Sessi
                 ? format::build_id_hex(std::span<const uint8_t>(mmap->build_id, mmap->build_id_size))
                 : std::string();
         machine.apply_mmap(static_cast<int32_t>(mmap->pid), static_cast<int32_t>(mmap->tid), mmap->addr,
-                           mmap->len, mmap->pgoff, mmap->filename, mmap->prot, mmap->flags,
-                           cpumode_of(record), build_id, mmap->has_build_id ? 0 : mmap->ino);
+                           mmap->len, mmap->pgoff, mmap->filename, mmap->prot, mmap->flags, record.cpumode(),
+                           build_id, mmap->has_build_id ? 0 : mmap->ino);
       }
       break;
     case PERF_RECORD_LOST:

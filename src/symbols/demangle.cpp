@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "base/strings.hpp"
+
 namespace sonde::symbols {
 
 std::optional<std::string> demangle_cxx_full(std::string_view mangled) {
@@ -145,16 +147,13 @@ std::string strip_cxx_parameters(std::string_view demangled) {
 
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
+// Rust's mangled hex is lowercase only.
+int lower_hex_value(char c) { return c >= 'A' && c <= 'F' ? -1 : hex_digit_value(c); }
 
 bool is_legacy_rust_hash(std::string_view segment) {
   if (segment.size() != 17 || segment[0] != 'h') return false;
   for (char c : segment.substr(1))
-    if (hex_value(c) < 0) return false;
+    if (lower_hex_value(c) < 0) return false;
   return true;
 }
 
@@ -186,7 +185,7 @@ std::optional<std::string> unescape_legacy_segment(std::string_view segment) {
       else if (code.size() > 1 && code[0] == 'u') {
         unsigned value = 0;
         for (char c : code.substr(1)) {
-          int digit = hex_value(c);
+          int digit = lower_hex_value(c);
           if (digit < 0) return std::nullopt;
           value = value * 16 + static_cast<unsigned>(digit);
         }
@@ -446,7 +445,7 @@ class RustV0Printer {
     bool negative = eat('n');
     uint64_t value = 0;
     while (peek() != '_') {
-      int digit = hex_value(next());
+      int digit = lower_hex_value(next());
       if (digit < 0) return false;
       value = value * 16 + static_cast<uint64_t>(digit);
     }

@@ -3,20 +3,9 @@
 #include <elf.h>
 
 #include "base/file.hpp"
+#include "base/strings.hpp"
 
 namespace sonde::symbols {
-
-namespace {
-
-// The digit's value, or -1 (no locale lookups: kallsyms has 100k+ lines).
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 Result<KernelSymbols> parse_kallsyms(std::string_view text) {
   std::vector<RawSymbol> raw;
@@ -29,7 +18,7 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
     pos = eol + 1;
     uint64_t address = 0;
     size_t i = 0;
-    for (int digit; i < line.size() && (digit = hex_value(line[i])) >= 0; ++i)
+    for (int digit; i < line.size() && (digit = hex_digit_value(line[i])) >= 0; ++i)
       address = address * 16 + static_cast<uint64_t>(digit);
     if (i == 0 || i + 3 > line.size() || line[i] != ' ' || line[i + 2] != ' ') continue;
     char letter = line[i + 1];

@@ -6,26 +6,13 @@
 #include <cstring>
 #include <string>
 
+#include "base/strings.hpp"
+
 namespace sonde::tracedat {
 
 namespace {
-// Per byte: its hex digit value or -1, and whether it is isspace() in the C locale.
-struct CharTables {
-  signed char hex[256];
-  bool space[256];
-  constexpr CharTables() : hex(), space() {
-    for (int c = 0; c < 256; ++c) {
-      hex[c] = c >= '0' && c <= '9'   ? static_cast<signed char>(c - '0')
-               : c >= 'a' && c <= 'f' ? static_cast<signed char>(c - 'a' + 10)
-               : c >= 'A' && c <= 'F' ? static_cast<signed char>(c - 'A' + 10)
-                                      : static_cast<signed char>(-1);
-      space[c] = c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-    }
-  }
-};
-constexpr CharTables kChars;
-bool is_space(char c) { return kChars.space[static_cast<unsigned char>(c)]; }
-int hex_value(char c) { return kChars.hex[static_cast<unsigned char>(c)]; }
+// isspace() in the C locale, without its locale lookup.
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 template <typename Visit>
 void for_each_function(std::string_view kallsyms, Visit&& visit) {
   std::string_view function, module;
@@ -41,12 +28,12 @@ void for_each_function(std::string_view kallsyms, Visit&& visit) {
     size_t i = 0;
     while (i < line.size() && is_space(line[i])) ++i;
     if (i + 1 < line.size() && line[i] == '0' && (line[i + 1] == 'x' || line[i + 1] == 'X') &&
-        i + 2 < line.size() && hex_value(line[i + 2]) >= 0)
+        i + 2 < line.size() && hex_digit_value(line[i + 2]) >= 0)
       i += 2;
     unsigned long long address = 0;
     size_t digits = 0;
-    while (i < line.size() && digits < 16 && hex_value(line[i]) >= 0) {
-      address = address * 16 + static_cast<unsigned>(hex_value(line[i++]));
+    while (i < line.size() && digits < 16 && hex_digit_value(line[i]) >= 0) {
+      address = address * 16 + static_cast<unsigned>(hex_digit_value(line[i++]));
       ++digits;
     }
     if (digits == 0) return;

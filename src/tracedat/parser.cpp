@@ -60,20 +60,20 @@ bool clock_counts_nanoseconds(const std::string& clock) {
          clock.rfind("mono", 0) == 0 || clock == "tsc2nsec" || clock == "tai";
 }
 
-struct BufferOption {
-  std::string name;
-  uint64_t offset = 0;
-  struct Cpu {
-    uint32_t id;
-    uint64_t offset, size;
-  };
-  std::vector<Cpu> cpus;  // v7 only: v6 keeps its CPU table next to the data
-};
-
 }  // namespace
 
 // Does the parsing for TraceDatReader; one object per open().
 class TraceDatParser {
+  struct BufferOption {
+    std::string name;
+    uint64_t offset = 0;
+    struct Cpu {
+      uint32_t id;
+      uint64_t offset, size;
+    };
+    std::vector<Cpu> cpus;  // v7 only: v6 keeps its CPU table next to the data
+  };
+
  public:
   TraceDatParser(TraceDatReader& reader, std::string path)
       : r_(reader), path_(std::move(path)), file_(r_.file_->bytes()) {}

@@ -13,7 +13,8 @@ using namespace sonde;
 
 namespace {
 
-std::string printed(const std::vector<analysis::StatCounterLine>& lines, output::StatPrintOptions options) {
+std::string printed_metric_only(const std::vector<analysis::StatCounterLine>& lines,
+                                output::StatPrintOptions options) {
   char* buffer = nullptr;
   size_t size = 0;
   std::FILE* out = open_memstream(&buffer, &size);
@@ -50,7 +51,7 @@ std::vector<analysis::StatCounterLine> pmu_row(int cpu = -1) {
 }  // namespace
 
 TEST(StatMetricOnly, ValuesInPerfsWidths) {
-  std::string text = printed(pmu_row(), {});
+  std::string text = printed_metric_only(pmu_row(), {});
   // An empty header line (perf 6.1.y names the columns only with -A), then the row: 20 wide for
   // GHz and IPC; the miss ratio's unit names its event (29 characters: 30 wide) plus the width
   // of perf's "normal" colour (3).
@@ -62,24 +63,24 @@ TEST(StatMetricOnly, UncountedCounterLeavesAnEmptyCell) {
   auto lines = pmu_row();
   lines[2].state = analysis::StatCounterLine::State::not_supported;
   lines[2].metric.reset();
-  std::string text = printed(lines, {});
+  std::string text = printed_metric_only(lines, {});
   EXPECT_EQ(text.substr(0, 22), "\n" + std::string(21, ' '));
 }
 
 TEST(StatMetricOnly, HighMissRatioIsColouredWider) {
   auto lines = pmu_row();
   lines[4].metric->value = 12.5;  // above 5%: a colour of 8 bytes instead of 3
-  std::string text = printed(lines, {});
+  std::string text = printed_metric_only(lines, {});
   EXPECT_NE(text.find(std::string(32, ' ') + "12.50% \n"), std::string::npos) << text;
 }
 
 TEST(StatMetricOnly, CsvAndJsonCutTheValues) {
   output::StatPrintOptions csv;
   csv.csv_separator = ",";
-  EXPECT_EQ(printed(pmu_row(), csv), "\n3.012,1.23,2.50,\n");
+  EXPECT_EQ(printed_metric_only(pmu_row(), csv), "\n3.012,1.23,2.50,\n");
   output::StatPrintOptions json;
   json.json = true;
-  EXPECT_EQ(printed(pmu_row(), json),
+  EXPECT_EQ(printed_metric_only(pmu_row(), json),
             "{}\n{\"metric-value\" : \"3.012\"}{\"metric-value\" : \"1.23\"}{\"metric-value\" : \"2.50\"}\n");
 }
 
@@ -93,7 +94,7 @@ TEST(StatMetricOnly, PerCpuRowsUnderTheNamedColumns) {
   auto lines = pmu_row(0);
   auto cpu1 = pmu_row(1);
   lines.insert(lines.end(), cpu1.begin(), cpu1.end());
-  std::string text = printed(lines, options);
+  std::string text = printed_metric_only(lines, options);
   EXPECT_EQ(text.substr(0, text.find('\n')), std::string(6, ' ') + std::string(17, ' ') +
                                                  "GHz       insn per cycle branch-misses of all branches ");
   EXPECT_NE(text.find("\nCPU0       " + std::string(15, ' ') + "3.012 "), std::string::npos) << text;

@@ -15,8 +15,7 @@ namespace sonde::analysis {
 
 namespace {
 
-constexpr uint32_t kMaxSourceLines = 600;       // a listing, not the whole file
-constexpr uint64_t kMaxFunctionSize = 1 << 20;  // beyond it, a symbol's size is not to be believed
+constexpr uint32_t kMaxSourceLines = 600;  // a listing, not the whole file
 
 // The lines [first, last] of a text file; fewer (or none) when it is shorter or unreadable.
 std::vector<std::string> read_lines(const std::string& path, uint32_t first, uint32_t last) {

@@ -17,7 +17,6 @@ namespace sonde::analysis {
 
 namespace {
 
-constexpr uint64_t kMaxFunctionSize = 1 << 20;  // beyond it, a symbol's size is not to be believed
 constexpr unsigned kPrecedingContextLines = 5;  // objdump's SHOW_PRECEDING_CONTEXT_LINES
 constexpr size_t kRawBytesPerLine = 7;          // objdump's for x86
 

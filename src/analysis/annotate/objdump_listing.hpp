@@ -22,6 +22,9 @@ struct Instruction;
 
 namespace sonde::analysis {
 
+// Beyond it, a symbol's size is not to be believed.
+inline constexpr uint64_t kMaxFunctionSize = 1 << 20;
+
 struct ListedFunction {
   std::string name;             // the symbol, as objdump's "<name>:" header shows it
   uint64_t start = 0, end = 0;  // ELF virtual addresses, [start, end)

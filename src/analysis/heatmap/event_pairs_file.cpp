@@ -15,7 +15,7 @@ namespace sonde::analysis {
 namespace {
 
 // A tracepoint of the file: each attr of type PERF_TYPE_TRACEPOINT, by its attr index.
-struct FileEvent {
+struct FileTracepoint {
   std::string name;  // "system:name"
   tep_event* format = nullptr;
   uint64_t sample_type = 0;
@@ -41,7 +41,7 @@ struct Role {
 
 class PairPlan {
  public:
-  PairPlan(std::string path, std::vector<std::optional<FileEvent>> events)
+  PairPlan(std::string path, std::vector<std::optional<FileTracepoint>> events)
       : path_(std::move(path)), events_(std::move(events)) {}
 
   Result<void> build(const EventPairRequest& request) {
@@ -125,7 +125,7 @@ class PairPlan {
 
   Result<std::vector<KeyPart>> key_parts(const std::string& event_name,
                                          const std::vector<std::string>& names) const {
-    const FileEvent* event = nullptr;
+    const FileTracepoint* event = nullptr;
     for (const auto& e : events_)
       if (e && e->name == event_name) event = &*e;
     std::vector<KeyPart> parts;
@@ -185,7 +185,7 @@ class PairPlan {
   }
 
   std::string path_;
-  std::vector<std::optional<FileEvent>> events_;
+  std::vector<std::optional<FileTracepoint>> events_;
   std::vector<PairRule> rules_;
   std::vector<std::vector<Role>> roles_;  // by attr index
   std::vector<std::string> key_names_;
@@ -264,7 +264,7 @@ Result<EventPairs> match_event_pairs(const std::string& path, const EventPairReq
     if (!parsed) return tl::unexpected(parsed.error().with_context(path + ": tracing data"));
     formats = std::move(*parsed);
   }
-  std::vector<std::optional<FileEvent>> events;
+  std::vector<std::optional<FileTracepoint>> events;
   for (const perfdata::EventAttr& attr : session->reader().attrs().events()) {
     tep_event* format =
         attr.attr.type == PERF_TYPE_TRACEPOINT && formats ? formats->find(attr.attr.config) : nullptr;
@@ -273,7 +273,7 @@ Result<EventPairs> match_event_pairs(const std::string& path, const EventPairReq
       continue;
     }
     events.push_back(
-        FileEvent{session::TracepointFormats::qualified_name(format), format, attr.attr.sample_type});
+        FileTracepoint{session::TracepointFormats::qualified_name(format), format, attr.attr.sample_type});
   }
   PairPlan plan(path, std::move(events));
   if (auto built = plan.build(request); !built) return tl::unexpected(built.error());

@@ -51,8 +51,6 @@ struct task_struct {
 #define TASK_INTERRUPTIBLE 0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
 
-/* The task-storage marks of the tasks a program follows. */
-#define TASK_PENDING_EXEC 1 /* the held workload: followed from its exec on */
-#define TASK_FOLLOWED 2
+#include "task_marks.h"
 
 #endif

@@ -12,7 +12,6 @@ namespace sonde::output {
 
 namespace {
 
-constexpr size_t kFlushSize = 1 << 20;
 // Per-CPU tracks sit in a process of their own, far from real pids.
 constexpr int64_t kCpuProcess = int64_t{1} << 30;
 constexpr uint32_t kMaxCpus = 4096;
@@ -30,7 +29,7 @@ void append_micros(std::string& out, uint64_t ns) {
 }  // namespace
 
 ChromeEvents::ChromeEvents(OutputStream& out) : out_(out) {
-  text_.reserve(kFlushSize + 64 * 1024);
+  text_.reserve(kJsonFlushSize + 64 * 1024);
   text_.append("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":\"sonde\"},\"traceEvents\":[");
 }
 
@@ -45,10 +44,10 @@ void ChromeEvents::drain() {
     text_.clear();  // the output failed: what follows is dropped, finish() says why
     return;
   }
-  if (text_.size() < kFlushSize) return;
+  if (text_.size() < kJsonFlushSize) return;
   bytes_put_ += text_.size();
   status_ = out_.put(text_);
-  text_.reserve(kFlushSize + 64 * 1024);
+  text_.reserve(kJsonFlushSize + 64 * 1024);
 }
 
 void ChromeEvents::append_place(int64_t pid, int64_t tid, uint64_t time) {

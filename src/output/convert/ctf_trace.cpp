@@ -9,7 +9,7 @@ namespace sonde::output {
 
 namespace {
 
-constexpr unsigned kMaxCpus = 4096;
+constexpr unsigned kMaxStreams = 4096;
 
 }  // namespace
 
@@ -22,7 +22,7 @@ Result<std::unique_ptr<CtfTrace>> CtfTrace::create(session::Session& session, co
                                                    Options options) {
   if (options.tod && !session.reader().features().clock_data)
     return fail("--tod needs the recording's clock data: record with -k/--clockid (perf record -k mono)");
-  auto writer = CtfWriter::create(directory, kMaxCpus);
+  auto writer = CtfWriter::create(directory, kMaxStreams);
   if (!writer) return tl::unexpected(writer.error());
   return std::unique_ptr<CtfTrace>(new CtfTrace(session, std::move(*writer), options));
 }
@@ -49,7 +49,7 @@ void CtfTrace::make_classes() {
     klass.fields = ctf_tracepoint_fields(*format, taken);
   }
   const auto& nr_cpus = session_.reader().features().nr_cpus;
-  writer_.set_cpus(nr_cpus && nr_cpus->available > 0 ? nr_cpus->available : kMaxCpus);
+  writer_.set_cpus(nr_cpus && nr_cpus->available > 0 ? nr_cpus->available : kMaxStreams);
 }
 
 void CtfTrace::on_sample(const session::SampleEvent& sample) {

@@ -10,7 +10,6 @@ namespace sonde::output {
 
 namespace {
 
-constexpr size_t kFlushSize = 1 << 20;
 constexpr int kUserCategory = 0;
 constexpr int kKernelCategory = 1;
 
@@ -99,7 +98,7 @@ Result<void> FirefoxProfile::finish() {
   }
 
   std::string out;
-  out.reserve(kFlushSize + 64 * 1024);
+  out.reserve(kJsonFlushSize + 64 * 1024);
   const auto& features = session_.reader().features();
   std::string product = "Linux";
   if (features.os_release) product += " " + *features.os_release;
@@ -183,7 +182,7 @@ Result<void> FirefoxProfile::write_thread(const Thread& thread,
     out += ',';
     append_milliseconds(out, thread.times[i] - first);
     out += ",0]";
-    if (out.size() >= kFlushSize && written) written = drain(out);
+    if (out.size() >= kJsonFlushSize && written) written = drain(out);
   }
   out +=
       "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
@@ -201,7 +200,7 @@ Result<void> FirefoxProfile::write_thread(const Thread& thread,
     out += ",null,";
     append_json_number(out, frame.kernel ? kKernelCategory : kUserCategory);
     out += ",0]";
-    if (out.size() >= kFlushSize && written) written = drain(out);
+    if (out.size() >= kJsonFlushSize && written) written = drain(out);
   }
   out += "]},\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[";
   for (uint32_t s = 0; s < stack_ids.size(); ++s) {
@@ -214,7 +213,7 @@ Result<void> FirefoxProfile::write_thread(const Thread& thread,
     out += ',';
     append_json_number(out, pair[1]);
     out += ']';
-    if (out.size() >= kFlushSize && written) written = drain(out);
+    if (out.size() >= kJsonFlushSize && written) written = drain(out);
   }
   out += "]},\"stringTable\":[";
   for (size_t f = 0; f < frame_order.size(); ++f) {
@@ -222,7 +221,7 @@ Result<void> FirefoxProfile::write_thread(const Thread& thread,
     append_json_string(out, frames[frame_order[f]].location);
   }
   out += "]}";
-  if (written && out.size() >= kFlushSize) written = drain(out);
+  if (written && out.size() >= kJsonFlushSize) written = drain(out);
   return written;
 }
 

@@ -11,8 +11,6 @@ namespace sonde::output {
 
 namespace {
 
-constexpr size_t kFlushSize = 1 << 20;
-
 // The length of the UTF-8 sequence starting at `at`, 0 when it is not a valid one.
 size_t utf8_sequence(std::string_view text, size_t at) {
   auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
@@ -110,7 +108,7 @@ void append_json_string(std::string& out, std::string_view text) {
 
 PerfJsonWriter::PerfJsonWriter(session::Session& session, ScriptSymbols& symbols, OutputStream& out)
     : session_(session), symbols_(symbols), out_(out) {
-  text_.reserve(kFlushSize + 64 * 1024);
+  text_.reserve(kJsonFlushSize + 64 * 1024);
 }
 
 void PerfJsonWriter::begin(const PerfJsonFileFacts& facts) {
@@ -230,13 +228,13 @@ void PerfJsonWriter::on_sample(const session::SampleEvent& sample) {
     append_frame(s.ip, sample.callchain.front(), true);
   }
   text_.append("\n\t\t\t]\n\t\t}");
-  if (text_.size() >= kFlushSize) status_ = drain();
+  if (text_.size() >= kJsonFlushSize) status_ = drain();
 }
 
 Result<void> PerfJsonWriter::drain() {
   bytes_put_ += text_.size();
   auto put = out_.put(text_);
-  text_.reserve(kFlushSize + 64 * 1024);
+  text_.reserve(kJsonFlushSize + 64 * 1024);
   return put;
 }
 

@@ -19,6 +19,9 @@
 
 namespace sonde::output {
 
+// The JSON writers' text gathered before each write.
+inline constexpr size_t kJsonFlushSize = 1 << 20;
+
 // The header block's facts that do not come from the file's features.
 struct PerfJsonFileFacts {
   int64_t captured_on = 0;  // the input's mtime, seconds since the epoch; < 0: not known

@@ -8,10 +8,7 @@
 
 namespace sonde::output {
 
-namespace {
-
-constexpr size_t kFlushSize = 1 << 20;
-}  // namespace
+namespace {}  // namespace
 
 SpeedscopeProfile::SpeedscopeProfile(session::Session& session, ScriptSymbols& symbols, OutputStream& out,
                                      std::string name)
@@ -83,7 +80,7 @@ Result<void> SpeedscopeProfile::finish() {
 
   // Written out in ~1 MB pieces: a million samples' stacks are tens of megabytes of text.
   std::string out;
-  out.reserve(kFlushSize + 64 * 1024);
+  out.reserve(kJsonFlushSize + 64 * 1024);
   auto drain = [&]() -> Result<void> {
     bytes_ += out.size();
     auto written = out_.write(out.data(), out.size());
@@ -130,7 +127,7 @@ Result<void> SpeedscopeProfile::finish() {
       append_json_number(weights, pending);
       pending = 0;
       have_pending = false;
-      if (out.size() >= kFlushSize && written) written = drain();
+      if (out.size() >= kJsonFlushSize && written) written = drain();
     };
     for (size_t i = 0; i < track.stacks.size(); ++i) {
       root_first.clear();

@@ -12,14 +12,14 @@ namespace sonde::output {
 
 namespace {
 
-constexpr int kXpad = 10;
+constexpr int kMapXpad = 10;
 constexpr int kMinWidth = 500;
 
-std::string escaped(std::string_view text) { return xml_text(text, XmlQuotes::both); }
+std::string attribute_text(std::string_view text) { return xml_text(text, XmlQuotes::both); }
 
 // Whole numbers as they are; fractions (fractional rows, sub-second steps) to 9 significant
 // digits, so 3 * 0.61 prints as 1.83.
-std::string number(double value) {
+std::string svg_number(double value) {
   return value == std::trunc(value) ? fmt::format("{}", value) : fmt::format("{:.9g}", value);
 }
 
@@ -61,7 +61,7 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
   double fs = style.fontsize;
   double ypad1 = fs * 3, ypad2 = fs * 4.5 + (style.grid ? fs * 1.2 : 0);
   int box = style.boxsize;
-  int width = std::max(static_cast<int>(map.columns) * box + kXpad * 2, kMinWidth);
+  int width = std::max(static_cast<int>(map.columns) * box + kMapXpad * 2, kMinWidth);
   double height = static_cast<double>(map.rows) * box + ypad1 + ypad2;
 
   std::string out;
@@ -73,12 +73,12 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
   fmt::format_to(std::back_inserter(out),
                  "<svg id=\"heatmap\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
                  "xmlns=\"http://www.w3.org/2000/svg\">\n",
-                 width, number(height));
+                 width, svg_number(height));
   out += "<!-- Heat map drawn by sonde heatmap, after Brendan Gregg's trace2heatmap.pl. -->\n";
   fmt::format_to(std::back_inserter(out),
                  "<style type=\"text/css\">\ntext {{ font-family:{}; font-size:{}px; }}\n"
                  "#map rect:hover {{ stroke:black; stroke-width:0.5; }}\n</style>\n",
-                 escaped(style.fonttype), style.fontsize);
+                 attribute_text(style.fonttype), style.fontsize);
   fmt::format_to(std::back_inserter(out),
                  "<script type=\"text/ecmascript\"><![CDATA[\nvar hm = {{ accstats: {} }};\n",
                  style.accstats ? 1 : 0);
@@ -86,33 +86,33 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
   out += "]]></script>\n";
   fmt::format_to(std::back_inserter(out),
                  "<rect id=\"bkg\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"rgb(255,255,255)\"/>\n",
-                 width, number(height));
+                 width, svg_number(height));
   fmt::format_to(std::back_inserter(out),
                  "<text text-anchor=\"middle\" x=\"{}\" y=\"{}\" style=\"font-size:{}px\">{}</text>\n",
-                 width / 2, number(fs * 2), style.fontsize + 5, escaped(style.title));
+                 width / 2, svg_number(fs * 2), style.fontsize + 5, attribute_text(style.title));
   fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\">Time</text>\n", width / 2,
-                 number(height - fs - 1));
-  fmt::format_to(std::back_inserter(out), "<text id=\"details\" x=\"{}\" y=\"{}\"> </text>\n", kXpad,
-                 number(height - 2.5 * fs));
+                 svg_number(height - fs - 1));
+  fmt::format_to(std::back_inserter(out), "<text id=\"details\" x=\"{}\" y=\"{}\"> </text>\n", kMapXpad,
+                 svg_number(height - 2.5 * fs));
 
   double ytop = height - (ypad2 + static_cast<double>(map.rows) * box - box);
   double ybot = height - ypad2 + box;
   if (style.grid) {
-    double right = kXpad + static_cast<double>(map.columns) * box;
+    double right = kMapXpad + static_cast<double>(map.columns) * box;
     auto line = [&](double x1, double y1, double x2, double y2) {
       fmt::format_to(
           std::back_inserter(out),
           "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"rgb(230,230,230)\" stroke-width=\"1\"/>\n",
-          number(x1), number(y1), number(x2), number(y2));
+          svg_number(x1), svg_number(y1), svg_number(x2), svg_number(y2));
     };
-    line(kXpad, ybot, right, ybot);
-    line(kXpad, ytop, right, ytop);
+    line(kMapXpad, ybot, right, ybot);
+    line(kMapXpad, ytop, right, ytop);
     for (size_t s = 0; s < map.columns; s += 10) {
-      double x = kXpad + static_cast<double>(s) * box;
+      double x = kMapXpad + static_cast<double>(s) * box;
       line(x, ybot, x, ytop);
       fmt::format_to(std::back_inserter(out),
-                     "<text x=\"{}\" y=\"{}\" fill=\"rgb(190,190,190)\">{}s</text>\n", number(x),
-                     number(ybot + fs), number(static_cast<double>(s) * map.step_sec));
+                     "<text x=\"{}\" y=\"{}\" fill=\"rgb(190,190,190)\">{}s</text>\n", svg_number(x),
+                     svg_number(ybot + fs), svg_number(static_cast<double>(s) * map.step_sec));
     }
   }
 
@@ -121,31 +121,34 @@ std::string render_heatmap_svg(const analysis::HeatMap& map, const HeatMapStyle&
     uint64_t total = 0;
     for (size_t l = 0; l < map.rows; ++l) total += map.at(s, l);
     uint64_t acc = 0;
-    std::string time_range = number(static_cast<double>(s) * map.step_sec);
+    std::string time_range = svg_number(static_cast<double>(s) * map.step_sec);
     if (map.step_sec > 1)
-      time_range += "-" + number(static_cast<double>(s) * map.step_sec - 1 + map.step_sec);
+      time_range += "-" + svg_number(static_cast<double>(s) * map.step_sec - 1 + map.step_sec);
     for (size_t l = 0; l < map.rows; ++l) {
       uint64_t c = map.at(s, l);
       if (c == 0) continue;
       acc += c;
-      double x = kXpad + static_cast<double>(s) * box;
+      double x = kMapXpad + static_cast<double>(s) * box;
       double y = height - (ypad2 + static_cast<double>(l) * box);
-      std::string range = number(map.min_lat + static_cast<double>(l) * map.step_lat) + "-" +
-                          number(map.min_lat + static_cast<double>(l + 1) * map.step_lat) + style.units_lat;
+      std::string range = svg_number(map.min_lat + static_cast<double>(l) * map.step_lat) + "-" +
+                          svg_number(map.min_lat + static_cast<double>(l + 1) * map.step_lat) +
+                          style.units_lat;
       fmt::format_to(
           std::back_inserter(out),
           "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" data-h=\"{}|{}|{}|{}|{}\"/>\n",
-          number(x), number(y), box, box,
-          linear_color(static_cast<double>(c) / static_cast<double>(map.largest_count)), escaped(time_range),
-          escaped(range), c, acc, total);
+          svg_number(x), svg_number(y), box, box,
+          linear_color(static_cast<double>(c) / static_cast<double>(map.largest_count)),
+          attribute_text(time_range), attribute_text(range), c, acc, total);
     }
   }
   out += "</g>\n";
   if (style.grid) {
     fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\" fill=\"rgb(60,60,60)\">{}{}</text>\n",
-                   kXpad + 5, number(ybot - fs + 4), number(map.min_lat), escaped(style.units_lat));
+                   kMapXpad + 5, svg_number(ybot - fs + 4), svg_number(map.min_lat),
+                   attribute_text(style.units_lat));
     fmt::format_to(std::back_inserter(out), "<text x=\"{}\" y=\"{}\" fill=\"rgb(60,60,60)\">{}{}</text>\n",
-                   kXpad + 5, number(ytop + fs + 4), number(map.max_lat), escaped(style.units_lat));
+                   kMapXpad + 5, svg_number(ytop + fs + 4), svg_number(map.max_lat),
+                   attribute_text(style.units_lat));
   }
   out += "</svg>\n";
   return out;

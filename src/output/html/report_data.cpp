@@ -13,7 +13,7 @@ namespace sonde::output {
 namespace {
 
 constexpr size_t kMaxEvents = 255;  // an event's index is a byte per sample
-constexpr uint32_t kMaxCpus = 4096;
+constexpr uint32_t kMaxHeatCpus = 4096;
 
 }  // namespace
 
@@ -48,7 +48,7 @@ void HtmlCpuLanes::on_switch(uint32_t cpu, uint64_t time, const tep_event* forma
                              size_t size) {
   NextTask next;
   if (!read_next_task(*format, raw, size, next)) return;
-  if (cpu >= kMaxCpus) return;  // a damaged sample's CPU
+  if (cpu >= kMaxHeatCpus) return;  // a damaged sample's CPU
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   CpuTrack& track = cpus_[cpu];
   if (track.open && time >= track.start) slices_.push_back({track.start, time, cpu, track.pid, track.comm});

@@ -8,10 +8,6 @@ namespace sonde::output {
 
 namespace {
 
-void append(fmt::memory_buffer& out, std::string_view text) {
-  out.append(text.data(), text.data() + text.size());
-}
-
 constexpr const char* kColorPids = "\033[34m";  // perf's PERF_COLOR_BLUE
 constexpr const char* kColorCpus = "\033[41m";  // perf's PERF_COLOR_BG_RED
 constexpr const char* kColorReset = "\033[m";

@@ -12,10 +12,6 @@ constexpr std::string_view kDashes =
     "----------------------------------------------------------------------------------------------------"
     "----------------------------------------------------------------------------------------------------";
 
-void append(fmt::memory_buffer& out, std::string_view text) {
-  out.append(text.data(), text.data() + text.size());
-}
-
 void spaces(fmt::memory_buffer& out, int count) {
   for (int i = 0; i < count; ++i) out.push_back(' ');
 }

@@ -9,6 +9,11 @@
 
 namespace sonde::output {
 
+// Text onto a format buffer, as the sched printers build their lines.
+inline void append(fmt::memory_buffer& out, std::string_view text) {
+  out.append(text.data(), text.data() + text.size());
+}
+
 struct TimehistTextOptions {
   bool cpu_visual = false, wakeups = false, next = false, state = false, idle_hist = false;
 };

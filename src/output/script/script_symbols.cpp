@@ -8,21 +8,18 @@
 
 namespace sonde::output {
 
-namespace {
-
-template <typename Value>
-struct PerDsoCache {
-  // One map per DSO id: the address alone is the key, so no collisions between DSOs.
-  std::vector<std::unordered_map<uint64_t, Value>> by_dso;
-  std::pair<Value*, bool> find_or_add(const session::Dso& dso, uint64_t addr) {
-    if (by_dso.size() <= dso.id) by_dso.resize(dso.id + 1);
-    auto [it, fresh] = by_dso[dso.id].try_emplace(addr);
-    return {&it->second, fresh};
-  }
-};
-}  // namespace
-
 struct ScriptSymbols::Impl {
+  template <typename Value>
+  struct PerDsoCache {
+    // One map per DSO id: the address alone is the key, so no collisions between DSOs.
+    std::vector<std::unordered_map<uint64_t, Value>> by_dso;
+    std::pair<Value*, bool> find_or_add(const session::Dso& dso, uint64_t addr) {
+      if (by_dso.size() <= dso.id) by_dso.resize(dso.id + 1);
+      auto [it, fresh] = by_dso[dso.id].try_emplace(addr);
+      return {&it->second, fresh};
+    }
+  };
+
   symbols::Symbolizer symbolizer;
   PerDsoCache<ResolvedSymbol> symbols;
   PerDsoCache<std::string> srclines;

@@ -16,8 +16,6 @@ using namespace syscall_names;
 
 using namespace std::string_view_literals;
 
-int32_t low_int(uint64_t value) { return static_cast<int32_t>(static_cast<uint32_t>(value)); }
-
 // Hex digits without a prefix, printf's "%x": "0" for zero.
 void append_hex_digits(std::string& out, uint64_t value) {
   char digits[16];

@@ -101,6 +101,8 @@ enum class ArgFormat : uint8_t {
   ArchPrctlCode
 };
 
+// A 32-bit argument (an int, an fd) from its 64-bit register.
+inline int32_t low_int(uint64_t value) { return static_cast<int32_t>(static_cast<uint32_t>(value)); }
 // The formats perf prints even when the value is zero (string tables, fcntl's cmd).
 bool prints_zero(ArgFormat format);
 

@@ -219,8 +219,6 @@ void append_string_list(std::string& out, std::string_view elements) {
 // How the return prints when fcntl's cmd says (perf's ret_scnprintf).
 enum class ReturnFormat : uint8_t { Plain, OpenFlags, FdFlags, Fd, Pid, Lease };
 
-int32_t low_int(uint64_t value) { return static_cast<int32_t>(static_cast<uint32_t>(value)); }
-
 void append_fd(std::string& out, int32_t fd, pid_t pid, const SyscallContext& context) {
   const std::string_view path = fd >= 0 && context.fd_path ? context.fd_path(pid, fd) : "";
   append_decimal(out, fd);
