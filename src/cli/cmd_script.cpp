@@ -22,7 +22,7 @@ struct ScriptCliOptions {
   bool header = false, header_only = false, dump_raw = false;
   unsigned max_stack = 127;
   bool show_task = false, show_mmap = false, show_switch = false, show_lost = false, show_namespace = false,
-       show_cgroup = false, show_bpf = false;
+       show_cgroup = false, show_bpf = false, show_text_poke = false;
   bool reltime = false, deltatime = false, show_info = false;
 };
 
@@ -71,6 +71,8 @@ int cmd_script(int argc, char** argv) {
   app.add_flag("--show-namespace-events", cli.show_namespace, "show NAMESPACES records");
   app.add_flag("--show-cgroup-events", cli.show_cgroup, "show CGROUP records");
   app.add_flag("--show-bpf-events", cli.show_bpf, "show KSYMBOL and BPF_EVENT records");
+  app.add_flag("--show-text-poke-events", cli.show_text_poke,
+               "show TEXT_POKE (kernel text changed, record --kcore) and KSYMBOL records");
   // Views of instruction traces (Intel PT and the like): refused for files without AUX data.
   std::optional<std::string> call_trace, call_ret_trace, insn_trace, xed;
   std::string graph_function;
@@ -171,6 +173,7 @@ int cmd_script(int argc, char** argv) {
   options.show_namespace_events = cli.show_namespace;
   options.show_cgroup_events = cli.show_cgroup;
   options.show_bpf_events = cli.show_bpf;
+  options.show_text_poke_events = cli.show_text_poke;
   options.show_round_events = show_rounds;
   options.switch_on = options_switch_on;
   options.switch_off = options_switch_off;

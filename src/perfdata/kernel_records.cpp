@@ -180,6 +180,21 @@ Result<KsymbolRecord> KsymbolRecord::decode(const RecordView& record) {
   return KsymbolRecord{fixed->addr, fixed->len, fixed->ksym_type, fixed->flags, *name};
 }
 
+Result<TextPokeRecord> TextPokeRecord::decode(const RecordView& record) {
+  if (record.type() != PERF_RECORD_TEXT_POKE) return wrong_type(record, "TEXT_POKE");
+  struct [[gnu::packed]] Fixed {  // the bytes follow at 12, unpadded
+    uint64_t addr;
+    uint16_t old_len, new_len;
+  };
+  auto fixed = fixed_part<Fixed>(record);
+  if (!fixed) return tl::unexpected(fixed.error());
+  size_t need = sizeof(Fixed) + fixed->old_len + fixed->new_len;
+  Bytes body = record.payload();
+  if (body.size() < need) return too_short(record, need);
+  return TextPokeRecord{fixed->addr, body.subspan(sizeof(Fixed), fixed->old_len),
+                        body.subspan(sizeof(Fixed) + fixed->old_len, fixed->new_len)};
+}
+
 Result<BpfEventRecord> BpfEventRecord::decode(const RecordView& record) {
   if (record.type() != PERF_RECORD_BPF_EVENT) return wrong_type(record, "BPF_EVENT");
   struct Fixed {

@@ -93,6 +93,14 @@ struct KsymbolRecord {
   static Result<KsymbolRecord> decode(const RecordView& record);
 };
 
+// PERF_RECORD_TEXT_POKE: kernel text changed in place (a static key, an ftrace or kprobe site):
+// the old bytes at `addr`, then the new ones.
+struct TextPokeRecord {
+  uint64_t addr = 0;
+  Bytes old_bytes, new_bytes;
+  static Result<TextPokeRecord> decode(const RecordView& record);
+};
+
 // PERF_RECORD_BPF_EVENT: a BPF program loaded or unloaded.
 struct BpfEventRecord {
   uint16_t type = 0, flags = 0;

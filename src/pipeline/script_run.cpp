@@ -124,7 +124,7 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   bool script_shows_lost = options.script.show_lost_events;
   output::ScriptPrinter printer(std::move(options.script), *session, symbols, out);
   if (auto prepared = printer.prepare(); !prepared) return prepared;
-  output::RawDumpPrinter dump(*session,
+  output::RawDumpPrinter dump(*session, symbols,
                               output::raw_dump_file_label(options.input, session->reader().is_pipe()), filter,
                               script_shows_lost, out, printer);
   if (options.dump_unsorted) dump.set_file_order();
@@ -161,8 +161,10 @@ Result<void> dump_report_trace(const std::string& input, Diagnostics& diagnostic
   struct NoLines : session::SessionVisitor {
     void on_sample(const session::SampleEvent&) override {}
   } no_lines;
-  output::RawDumpPrinter dump(*session, output::raw_dump_file_label(input, session->reader().is_pipe()), {},
-                              false, out, no_lines);
+  output::ScriptSymbols symbols({});
+  output::RawDumpPrinter dump(*session, symbols,
+                              output::raw_dump_file_label(input, session->reader().is_pipe()), {}, false, out,
+                              no_lines);
   dump.set_report_handlers();
   auto processed = session->process(dump);
   out.flush();

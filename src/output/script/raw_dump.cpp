@@ -87,10 +87,11 @@ void append_read_values(Out& out, const perfdata::ReadValues& read) {
 
 std::string raw_dump_file_label(const std::string& path, bool is_pipe) { return is_pipe ? "pipe" : path; }
 
-RawDumpPrinter::RawDumpPrinter(session::Session& session, std::string file_label,
+RawDumpPrinter::RawDumpPrinter(session::Session& session, ScriptSymbols& symbols, std::string file_label,
                                const analysis::ScriptFilter& filter, bool script_shows_lost,
                                ScriptOutput& out, session::SessionVisitor& next)
     : session_(session),
+      symbols_(symbols),
       file_label_(std::move(file_label)),
       filter_(filter),
       script_shows_lost_(script_shows_lost),
@@ -343,6 +344,12 @@ void RawDumpPrinter::append_kernel_record(const perfdata::RecordView& record, co
       out.append(line);
       return;
     }
+    case PERF_RECORD_TEXT_POKE:
+      if (auto poke = perfdata::TextPokeRecord::decode(record)) {
+        append_text_poke_text(*poke, symbols_.kernel_symbol_offset(session_.machine(), poke->addr), out);
+        return;
+      }
+      break;
     case PERF_RECORD_LOST:
       if (auto lost = perfdata::LostRecord::decode(record)) {
         fmt::format_to(it, ": id:{}: lost:{}\n", lost->id, lost->lost);

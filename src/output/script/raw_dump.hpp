@@ -18,8 +18,10 @@ class RawDumpPrinter final : public session::SessionVisitor {
   // stream. `filter` says which samples the script would drop before looking them up (perf
   // prints their thread and DSO lines only for the others). `next` prints the script lines;
   // `script_shows_lost`: --show-lost-events, whose handler replaces the one that dumps LOST.
-  RawDumpPrinter(session::Session& session, std::string file_label, const analysis::ScriptFilter& filter,
-                 bool script_shows_lost, ScriptOutput& out, session::SessionVisitor& next);
+  // `symbols` names the kernel addresses of TEXT_POKE records.
+  RawDumpPrinter(session::Session& session, ScriptSymbols& symbols, std::string file_label,
+                 const analysis::ScriptFilter& filter, bool script_shows_lost, ScriptOutput& out,
+                 session::SessionVisitor& next);
 
   // In file order (--dump-unsorted-raw-trace) perf has no handler for FINISHED_ROUND and says so.
   void set_file_order() { file_order_ = true; }
@@ -45,6 +47,7 @@ class RawDumpPrinter final : public session::SessionVisitor {
                             const perfdata::EventAttr* reading);
 
   session::Session& session_;
+  ScriptSymbols& symbols_;
   std::string file_label_;
   const analysis::ScriptFilter& filter_;
   bool script_shows_lost_;

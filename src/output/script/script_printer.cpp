@@ -459,8 +459,11 @@ bool ScriptPrinter::shows_record(uint32_t type) const {
     case PERF_RECORD_CGROUP:
       return options_.show_cgroup_events;
     case PERF_RECORD_KSYMBOL:
+      return options_.show_bpf_events || options_.show_text_poke_events;
     case PERF_RECORD_BPF_EVENT:
       return options_.show_bpf_events;
+    case PERF_RECORD_TEXT_POKE:
+      return options_.show_text_poke_events;
     default:
       return false;
   }
@@ -546,7 +549,14 @@ Result<void> ScriptPrinter::on_record(const perfdata::RecordView& record, const 
   start.thread = &session_.machine().thread(task_pid, task_tid);
   uint64_t fields = options_.fields.of(event.attr.type).fields;
   append_start(start, event, fields);
-  append_record_text(record, out_.buffer());
+  auto poke = perfdata::TextPokeRecord::decode(record);
+  if (poke) {
+    out_.buffer().append(std::string_view("PERF_RECORD_TEXT_POKE"));
+    append_text_poke_text(*poke, symbols_.kernel_symbol_offset(session_.machine(), poke->addr),
+                          out_.buffer());
+  } else {
+    append_record_text(record, out_.buffer());
+  }
   out_.line_done();
   return {};
 }

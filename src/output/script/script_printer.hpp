@@ -38,6 +38,7 @@ struct ScriptOptions {
   bool show_namespace_events = false;  // NAMESPACES records (record --namespaces)
   bool show_cgroup_events = false;     // CGROUP records (record --all-cgroups)
   bool show_bpf_events = false;        // KSYMBOL and BPF_EVENT records
+  bool show_text_poke_events = false;  // TEXT_POKE and KSYMBOL records
   bool show_round_events = false;      // FINISHED_ROUND records (the session then keeps file order)
   // --switch-on/--switch-off: samples only between a sample of the one and of the other (names as
   // the file's events are named); --show-on-off-events keeps those switching samples.

@@ -45,6 +45,22 @@ void append_prot(fmt::memory_buffer& out, uint32_t prot, uint32_t flags) {
 
 }  // namespace
 
+void append_text_poke_text(const perfdata::TextPokeRecord& poke, std::string_view symbol_offset,
+                           fmt::memory_buffer& out) {
+  auto it = fmt::appender(out);
+  fmt::format_to(it, " {:x} {} old len {} new len {}\n", poke.addr, symbol_offset, poke.old_bytes.size(),
+                 poke.new_bytes.size());
+  auto lines = [&](std::string_view label, Bytes bytes) {
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      if (i % 16 == 0) fmt::format_to(it, "            {} bytes:", label);
+      fmt::format_to(it, " {:02x}", bytes[i]);
+      if (i % 16 == 15 || i + 1 == bytes.size()) out.push_back('\n');
+    }
+  };
+  lines("Old", poke.old_bytes);
+  lines("New", poke.new_bytes);
+}
+
 void append_record_text(const perfdata::RecordView& record, fmt::memory_buffer& out) {
   auto it = fmt::appender(out);
   fmt::format_to(it, "PERF_RECORD_{}", perf_record_name(record.type()));

@@ -55,6 +55,14 @@ const ResolvedSymbol& ScriptSymbols::resolve(const session::Dso& dso, uint64_t d
   return *resolved;
 }
 
+std::string ScriptSymbols::kernel_symbol_offset(const session::Machine& machine, uint64_t address) {
+  const session::Thread any_thread;  // the kernel's maps are every thread's
+  session::Location location = machine.locate(any_thread, PERF_RECORD_MISC_KERNEL, address);
+  if (location.dso == nullptr) return "";
+  const ResolvedSymbol& symbol = resolve(*location.dso, location.dso_address);
+  return symbol.found ? fmt::format("{}+{:#x}", symbol.name, symbol.offset) : "";
+}
+
 std::string_view ScriptSymbols::srcline(const session::Dso& dso, uint64_t dso_address) {
   auto [line, fresh] = impl_->srclines.find_or_add(dso, dso_address);
   if (fresh) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "session/dso.hpp"
+#include "session/machine.hpp"
 #include "symbols/unwound_frames.hpp"
 
 namespace sonde::output {
@@ -45,6 +46,9 @@ class ScriptSymbols {
   std::string_view srcline(const session::Dso& dso, uint64_t dso_address);
   // Inline frames at the address, innermost first, the holding function last; empty when none.
   const std::vector<ResolvedInline>& inline_frames(const session::Dso& dso, uint64_t dso_address);
+  // perf's "name+0x.." of a kernel address (a TEXT_POKE's), "" when no kernel map or symbol
+  // holds it.
+  std::string kernel_symbol_offset(const session::Machine& machine, uint64_t address);
   // The file holding the DSO's code (for the DWARF unwinder), "" when none was found.
   std::string elf_path(const session::Dso& dso);
 
