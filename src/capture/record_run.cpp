@@ -23,6 +23,18 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
   for (size_t i = 0; i < events.size(); ++i) {
     perf_event_attr attr = events[i].attr;
     attr.size = sizeof attr;
+    if (attr.text_poke) {
+      // record --kcore's event: the kernel's text changes on every CPU, from the start (perf's
+      // "immediate"); each record with its time, thread and CPU.
+      attr.sample_period = 1;
+      attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER |
+                         (options.sample_cpu ? PERF_SAMPLE_CPU : 0);
+      attr.sample_id_all = 1;
+      attr.inherit = options.inherit ? 1 : 0;
+      if (options.clockid) attr.use_clockid = 1, attr.clockid = *options.clockid;
+      attrs.push_back(attr);
+      continue;
+    }
     if (options.privilege == RecordOptions::Privilege::user) attr.exclude_kernel = 1, attr.exclude_user = 0;
     if (options.privilege == RecordOptions::Privilege::kernel) attr.exclude_user = 1, attr.exclude_kernel = 0;
     attr.sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | options.extra_sample_type;

@@ -36,7 +36,8 @@ Result<SamplingSession> SamplingSession::open(const std::vector<perf_event_attr>
     for (pid_t tid : tids) {
       std::vector<int> slot_fds(attrs.size(), -1);  // this (cpu, thread)'s events, for their groups
       for (size_t a = 0; a < attrs.size(); ++a) {
-        bool per_cpu = bpf_output(attrs[a]);
+        // BPF output and --kcore's text changes come from every task on the CPU.
+        bool per_cpu = bpf_output(attrs[a]) || attrs[a].text_poke;
         if (per_cpu && tid != tids.front()) continue;
         int group_fd = -1;
         if (a < group_leaders.size() && group_leaders[a] >= 0 && static_cast<size_t>(group_leaders[a]) < a)

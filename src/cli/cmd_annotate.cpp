@@ -6,6 +6,7 @@
 #include "base/strings.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "perfdata/reader.hpp"
 #include "pipeline/annotate_run.hpp"
 
 namespace sonde::cli {
@@ -63,6 +64,9 @@ int cmd_annotate(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "no warnings");
   if (auto exit_code = parse_command_line(app, argc, argv, "annotate", AfterOptions::nothing))
     return *exit_code;
+  if (app.count("--kallsyms") == 0 && vmlinux.empty())
+    if (auto recorded = perfdata::recording_kallsyms(options.input); !recorded.empty())
+      options.symbolizer.kallsyms = recorded;
   if (tui) return report_usage_error("annotate", "there is no TUI yet; output is --stdio text");
   if (stdio2) return report_usage_error("annotate", "--stdio2 is not available yet; use --stdio");
   if (source && no_source)

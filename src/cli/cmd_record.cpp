@@ -125,6 +125,9 @@ int cmd_record(int argc, char** argv) {
                "--switch-output");
   bool group = false;
   app.add_flag("--group", group, "put all the events in one group (as -e '{a,b}' does)");
+  app.add_flag("--kcore", record.kcore,
+               "copy /proc/kcore: OUTPUT becomes a directory (OUTPUT/data, OUTPUT/kcore_dir) and the "
+               "kernel's text changes are recorded");
   app.add_flag("--tail-synthesize", record.tail_synthesize,
                "synthesize the tasks' side-band when each file is finished instead of at the start");
   std::optional<std::string> intr_regs, user_regs;

@@ -26,6 +26,7 @@
 #include "output/report/report_output.hpp"
 #include "output/report/task_tree_text.hpp"
 #include "output/report/thread_counts_text.hpp"
+#include "perfdata/reader.hpp"
 #include "pipeline/html_report.hpp"
 #include "pipeline/report_browser.hpp"
 #include "pipeline/script_run.hpp"
@@ -227,6 +228,8 @@ int cmd_report(int argc, char** argv) {
   app.add_option("--pretty", pretty, "-T's table: normal (a column per event) or raw (a line per count)");
   if (auto exit_code = parse_command_line(app, argc, argv, "report", AfterOptions::nothing))
     return *exit_code;
+  if (request.kallsyms.empty() && request.vmlinux.empty())
+    request.kallsyms = perfdata::recording_kallsyms(request.input);
   if (tui && stdio) return report_usage_error("report", "--tui and --stdio contradict each other");
   if (children && no_children)
     return report_usage_error("report", "--children and --no-children contradict each other");

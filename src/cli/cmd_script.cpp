@@ -6,6 +6,7 @@
 #include "cli/command.hpp"
 #include "cli/event_options.hpp"
 #include "output/script/script_fields.hpp"
+#include "perfdata/reader.hpp"
 #include "pipeline/script_run.hpp"
 
 namespace sonde::cli {
@@ -131,6 +132,7 @@ int cmd_script(int argc, char** argv) {
   app.add_flag("-a,--all-cpus", all_cpus,
                "accepted: perf's option for 'perf script record' (sonde has none)");
   if (auto exit_code = parse_command_line(app, argc, argv, "script")) return *exit_code;
+  if (cli.kallsyms.empty() && cli.vmlinux.empty()) cli.kallsyms = perfdata::recording_kallsyms(cli.input);
   auto rest = command_after_options(app, "script");
   if (!rest) return report_error(rest.error());
   if (!rest->empty())

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "base/file.hpp"
 #include "base/mapped_file.hpp"
 #include "perfdata/file_layout.hpp"
 #include "perfdata/record_stream.hpp"
@@ -69,6 +70,8 @@ Result<PerfDataReader> PerfDataReader::open(const std::string& path) { return op
 
 Result<PerfDataReader> PerfDataReader::open(const std::string& path, Diagnostics& diagnostics) {
   if (path == "-") return open_stream(STDIN_FILENO);
+  // perf's directory recordings (record --kcore): the file is DIR/data.
+  if (is_directory(path)) return open(path + "/data", diagnostics);
   auto mapped = MappedFile::open(path);
   if (!mapped) return tl::unexpected(mapped.error());
   auto state = std::make_unique<State>();
@@ -100,6 +103,11 @@ Result<PerfDataReader> PerfDataReader::open(const std::string& path, Diagnostics
   state->data_offset = header->data.offset;
   state->file = std::move(*mapped);
   return PerfDataReader(std::move(state));
+}
+
+std::string recording_kallsyms(const std::string& input) {
+  std::string path = input + "/kcore_dir/kallsyms";
+  return is_directory(input) && path_exists(path) ? path : "";
 }
 
 Result<PerfDataReader> PerfDataReader::open_stream(int fd) {

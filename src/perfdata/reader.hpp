@@ -108,4 +108,9 @@ class PerfDataReader {
   std::unique_ptr<State> state_;
 };
 
+// A --kcore recording's kallsyms (DIR/kcore_dir/kallsyms): the symbols of the kernel it was taken
+// on, which perf reads instead of /proc/kallsyms unless --kallsyms or --vmlinux says otherwise.
+// "" for any other input.
+std::string recording_kallsyms(const std::string& input);
+
 }  // namespace sonde::perfdata

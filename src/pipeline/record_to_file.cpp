@@ -25,6 +25,7 @@
 #include "perfdata/machine_facts.hpp"
 #include "perfdata/tracing_data.hpp"
 #include "perfdata/writer.hpp"
+#include "pipeline/record_kcore.hpp"
 #include "symbols/kallsyms_cache.hpp"
 
 namespace sonde::pipeline {
@@ -233,6 +234,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   UniqueFd cgroup;
   if (auto resolved = resolve_record_target(options.target, record, cgroup); !resolved)
     return tl::unexpected(resolved.error());
+  if (options.kcore)
+    if (auto readable = check_kcore_readable(); !readable) return tl::unexpected(readable.error());
   if (options.events.empty()) {
     if (auto parsed = events::parse_events(default_event(), options.events); !parsed)
       return tl::unexpected(parsed.error());
@@ -243,6 +246,8 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   if (auto fallen = capture::fall_back_to_cpu_clock(options.events, options.verbose ? diagnostics : kept);
       !fallen)
     return tl::unexpected(fallen.error());
+  // Before the events whose index is taken as the last (--off-cpu's, -D's tracking event).
+  if (options.kcore) options.events.push_back(text_poke_event());
   if (options.off_cpu) options.events.push_back(capture::off_cpu_event());
   if (record.delay && !options.off_cpu) {
     options.events.push_back(tracking_event());
@@ -278,7 +283,13 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
   // perf keeps the previous file as perf.data.old (a non-empty one: -o /dev/null stays a device).
   bool to_pipe = options.output == "-";
   record.output_on_stdout = to_pipe;
-  if (!to_pipe && is_nonempty_regular_file(options.output)) {
+  std::string kcore_directory;
+  if (options.kcore) {
+    auto data = make_recording_directory(options.output);
+    if (!data) return tl::unexpected(data.error());
+    kcore_directory = options.output;
+    options.output = *data;
+  } else if (!to_pipe && is_nonempty_regular_file(options.output)) {
     if (std::rename(options.output.c_str(), (options.output + ".old").c_str()) != 0)
       return failf("cannot rename {} to {}.old: {}", options.output, options.output, errno_text(errno));
   }
@@ -317,6 +328,9 @@ Result<RecordToFileResult> record_to_file(RecordToFileOptions options, Diagnosti
     features->event_desc = descriptions;
     file_attrs = with_ids;
     workload_pid = pid;
+    if (!kcore_directory.empty())
+      if (auto copied = copy_kcore_into(std::exchange(kcore_directory, std::string())); !copied)
+        return copied;
     if (auto written = writer->write_attrs(with_ids); !written) return written;
     if (to_pipe)
       if (auto written = writer->write_pipe_features(*features); !written) return written;

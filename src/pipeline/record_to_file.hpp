@@ -52,6 +52,8 @@ struct RecordToFileOptions {
   capture::SidebandSynth synth;  // --synth: which existing tasks' records are synthesized
   // --tail-synthesize: the tasks' side-band is synthesized as each file is finished, not at the start.
   bool tail_synthesize = false;
+  // --kcore: `output` is a directory holding the file (DIR/data) and the kernel's code.
+  bool kcore = false;
 };
 
 // perf's default event: cycles, or cpu-clock without a hardware PMU (as in most VMs).
