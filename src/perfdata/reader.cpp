@@ -71,7 +71,13 @@ Result<PerfDataReader> PerfDataReader::open(const std::string& path) { return op
 Result<PerfDataReader> PerfDataReader::open(const std::string& path, Diagnostics& diagnostics) {
   if (path == "-") return open_stream(STDIN_FILENO);
   // perf's directory recordings (record --kcore): the file is DIR/data.
-  if (is_directory(path)) return open(path + "/data", diagnostics);
+  if (is_directory(path)) {
+    if (!path_exists(path + "/data"))
+      return failf(
+          "{} is a directory, not a perf.data file (a directory recording, record --kcore's, holds {}/data)",
+          path, path);
+    return open(path + "/data", diagnostics);
+  }
   auto mapped = MappedFile::open(path);
   if (!mapped) return tl::unexpected(mapped.error());
   auto state = std::make_unique<State>();
