@@ -20,6 +20,7 @@ const std::vector<Command>& commands() {
       {"annotate", "Read perf.data and show each sampled symbol's code with its samples", cmd_annotate},
       {"top", "Profile the system live, hottest functions first", cmd_top},
       {"buildid-list", "List the build-ids in a perf.data file", cmd_buildid_list},
+      {"evlist", "List the events in a perf.data file", cmd_evlist},
       {"buildid-cache", "Manage the build-id cache (~/.debug)", cmd_buildid_cache},
       {"collapse", "Fold stacks for flame graphs", cmd_collapse},
       {"flamegraph", "Draw a flame graph (SVG or HTML)", cmd_flamegraph},

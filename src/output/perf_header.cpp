@@ -60,10 +60,6 @@ void append_bits(fmt::memory_buffer& out, uint64_t value, BitNames names) {
   }
 }
 
-void append_field(fmt::memory_buffer& out, std::string_view name) {
-  fmt::format_to(fmt::appender(out), ", {} = ", name);
-}
-
 std::string usec_time(uint64_t ns) {
   return fmt::format("{}.{:06}", ns / 1000000000ull, ns % 1000000000ull / 1000);
 }
@@ -279,25 +275,34 @@ void append_feature(const perfdata::PerfDataReader& reader, int feature, fmt::me
 
 }  // namespace
 
-void append_attr_fields(const perf_event_attr& a, fmt::memory_buffer& out) {
+void append_attr_fields(const perf_event_attr& a, fmt::memory_buffer& out, AttrFieldStyle style) {
   auto it = fmt::appender(out);
+  bool first = true;
+  // The header's ", name = value"; evlist's ": name: value" first, ", name: value" after.
+  auto append_field = [&](std::string_view name) {
+    if (style == AttrFieldStyle::header)
+      fmt::format_to(it, ", {} = ", name);
+    else
+      fmt::format_to(it, "{} {}: ", first ? ":" : ",", name);
+    first = false;
+  };
   auto unsigned_field = [&](std::string_view name, uint64_t value) {
     if (value == 0) return;
-    append_field(out, name);
+    append_field(name);
     fmt::format_to(it, "{}", value);
   };
   auto hex_field = [&](std::string_view name, uint64_t value) {
     if (value == 0) return;
-    append_field(out, name);
+    append_field(name);
     append_c_alt_hex(out, value);
   };
-  append_field(out, "type");
+  append_field("type");
   fmt::format_to(it, "{}", a.type);
   unsigned_field("size", a.size);
   hex_field("config", a.config);
   unsigned_field("{ sample_period, sample_freq }", a.sample_period);
   if (a.sample_type) {
-    append_field(out, "sample_type");
+    append_field("sample_type");
     append_bits(out, a.sample_type,
                 {{PERF_SAMPLE_IP, "IP"},
                  {PERF_SAMPLE_TID, "TID"},
@@ -325,7 +330,7 @@ void append_attr_fields(const perf_event_attr& a, fmt::memory_buffer& out) {
                  {PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"}});
   }
   if (a.read_format) {
-    append_field(out, "read_format");
+    append_field("read_format");
     append_bits(out, a.read_format,
                 {{PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
                  {PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING"},
@@ -375,7 +380,7 @@ void append_attr_fields(const perf_event_attr& a, fmt::memory_buffer& out) {
   hex_field("{ bp_addr, config1 }", a.bp_addr);
   hex_field("{ bp_len, config2 }", a.bp_len);
   if (a.branch_sample_type) {
-    append_field(out, "branch_sample_type");
+    append_field("branch_sample_type");
     append_bits(out, a.branch_sample_type,
                 {{PERF_SAMPLE_BRANCH_USER, "USER"},
                  {PERF_SAMPLE_BRANCH_KERNEL, "KERNEL"},
@@ -399,7 +404,7 @@ void append_attr_fields(const perf_event_attr& a, fmt::memory_buffer& out) {
   hex_field("sample_regs_user", a.sample_regs_user);
   unsigned_field("sample_stack_user", a.sample_stack_user);
   if (a.clockid != 0) {
-    append_field(out, "clockid");
+    append_field("clockid");
     fmt::format_to(it, "{}", static_cast<int64_t>(a.clockid));
   }
   hex_field("sample_regs_intr", a.sample_regs_intr);

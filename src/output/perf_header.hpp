@@ -23,7 +23,10 @@ void append_header_info(const perfdata::PerfDataReader& reader, const std::strin
 void print_header_info(std::FILE* out, const perfdata::PerfDataReader& reader, const std::string& path,
                        bool show_info = false);
 
-// perf_event_attr__fprintf's ", name = value" list of an attr's non-zero fields.
-void append_attr_fields(const perf_event_attr& attr, fmt::memory_buffer& out);
+// perf_event_attr__fprintf's list of an attr's non-zero fields: ", name = value" each in the
+// header's event lines, ": name: value, name: value" after the event's name in perf evlist -v.
+enum class AttrFieldStyle { header, evlist };
+void append_attr_fields(const perf_event_attr& attr, fmt::memory_buffer& out,
+                        AttrFieldStyle style = AttrFieldStyle::header);
 
 }  // namespace sonde::output
