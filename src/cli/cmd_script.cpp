@@ -8,6 +8,7 @@
 #include "output/script/script_fields.hpp"
 #include "perfdata/reader.hpp"
 #include "pipeline/script_run.hpp"
+#include "pipeline/script_skeleton.hpp"
 
 namespace sonde::cli {
 
@@ -128,6 +129,9 @@ int cmd_script(int argc, char** argv) {
   app.add_option("--dlfilter", dlfilter, "filter the samples with this shared object (perf's dlfilter API)");
   app.add_option("--dlarg", dlargs, "an argument for the dlfilter's start() (repeatable)");
   app.add_flag("--list-dlfilters", list_dlfilters, "list the dlfilters here and perf's, with descriptions");
+  std::string gen_script;
+  app.add_option("-g,--gen-script", gen_script,
+                 "write perf's script skeleton for the file's events (python)");
   bool all_cpus = false;
   app.add_flag("-a,--all-cpus", all_cpus,
                "accepted: perf's option for 'perf script record' (sonde has none)");
@@ -141,6 +145,19 @@ int cmd_script(int argc, char** argv) {
 
   if (list_dlfilters) {
     fmt::print("{}", pipeline::dlfilter_listing());
+    return 0;
+  }
+  if (!gen_script.empty()) {
+    if (gen_script == "perl" || gen_script == "pl" || gen_script == "Perl")
+      return report_usage_error("script", "-g perl: sonde writes Python script skeletons only (-g python)");
+    if (gen_script != "python" && gen_script != "py" && gen_script != "Python")
+      return report_usage_error("script",
+                                fmt::format("-g {}: invalid language specifier (python)", gen_script));
+    if (!cli.field_specs.empty())
+      return report_usage_error("script", "custom fields not supported for generated scripts");
+    auto written = pipeline::write_python_skeleton(cli.input);
+    if (!written) return report_error("script", written.error());
+    fmt::print(stderr, "generated Python script: {}\n", *written);
     return 0;
   }
   if (!dlargs.empty() && dlfilter.empty())

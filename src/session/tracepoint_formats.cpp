@@ -174,6 +174,13 @@ tep_event* TracepointFormats::find(uint64_t id) const {
   return tep_find_event(handle_->tep, static_cast<int>(id));
 }
 
+std::vector<tep_event*> TracepointFormats::events_by_id() const {
+  std::vector<tep_event*> events;
+  if (tep_event** sorted = tep_list_events(handle_->tep, TEP_EVENT_SORT_ID))
+    for (; *sorted != nullptr; ++sorted) events.push_back(*sorted);
+  return events;
+}
+
 namespace {
 
 // perf 6.1's tep_print_fields (its libtraceevent's: Debian's newer one prints unsigned fields in

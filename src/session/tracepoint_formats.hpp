@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/bytes.hpp"
 #include "base/error.hpp"
@@ -28,6 +29,8 @@ class TracepointFormats {
 
   // The event with tracefs id `id` (a tracepoint attr's config), or nullptr.
   tep_event* find(uint64_t id) const;
+  // Every event format the blob holds, in id order (what perf script -g python writes handlers for).
+  std::vector<tep_event*> events_by_id() const;
   // Appends a tracepoint sample's payload formatted by its event's print fmt (perf's
   // TEP_PRINT_INFO); the event is the one the payload's common_type names. `raw_fields`: each
   // field as "name=value" instead, without the print fmt (perf report's --raw-trace).
