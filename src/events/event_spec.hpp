@@ -3,6 +3,7 @@
 #include <linux/perf_event.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sonde::events {
@@ -39,6 +40,16 @@ struct EventSpec {
 // perf stat's -G: the comma-separated cgroups go to the events in order ("" for none); a single
 // cgroup goes to every event. Fails when more cgroups than events are given.
 bool assign_cgroups(std::vector<EventSpec>& events, const std::vector<std::string>& cgroups);
+// The software dummy event (it never counts): the carrier of side-band records, named `name`.
+inline EventSpec dummy_event(std::string name) {
+  EventSpec dummy;
+  dummy.name = std::move(name);
+  dummy.attr.type = PERF_TYPE_SOFTWARE;
+  dummy.attr.config = PERF_COUNT_SW_DUMMY;
+  dummy.attr.size = sizeof dummy.attr;
+  return dummy;
+}
+
 // perf stat's --for-each-cgroup: every event once per cgroup, cgroup by cgroup.
 std::vector<EventSpec> expand_for_each_cgroup(const std::vector<EventSpec>& events,
                                               const std::vector<std::string>& cgroups);

@@ -67,11 +67,7 @@ Result<void> copy_kcore_into(const std::string& directory) {
 }
 
 events::EventSpec text_poke_event() {
-  events::EventSpec dummy;
-  dummy.name = "dummy:u";
-  dummy.attr.type = PERF_TYPE_SOFTWARE;
-  dummy.attr.config = PERF_COUNT_SW_DUMMY;
-  dummy.attr.size = sizeof dummy.attr;
+  events::EventSpec dummy = events::dummy_event("dummy:u");
   dummy.attr.exclude_kernel = dummy.attr.exclude_hv = dummy.attr.exclude_guest = 1;
   dummy.attr.text_poke = dummy.attr.ksymbol = 1;
   return dummy;

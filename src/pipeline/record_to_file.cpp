@@ -72,14 +72,7 @@ void add_clock_features(int clockid, perfdata::FeatureSet& features) {
 }
 
 // perf's dummy event, which carries the side-band while -D holds the sampling events back.
-events::EventSpec tracking_event() {
-  events::EventSpec dummy;
-  dummy.name = "dummy:HG";
-  dummy.attr.type = PERF_TYPE_SOFTWARE;
-  dummy.attr.config = PERF_COUNT_SW_DUMMY;
-  dummy.attr.size = sizeof dummy.attr;
-  return dummy;
-}
+events::EventSpec tracking_event() { return events::dummy_event("dummy:HG"); }
 
 // --timestamp-filename: perf's suffix, local time to the hundredth of a second.
 std::string timestamped(const std::string& output) {
