@@ -18,7 +18,7 @@ namespace sonde::symbols {
 namespace {
 
 // Bumped whenever the layout below or the clean-ups that made the tables change.
-constexpr char kMagic[8] = {'S', 'O', 'N', 'D', 'E', 'K', 'S', '3'};
+constexpr char kMagic[8] = {'S', 'O', 'N', 'D', 'E', 'K', 'S', '4'};
 
 void put_text(ByteWriter& out, std::string_view text) {
   out.put(static_cast<uint32_t>(text.size()));
@@ -35,7 +35,7 @@ std::optional<std::string_view> take_text(ByteReader& in) {
 
 // A table as columns the reader maps in place: its name, the symbol count and the names' size,
 // padding to 8 bytes, then starts, sizes, ends and running maximum ends (u64 each), each name's
-// offset (u32), and the names, each ending in a NUL.
+// offset (u32), the names, each ending in a NUL, and each symbol's binding (u8).
 void put_table(ByteWriter& out, std::string_view name, const SymbolTable& table) {
   const std::vector<Symbol>& symbols = table.symbols();
   std::string names;
@@ -56,6 +56,7 @@ void put_table(ByteWriter& out, std::string_view name, const SymbolTable& table)
   for (uint64_t end : table.max_ends()) out.put(end);
   out.put_bytes(offsets.data(), offsets.size() * sizeof(uint32_t));
   out.put_bytes(names.data(), names.size());
+  for (const Symbol& symbol : symbols) out.put(symbol.binding);
 }
 
 template <typename T>
@@ -79,7 +80,8 @@ std::optional<SymbolTable> take_table(ByteReader& in, const std::shared_ptr<cons
   auto max_ends = take_column<uint64_t>(in, *count);
   auto offsets = take_column<uint32_t>(in, *count);
   auto names = take_column<char>(in, *names_size);
-  if (!starts || !sizes || !ends || !max_ends || !offsets || !names) return std::nullopt;
+  auto bindings = take_column<uint8_t>(in, *count);
+  if (!starts || !sizes || !ends || !max_ends || !offsets || !names || !bindings) return std::nullopt;
   // Every name must start inside the names and end with a NUL there.
   if (*count > 0 && (names->empty() || names->back() != '\0')) return std::nullopt;
   for (uint32_t offset : *offsets)
@@ -91,6 +93,7 @@ std::optional<SymbolTable> take_table(ByteReader& in, const std::shared_ptr<cons
   columns.max_ends = *max_ends;
   columns.name_offsets = *offsets;
   columns.names = std::string_view(names->data(), names->size());
+  columns.bindings = *bindings;
   return SymbolTable::from_mapped(std::move(columns));
 }
 

@@ -57,7 +57,7 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text) {
       last_module = &it->second;
       last_module_name = it->first;
     }
-    last_module->push_back(Symbol{symbol.start, symbol.size, symbol.name.substr(0, tab)});
+    last_module->push_back(Symbol{symbol.start, symbol.size, symbol.name.substr(0, tab), symbol.binding});
   }
   KernelSymbols out;
   out.kernel = SymbolTable::from_clean(std::move(kernel));

@@ -104,7 +104,8 @@ SymbolTable SymbolTable::build(std::vector<RawSymbol> raw, bool kallsyms) {
       if (!better_symbol(raw[best], ends[best] - raw[best].start, raw[j], ends[j] - raw[j].start)) best = j;
     // The survivor keeps perf's original end (its own size, or the fixed-up one).
     uint64_t end = std::max(ends[best], raw[best].start + 1);
-    table.symbols_.push_back(Symbol{raw[best].start, end - raw[best].start, std::move(raw[best].name)});
+    table.symbols_.push_back(
+        Symbol{raw[best].start, end - raw[best].start, std::move(raw[best].name), raw[best].binding});
     table.ends_.push_back(end);
     i = j;
   }
@@ -125,7 +126,7 @@ SymbolTable SymbolTable::from_clean(std::vector<Symbol> symbols) {
 void SymbolTable::add_unchecked(std::vector<RawSymbol> extra) {
   for (RawSymbol& symbol : extra) {
     if (has_tree_) tree_.insert(symbol.start, symbol.start + symbol.size, 0);
-    symbols_.push_back(Symbol{symbol.start, symbol.size, std::move(symbol.name)});
+    symbols_.push_back(Symbol{symbol.start, symbol.size, std::move(symbol.name), symbol.binding});
     ends_.push_back(symbol.start + std::max<uint64_t>(symbol.size, 1));
   }
   sort_and_index();
@@ -167,7 +168,8 @@ struct SymbolTable::Mapped {
 
   Symbol make(size_t index) const {
     return Symbol{columns.starts[index], columns.sizes[index],
-                  std::string(columns.names.data() + columns.name_offsets[index])};
+                  std::string(columns.names.data() + columns.name_offsets[index]),
+                  index < columns.bindings.size() ? columns.bindings[index] : uint8_t{0}};
   }
 };
 

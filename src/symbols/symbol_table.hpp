@@ -42,6 +42,7 @@ class SymbolTable {
     std::span<const uint64_t> starts, sizes, ends, max_ends;
     std::span<const uint32_t> name_offsets;
     std::string_view names;
+    std::span<const uint8_t> bindings;
   };
   static SymbolTable from_mapped(MappedColumns columns);
 

@@ -339,6 +339,11 @@ uint64_t Symbolizer::elf_address(const session::Dso& dso, uint64_t addr) {
   return to_symbol_space(state(dso), addr);
 }
 
+uint64_t Symbolizer::symbols_end(const session::Dso& dso) {
+  DsoState& s = state(dso);
+  return s.table && !s.table->empty() ? s.table->max_ends().back() : 0;
+}
+
 namespace {
 
 DwarfInfo* dwarf_of(DsoState& state) {

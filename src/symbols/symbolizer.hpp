@@ -25,9 +25,10 @@
 namespace sonde::symbols {
 
 struct Symbol {
-  uint64_t start = 0;  // in the DSO's symbol space (see above)
-  uint64_t size = 0;   // perf's extent: the ELF size, or up to the next symbol when it had none
-  std::string name;    // demangled when demangling is on (C++ and Rust, as perf does)
+  uint64_t start = 0;   // in the DSO's symbol space (see above)
+  uint64_t size = 0;    // perf's extent: the ELF size, or up to the next symbol when it had none
+  std::string name;     // demangled when demangling is on (C++ and Rust, as perf does)
+  uint8_t binding = 0;  // STB_LOCAL, STB_GLOBAL, STB_WEAK (kallsyms: its type letter's)
 };
 
 struct InlineFrame {  // innermost first
@@ -71,6 +72,10 @@ class Symbolizer {
 
   // `addr` in the DSO's symbol space (see the top of this file).
   uint64_t elf_address(const session::Dso& dso, uint64_t addr);
+
+  // Where the DSO's last symbol ends (0 without symbols): perf ends the kernel's map there
+  // (map__fixup_end), rather than at the top of the address space.
+  uint64_t symbols_end(const session::Dso& dso);
 
   // "file.c:123" as perf prints srcline (basename of the file, unless full_source_path), or "" when the DSO
   // has no line information for `addr` (callers print perf's fallback, e.g. "dso+0x1234" or "??:0").

@@ -1,5 +1,6 @@
 // The kallsyms cache: what it gives back equals what parsing kallsyms gives, and a cache made
 // for another kernel state, or damaged, is not used.
+#include <elf.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -27,6 +28,7 @@ void expect_same_table(const symbols::SymbolTable& a, const symbols::SymbolTable
     EXPECT_EQ(a.symbols()[i].start, b.symbols()[i].start);
     EXPECT_EQ(a.symbols()[i].size, b.symbols()[i].size);
     EXPECT_EQ(a.symbols()[i].name, b.symbols()[i].name);
+    EXPECT_EQ(a.symbols()[i].binding, b.symbols()[i].binding) << a.symbols()[i].name;
   }
 }
 
@@ -50,6 +52,11 @@ TEST(KallsymsCache, GivesBackWhatParsingGave) {
   EXPECT_EQ(read->kernel.find(0xffffffff81000fff)->name, "last_kernel");
   EXPECT_EQ(read->kernel.find(0xffffffff81002000), nullptr);
   EXPECT_EQ(read->modules.at("ext4").find(0xffffffffc0001f00)->name, "mod_work");
+  // Bindings from the type letters (script -s's callchain dicts give them), kept by the cache.
+  EXPECT_EQ(read->kernel.find(0xffffffff81000100)->binding, STB_LOCAL);
+  EXPECT_EQ(read->kernel.find(0xffffffff81000400)->binding, STB_GLOBAL);
+  EXPECT_EQ(read->modules.at("ext4").find(0xffffffffc0001000)->binding, STB_LOCAL);
+  EXPECT_EQ(read->modules.at("ext4").find(0xffffffffc0001080)->binding, STB_GLOBAL);
 }
 
 TEST(KallsymsCache, AnotherKernelStateIsNotUsed) {
