@@ -7,6 +7,7 @@
 #include "cli/event_options.hpp"
 #include "output/script/script_fields.hpp"
 #include "perfdata/reader.hpp"
+#include "pipeline/python_script.hpp"
 #include "pipeline/script_run.hpp"
 #include "pipeline/script_skeleton.hpp"
 
@@ -132,6 +133,10 @@ int cmd_script(int argc, char** argv) {
   std::string gen_script;
   app.add_option("-g,--gen-script", gen_script,
                  "write perf's script skeleton for the file's events (python)");
+  std::string script_name;
+  app.add_option("-s,--script", script_name,
+                 "run a Python script's handlers over the samples (perf's Python scripting); the "
+                 "words after the options are the script's arguments");
   bool all_cpus = false;
   app.add_flag("-a,--all-cpus", all_cpus,
                "accepted: perf's option for 'perf script record' (sonde has none)");
@@ -139,9 +144,20 @@ int cmd_script(int argc, char** argv) {
   if (cli.kallsyms.empty() && cli.vmlinux.empty()) cli.kallsyms = perfdata::recording_kallsyms(cli.input);
   auto rest = command_after_options(app, "script");
   if (!rest) return report_error(rest.error());
-  if (!rest->empty())
+  // perf's `perf script SCRIPT.py ARGS`: a script named in place of -s.
+  if (script_name.empty() && !rest->empty() && rest->front().ends_with(".py")) {
+    script_name = rest->front();
+    rest->erase(rest->begin());
+  }
+  if (!rest->empty() && script_name.empty())
     return report_usage_error(
         "script", fmt::format("unexpected argument '{}'; see 'sonde script --help'", rest->front()));
+  std::optional<output::python::PythonScriptOptions> python;
+  if (!script_name.empty()) {
+    auto chosen = pipeline::find_python_script(script_name);
+    if (!chosen) return report_error("script", chosen.error());
+    python = output::python::PythonScriptOptions{*chosen, std::move(*rest)};
+  }
 
   if (list_dlfilters) {
     fmt::print("{}", pipeline::dlfilter_listing());
@@ -210,6 +226,7 @@ int cmd_script(int argc, char** argv) {
   run.time_slices = cli.time;
   run.dlfilter = dlfilter;
   run.dlargs = dlargs;
+  run.python = std::move(python);
   if (call_trace)
     run.instruction_trace_option = "--call-trace";
   else if (call_ret_trace)
@@ -223,9 +240,9 @@ int cmd_script(int argc, char** argv) {
 
   Diagnostics diagnostics(
       [](const Diagnostics::Message& message) { fmt::print(stderr, "sonde script: {}\n", message.text); });
-  if (auto done = pipeline::run_script(std::move(run), diagnostics); !done)
-    return report_error("script", done.error());
-  return 0;
+  auto done = pipeline::run_script(std::move(run), diagnostics);
+  if (!done) return report_error("script", done.error());
+  return *done;
 }
 
 }  // namespace sonde::cli

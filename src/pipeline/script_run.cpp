@@ -55,7 +55,7 @@ unsigned kernel_max_stack() {
   return value;
 }
 
-Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
+Result<int> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   auto session = session::Session::open(options.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   // Its lines stream to stdout: progress only when they go elsewhere.
@@ -63,7 +63,7 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   output::ScriptOutput out(stdout);
   if (options.header || options.header_only) {
     output::append_header_info(session->reader(), options.input, out.buffer(), options.show_info);
-    if (options.header_only) return {};
+    if (options.header_only) return 0;
   }
   if (options.time_slices.find('%') != std::string::npos) {
     std::optional<std::pair<uint64_t, uint64_t>> sample_times;
@@ -105,6 +105,8 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   else if (options.stitch_lbr)
     return fail("sonde script does not stitch LBR callchains yet");
 
+  // A script's perf_sample_srcline names the source file as DWARF does, not by its base name.
+  if (options.python) options.symbols.full_source_path = true;
   output::ScriptSymbols symbols(options.symbols);
   // --call-graph dwarf samples: their user frames, unwound from the saved stack.
   unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
@@ -117,13 +119,24 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
     auto loaded = analysis::Dlfilter::load(options.dlfilter, options.dlargs);
     if (!loaded) return tl::unexpected(loaded.error());
     dlfilter = std::move(*loaded);
-    if (auto started = dlfilter->start(); !started) return started;
+    if (auto started = dlfilter->start(); !started) return tl::unexpected(started.error());
     options.script.dlfilter = dlfilter.get();
+  }
+  std::unique_ptr<output::python::PythonScriptSink> python;
+  if (options.python) {
+    options.python->max_stack = options.script.max_stack;
+    options.python->use_callchain = options.script.use_callchain;
+    auto loaded = output::python::PythonScriptSink::load(*options.python, *session, symbols);
+    if (!loaded) return tl::unexpected(loaded.error());
+    python = std::move(*loaded);
+    options.script.sample_sink = python.get();
   }
   analysis::ScriptFilter filter = options.script.filter;
   bool script_shows_lost = options.script.show_lost_events;
   output::ScriptPrinter printer(std::move(options.script), *session, symbols, out);
-  if (auto prepared = printer.prepare(); !prepared) return prepared;
+  if (auto prepared = printer.prepare(); !prepared) return tl::unexpected(prepared.error());
+  if (python)
+    if (std::optional<int> status = python->begin()) return *status;
   output::RawDumpPrinter dump(*session, symbols,
                               output::raw_dump_file_label(options.input, session->reader().is_pipe()), filter,
                               script_shows_lost, out, printer);
@@ -140,7 +153,8 @@ Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics) {
   if (processed && printer.failure()) processed = tl::unexpected(*printer.failure());
   for (const std::string& line : printer.event_dump_summary())
     std::fprintf(stdout, "[ sonde script: %s ]\n", line.c_str());
-  return processed;
+  if (!processed) return tl::unexpected(processed.error());
+  return python ? python->end() : 0;
 }
 
 std::string dlfilter_listing() {

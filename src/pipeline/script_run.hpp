@@ -1,12 +1,14 @@
 #pragma once
 // perf script: a perf.data file's events printed one per line (or dumped raw, -D), with the
 // kernel's defaults read from /proc and the samples' callchains symbolized and unwound.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/script/script_filter.hpp"
 #include "base/diagnostics.hpp"
 #include "base/error.hpp"
+#include "output/python/python_script_sink.hpp"
 #include "output/script/script_printer.hpp"
 #include "output/script/script_symbols.hpp"
 
@@ -47,13 +49,16 @@ struct ScriptRunOptions {
   std::string time_slices;          // --time as given: percent slices are resolved against the file
   std::string dlfilter;             // --dlfilter: the filter's name or path
   std::vector<std::string> dlargs;  // --dlarg, for its start()
+  // -s: the samples go to this Python script's handlers instead of being printed.
+  std::optional<output::python::PythonScriptOptions> python;
 };
 
 // --list-dlfilters: perf's listing of the filters in the current directory and perf's own.
 std::string dlfilter_listing();
 
-// Prints on stdout; the reader's warnings go to `diagnostics`.
-Result<void> run_script(ScriptRunOptions options, Diagnostics& diagnostics);
+// Prints on stdout; the reader's warnings go to `diagnostics`. The exit status: 0, or what a
+// Python script (-s) ended the run with.
+Result<int> run_script(ScriptRunOptions options, Diagnostics& diagnostics);
 
 // report -D: every record dumped as perf report dumps it (its handlers: READ read, THREAD_MAP and
 // CPU_MAP not), then the records counted as --stats counts them, on stdout.

@@ -31,19 +31,32 @@ bool has_callchain(const perfdata::EventAttr& event) {
   return event.attr.sample_type & PERF_SAMPLE_CALLCHAIN;
 }
 
-// perf's sample_addr_correlates_sym: the address of page-fault samples is a code or data
-// address worth a symbol.
+std::string_view dso_name(const session::Location& loc) {
+  return loc.dso != nullptr ? std::string_view(loc.dso->long_name) : std::string_view("[unknown]");
+}
+
+}  // namespace
+
 bool addr_correlates_sym(const perf_event_attr& attr) {
   return attr.type == PERF_TYPE_SOFTWARE &&
          (attr.config == PERF_COUNT_SW_PAGE_FAULTS || attr.config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
           attr.config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
 }
 
-std::string_view dso_name(const session::Location& loc) {
-  return loc.dso != nullptr ? std::string_view(loc.dso->long_name) : std::string_view("[unknown]");
+session::Location locate_sample_addr(const session::Machine& machine, const session::SampleEvent& sample) {
+  session::Location loc = machine.locate(sample.thread, sample.cpumode, sample.sample.addr);
+  if (loc.map == nullptr) {
+    uint8_t other = loc.kernel() ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+    session::Location fallback = machine.locate(sample.thread, other, sample.sample.addr);
+    if (fallback.map != nullptr) loc = fallback;
+  }
+  return loc;
 }
 
-}  // namespace
+session::Location locate_sample_ip(const session::Machine& machine, const session::SampleEvent& sample) {
+  if (!sample.sample.has(PERF_SAMPLE_CALLCHAIN) && !sample.callchain.empty()) return sample.callchain.front();
+  return machine.locate(sample.thread, sample.cpumode, sample.sample.ip);
+}
 
 ScriptPrinter::ScriptPrinter(ScriptOptions options, session::Session& session, ScriptSymbols& symbols,
                              ScriptOutput& out)
@@ -287,10 +300,7 @@ void append_bpf_output(fmt::memory_buffer& buf, Bytes data) {
 }  // namespace
 
 void ScriptPrinter::append_sample_ip(const session::SampleEvent& sample, uint64_t fields) {
-  const session::Location loc =
-      sample.sample.has(PERF_SAMPLE_CALLCHAIN)
-          ? session_.machine().locate(sample.thread, sample.cpumode, sample.sample.ip)
-          : sample.callchain.front();
+  const session::Location loc = locate_sample_ip(session_.machine(), sample);
   fmt::memory_buffer& buf = out_.buffer();
   fmt::format_to(fmt::appender(buf), "{:16x}", sample.sample.ip);
   if (fields & kFieldSym) append_symbol(loc, fields, nullptr);
@@ -302,12 +312,7 @@ void ScriptPrinter::append_addr(const session::SampleEvent& sample, uint64_t fie
   fmt::memory_buffer& buf = out_.buffer();
   fmt::format_to(fmt::appender(buf), "{:16x}", sample.sample.addr);
   if (!addr_correlates_sym(sample.event.attr)) return;
-  session::Location loc = session_.machine().locate(sample.thread, sample.cpumode, sample.sample.addr);
-  if (loc.map == nullptr) {
-    uint8_t other = loc.kernel() ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
-    session::Location fallback = session_.machine().locate(sample.thread, other, sample.sample.addr);
-    if (fallback.map != nullptr) loc = fallback;
-  }
+  session::Location loc = locate_sample_addr(session_.machine(), sample);
   if (fields & kFieldSym) append_symbol(loc, fields, nullptr);
   if (fields & kFieldDso) fmt::format_to(fmt::appender(buf), " ({})", dso_name(loc));
 }
@@ -358,6 +363,16 @@ void ScriptPrinter::on_sample(const session::SampleEvent& sample) {
     return;
   if (filter.filters_places() && skip_place(sample)) return;
   if (options_.dlfilter && dlfilter_drops(sample, false)) return;
+  if (options_.sample_sink != nullptr) {
+    if (sink_stopped_) return;
+    const tep_event* tracepoint = sample.event.attr.type == PERF_TYPE_TRACEPOINT && formats_
+                                      ? formats_->find(sample.event.attr.config)
+                                      : nullptr;
+    // What the printer has buffered (side-band records) goes out before the script prints.
+    out_.flush();
+    sink_stopped_ = !options_.sample_sink->on_sample(sample, event_names_[sample.event_index], tracepoint);
+    return;
+  }
 
   fmt::memory_buffer& buf = out_.buffer();
   const size_t line_start = buf.size();

@@ -20,6 +20,23 @@
 
 namespace sonde::output {
 
+// perf's sample_addr_correlates_sym: the address of page-fault samples is a code or data
+// address worth a symbol.
+bool addr_correlates_sym(const perf_event_attr& attr);
+// Where a sample's addr falls (in the other privilege's maps when its own have none), and its ip.
+session::Location locate_sample_addr(const session::Machine& machine, const session::SampleEvent& sample);
+session::Location locate_sample_ip(const session::Machine& machine, const session::SampleEvent& sample);
+
+// script -s: the samples the printer's filters keep go to a script instead of being printed.
+class ScriptSampleSink {
+ public:
+  virtual ~ScriptSampleSink() = default;
+  // `tracepoint`: the sample's tracepoint format, nullptr for other events. false: the script
+  // ended the run, and wants no more samples.
+  virtual bool on_sample(const session::SampleEvent& sample, std::string_view event_name,
+                         const tep_event* tracepoint) = 0;
+};
+
 // perf script's times: as recorded, --reltime (since the first event with a time), --deltatime
 // (since the event printed before).
 enum class ScriptTimes { absolute, since_first, since_previous };
@@ -47,7 +64,8 @@ struct ScriptOptions {
   // --per-event-dump: each event's sample lines go to "<this>.<event>.dump" instead of stdout.
   std::string per_event_dump_prefix;
   analysis::ScriptFilter filter;
-  analysis::Dlfilter* dlfilter = nullptr;  // --dlfilter: started, asked of each sample
+  analysis::Dlfilter* dlfilter = nullptr;   // --dlfilter: started, asked of each sample
+  ScriptSampleSink* sample_sink = nullptr;  // -s: the samples go to the script's handlers
 };
 
 // Writes text in large blocks; a write error (a closed pipe) ends the output quietly.
@@ -124,6 +142,7 @@ class ScriptPrinter : public session::SessionVisitor {
   analysis::EventSwitch event_switch_;
   std::optional<ScriptDlfilterHost> dlfilter_host_;
   std::optional<Error> failure_;
+  bool sink_stopped_ = false;  // the script ended the run
   struct EventDump {
     std::string path;
     std::FILE* file = nullptr;

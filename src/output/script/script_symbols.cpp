@@ -50,6 +50,7 @@ const ResolvedSymbol& ScriptSymbols::resolve(const session::Dso& dso, uint64_t d
       resolved->name = symbol->name;
       resolved->offset = resolved->elf_address - symbol->start;
       resolved->size = symbol->size;
+      resolved->binding = symbol->binding;
     }
   }
   return *resolved;
@@ -80,6 +81,13 @@ const std::vector<ResolvedInline>& ScriptSymbols::inline_frames(const session::D
   auto [frames, fresh] = impl_->inlines.find_or_add(dso, dso_address);
   if (fresh) *frames = symbols::unwound_frames(impl_->symbolizer, dso, dso_address);
   return *frames;
+}
+
+uint64_t ScriptSymbols::map_end(const session::Map& map) {
+  if (map.dso != nullptr && map.dso->kind == session::DsoKind::kernel) {
+    if (uint64_t end = impl_->symbolizer.symbols_end(*map.dso)) return end;
+  }
+  return map.end;
 }
 
 std::string ScriptSymbols::elf_path(const session::Dso& dso) { return impl_->symbolizer.elf_path(dso); }

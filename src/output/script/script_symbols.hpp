@@ -20,6 +20,7 @@ struct ResolvedSymbol {
   uint64_t offset = 0;       // perf's sym+0x.. offset
   uint64_t size = 0;         // the symbol's extent
   uint64_t elf_address = 0;  // the address in the file's symbol space (perf's rip_2objdump)
+  uint8_t binding = 0;       // STB_LOCAL, STB_GLOBAL, STB_WEAK
 };
 
 using ResolvedInline = symbols::UnwoundFrame;
@@ -49,6 +50,8 @@ class ScriptSymbols {
   // perf's "name+0x.." of a kernel address (a TEXT_POKE's), "" when no kernel map or symbol
   // holds it.
   std::string kernel_symbol_offset(const session::Machine& machine, uint64_t address);
+  // perf's end of a map: the kernel image's ends with its last symbol; others where they end.
+  uint64_t map_end(const session::Map& map);
   // The file holding the DSO's code (for the DWARF unwinder), "" when none was found.
   std::string elf_path(const session::Dso& dso);
 
