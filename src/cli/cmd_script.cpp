@@ -137,6 +137,9 @@ int cmd_script(int argc, char** argv) {
   app.add_option("-s,--script", script_name,
                  "run a Python script's handlers over the samples (perf's Python scripting); the "
                  "words after the options are the script's arguments");
+  bool list_scripts = false;
+  app.add_flag("-l,--list", list_scripts,
+               "list the scripts sonde ships (run one as: sonde script NAME [ARGS])");
   bool all_cpus = false;
   app.add_flag("-a,--all-cpus", all_cpus,
                "accepted: perf's option for 'perf script record' (sonde has none)");
@@ -144,10 +147,21 @@ int cmd_script(int argc, char** argv) {
   if (cli.kallsyms.empty() && cli.vmlinux.empty()) cli.kallsyms = perfdata::recording_kallsyms(cli.input);
   auto rest = command_after_options(app, "script");
   if (!rest) return report_error(rest.error());
-  // perf's `perf script SCRIPT.py ARGS`: a script named in place of -s.
-  if (script_name.empty() && !rest->empty() && rest->front().ends_with(".py")) {
-    script_name = rest->front();
-    rest->erase(rest->begin());
+  if (list_scripts) {
+    auto listing = pipeline::python_script_listing();
+    if (!listing) return report_error("script", listing.error());
+    fmt::print("{}", *listing);
+    return 0;
+  }
+  // perf's `perf script SCRIPT.py ARGS` and `perf script NAME ARGS` (a shipped script): a script
+  // named in place of -s.
+  if (script_name.empty() && !rest->empty()) {
+    if (rest->front().ends_with(".py")) {
+      script_name = rest->front();
+    } else if (auto shipped = pipeline::shipped_python_script(rest->front())) {
+      script_name = *shipped;
+    }
+    if (!script_name.empty()) rest->erase(rest->begin());
   }
   if (!rest->empty() && script_name.empty())
     return report_usage_error(
