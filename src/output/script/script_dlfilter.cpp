@@ -73,6 +73,7 @@ void ScriptDlfilterHost::fill(const session::Location& loc, abi::AddressLocation
   al.symoff = static_cast<uint32_t>(symbol.offset);
   al.sym_start = loc.dso_address - symbol.offset;
   al.sym_end = al.sym_start + symbol.size;
+  al.sym_binding = symbol.binding;
 }
 
 bool ScriptDlfilterHost::resolve_ip(abi::AddressLocation& al) {
