@@ -85,6 +85,9 @@ std::optional<std::string> PythonEngine::start() {
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
   config.parse_argv = 0;
+  // SIGINT stays sonde's (the run stops and trace_end prints the summary, as perf's scripts
+  // promise: "Press control+C to stop and show the summary"); SIGPIPE stays the default.
+  config.install_signal_handlers = 0;
   // The prefix from the system's Python, not from whichever python3 comes first in PATH.
   char executable[PATH_MAX];
   ssize_t length = ::readlink("/proc/self/exe", executable, sizeof executable - 1);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <csignal>
 #include <cstring>
 
 #include "base/file.hpp"
@@ -19,6 +20,21 @@
 namespace sonde::output::python {
 
 namespace {
+
+volatile std::sig_atomic_t stop_signal = 0;
+
+// The first SIGINT or SIGTERM ends the replay and runs trace_end; a second one (the disposition
+// is reset) ends sonde at once, for a handler that never returns.
+void request_stop(int number) { stop_signal = number; }
+
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
 
 std::string executable_directory() {
   char path[PATH_MAX];
@@ -205,6 +221,7 @@ Result<std::unique_ptr<PythonScriptSink>> PythonScriptSink::load(const PythonScr
   std::unique_ptr<ScriptEngine> engine(create({options.script, options.args}, error));
   if (!engine) return fail(error);
   auto details = std::make_unique<Details>(session, symbols, options.max_stack);
+  install_stop_handlers();
   std::unique_ptr<PythonScriptSink> sink(new PythonScriptSink(std::move(engine), std::move(details)));
   sink->use_callchain_ = options.use_callchain;
   return sink;
@@ -222,7 +239,7 @@ std::optional<int> PythonScriptSink::begin() {
 
 bool PythonScriptSink::on_sample(const session::SampleEvent& sample, std::string_view event_name,
                                  const tep_event* tracepoint) {
-  if (status_) return false;
+  if (status_ || stop_signal != 0) return false;
   const perfdata::Sample& s = sample.sample;
   const perfdata::EventAttr& event = sample.event;
   std::vector<ReadValue>& values = read_values_;
