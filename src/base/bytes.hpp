@@ -27,6 +27,23 @@ T load(const uint8_t* p) {
   return value;
 }
 
+// An unsigned number of 1, 2, 4 or 8 bytes (a tracepoint field's size), zero-extended; 0 for
+// other sizes.
+inline uint64_t load_unsigned(const uint8_t* p, int size) {
+  switch (size) {
+    case 1:
+      return *p;
+    case 2:
+      return load<uint16_t>(p);
+    case 4:
+      return load<uint32_t>(p);
+    case 8:
+      return load<uint64_t>(p);
+    default:
+      return 0;
+  }
+}
+
 class ByteReader {
  public:
   explicit ByteReader(Bytes bytes) : bytes_(bytes) {}

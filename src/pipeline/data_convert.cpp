@@ -41,18 +41,6 @@ Result<int> create_output(const std::string& path, bool force) {
   return fail_errno(err, fmt::format("cannot create output file '{}'", path));
 }
 
-// Whether the input is a trace.dat (trace-cmd's magic) rather than a perf.data.
-bool is_trace_dat(const std::string& input) {
-  if (input == "-") return false;
-  int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char magic[tracedat::kMagic.size()];
-  bool matches = ::read(fd, magic, sizeof magic) == static_cast<ssize_t>(sizeof magic) &&
-                 std::string_view(magic, sizeof magic) == tracedat::kMagic;
-  ::close(fd);
-  return matches;
-}
-
 int64_t input_mtime(const std::string& input) {
   struct stat st {};
   int result = input == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(input.c_str(), &st);
@@ -130,7 +118,7 @@ Result<DataConvertSummary> convert_to_ctf(const DataConvertOptions& options, Dia
     if (!empty && !options.force)
       return failf("output directory '{}' is not empty; use -f/--force to write into it", directory);
   }
-  if (is_trace_dat(options.input)) {
+  if (tracedat::is_trace_dat(options.input)) {
     if (options.tod)
       return fail("--tod converts perf.data stamps; a trace.dat's are the trace clock's already");
     if (options.all) return fail("--all adds perf.data's side-band records; a trace.dat has none");
@@ -167,7 +155,7 @@ Result<DataConvertSummary> convert_trace_dat_to_chrome(const DataConvertOptions&
 }  // namespace
 
 Result<DataConvertSummary> convert_to_chrome(const DataConvertOptions& options, Diagnostics& diagnostics) {
-  if (is_trace_dat(options.input)) return convert_trace_dat_to_chrome(options);
+  if (tracedat::is_trace_dat(options.input)) return convert_trace_dat_to_chrome(options);
   auto replay = open_profile_replay(options.input, options.symbols, diagnostics, "Converting");
   if (!replay) return tl::unexpected(replay.error());
   ProfileReplay& r = **replay;

@@ -6,33 +6,11 @@
 #include <cstring>
 #include <string_view>
 
+#include "base/bytes.hpp"
+
 namespace sonde::python_host {
 
 namespace {
-
-uint64_t read_number(const uint8_t* at, int size) {
-  switch (size) {
-    case 1:
-      return *at;
-    case 2: {
-      uint16_t value;
-      std::memcpy(&value, at, sizeof value);
-      return value;
-    }
-    case 4: {
-      uint32_t value;
-      std::memcpy(&value, at, sizeof value);
-      return value;
-    }
-    case 8: {
-      uint64_t value;
-      std::memcpy(&value, at, sizeof value);
-      return value;
-    }
-    default:
-      return 0;
-  }
-}
 
 // perf's is_printable_array, with the kernel's ctype perf builds with (Latin-1's upper half
 // prints): NUL-terminated in its last byte, and printable or space up to its first NUL.
@@ -167,7 +145,7 @@ PyObject* TracepointValues::value(size_t index, std::span<const uint8_t> raw) {
   if (field.flags & TEP_FIELD_IS_ARRAY) {
     size_t offset = static_cast<size_t>(field.offset), length = static_cast<size_t>(field.size);
     if (field.flags & TEP_FIELD_IS_DYNAMIC) {
-      uint64_t location = offset + 4 <= raw_size ? read_number(raw.data() + offset, 4) : 0;
+      uint64_t location = offset + 4 <= raw_size ? load_unsigned(raw.data() + offset, 4) : 0;
       length = location >> 16;
       offset = location & 0xffff;
       if (field.flags & TEP_FIELD_IS_RELATIVE) offset += static_cast<size_t>(field.offset + field.size);
@@ -187,7 +165,7 @@ PyObject* TracepointValues::value(size_t index, std::span<const uint8_t> raw) {
   }
   uint64_t number = 0;
   if (field.offset >= 0 && static_cast<size_t>(field.offset) + static_cast<size_t>(field.size) <= raw_size)
-    number = read_number(raw.data() + field.offset, field.size);
+    number = load_unsigned(raw.data() + field.offset, field.size);
   // Read zero-extended, as perf reads it: a narrower signed field is not sign-extended.
   if (field.flags & TEP_FIELD_IS_SIGNED) return PyLong_FromLong(static_cast<long>(number));
   if (number > static_cast<uint64_t>(LONG_MAX)) return PyLong_FromUnsignedLongLong(number);
@@ -197,7 +175,7 @@ PyObject* TracepointValues::value(size_t index, std::span<const uint8_t> raw) {
 int32_t TracepointValues::common_pid(std::span<const uint8_t> raw) const {
   if (pid_offset_ < 0 || static_cast<size_t>(pid_offset_) + static_cast<size_t>(pid_size_) > raw.size())
     return 0;
-  return static_cast<int32_t>(static_cast<uint32_t>(read_number(raw.data() + pid_offset_, pid_size_)));
+  return static_cast<int32_t>(static_cast<uint32_t>(load_unsigned(raw.data() + pid_offset_, pid_size_)));
 }
 
 int64_t TracepointValues::common_field(const tep_event* event, const char* name,
@@ -206,7 +184,7 @@ int64_t TracepointValues::common_field(const tep_event* event, const char* name,
   if (field == nullptr || field->offset < 0 ||
       static_cast<size_t>(field->offset) + static_cast<size_t>(field->size) > raw.size())
     return 0;
-  uint64_t number = read_number(raw.data() + field->offset, field->size);
+  uint64_t number = load_unsigned(raw.data() + field->offset, field->size);
   // perf hands these out as C ints.
   return static_cast<int32_t>(static_cast<uint32_t>(number));
 }

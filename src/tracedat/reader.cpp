@@ -2,12 +2,25 @@
 // them (parser.cpp reads the file).
 #include "tracedat/reader.hpp"
 
+#include <fcntl.h>
 #include <traceevent/event-parse.h>
+#include <unistd.h>
 
+#include "base/unique_fd.hpp"
 #include "format/event_format_text.hpp"
+#include "tracedat/format.hpp"
 #include "tracedat/parser.hpp"
 
 namespace sonde::tracedat {
+
+bool is_trace_dat(const std::string& path) {
+  if (path == "-") return false;
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return false;
+  char magic[kMagic.size()];
+  return ::read(fd.get(), magic, sizeof magic) == static_cast<ssize_t>(sizeof magic) &&
+         std::string_view(magic, sizeof magic) == kMagic;
+}
 
 Result<std::unique_ptr<TraceDatReader>> TraceDatReader::open(const std::string& path) {
   std::unique_ptr<TraceDatReader> reader(new TraceDatReader());

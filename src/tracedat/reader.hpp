@@ -38,6 +38,9 @@ struct Buffer {
   std::vector<BufferCpu> cpus;  // in file order
 };
 
+// Whether `path` is a trace.dat (trace-cmd's magic) rather than a perf.data; false for "-".
+bool is_trace_dat(const std::string& path);
+
 class TraceDatReader {
  public:
   static Result<std::unique_ptr<TraceDatReader>> open(const std::string& path);
