@@ -5,14 +5,15 @@ DEPS := cmake ninja-build g++ pkg-config clang \
         libelf-dev libdw-dev libdebuginfod-dev libcapstone-dev libzstd-dev \
         nlohmann-json3-dev libprotobuf-dev protobuf-compiler libncurses-dev \
         libbpf-dev bpftool libgtest-dev libgmock-dev libbenchmark-dev \
-        linux-perf strace trace-cmd systemtap-sdt-dev libc6-dbg python3-dev
+        linux-perf strace trace-cmd systemtap-sdt-dev libc6-dbg python3-dev pybind11-dev
 SONDE := $(BUILD_DIR)/sonde
 # Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium;
 # the format check runs clang-format; the data convert tests read sonde's pprof files with
-# `go tool pprof` and its CTF with babeltrace2, the oracles users would use.
-TEST_DEPS := chromium clang-format golang-go babeltrace2 tmux
+# `go tool pprof` and its CTF with babeltrace2, the oracles users would use; the Python module's
+# tests run under pytest with NumPy and pandas (what `import sonde` hands its columns to).
+TEST_DEPS := chromium clang-format golang-go babeltrace2 tmux python3-pytest python3-numpy python3-pandas
 
-.PHONY: all deps test-deps configure build demo test bench clean fuzz
+.PHONY: all deps test-deps configure build demo test bench clean fuzz install-python
 
 all: build
 
@@ -49,6 +50,11 @@ test: configure test-deps
 
 bench: build
 	@bench/run_all.sh $(BUILD_DIR)
+
+# `import sonde` without PYTHONPATH: the module into the system python3's user site-packages.
+install-python: build
+	@site=$$(/usr/bin/python3 -m site --user-site) && mkdir -p "$$site" && \
+	  cp $(BUILD_DIR)/python/sonde.so "$$site/" && echo "installed $$site/sonde.so"
 
 clean:
 	rm -rf $(BUILD_DIR)

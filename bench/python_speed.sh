@@ -8,6 +8,11 @@
 # tool runs RUNS times (default 3; medians), sonde first then perf, output to /dev/null.
 # Measured: wall time and peak RSS (/usr/bin/time); ratio = perf / sonde (above 1: sonde is
 # faster / smaller). Target: >= 3x faster than perf.
+# Then `import sonde`: sonde.open(F).samples() into a pandas DataFrame for the deep-stacks profile
+# of about 1,040,000 samples (bench/lib/deep_stacks_data.sh's hot mode, shared with report_speed),
+# under the system's python3 with PYTHONPATH at the module beside SONDE. Measured: wall time and
+# peak RSS against the file's size. Target: under 2 s, memory under 4x the file. No peer: perf
+# has no module that reads perf.data into arrays.
 # Usage: bench/python_speed.sh SONDE [RUNS]
 set -u
 (($# >= 1 && $# <= 2)) || { echo "usage: python_speed.sh SONDE [RUNS]"; exit 2; }
@@ -54,3 +59,23 @@ printf '%-14s %10.2f %10.2f %10.0f %10.0f %8s %8s\n' "event counts" "$st" "$pt" 
     "$(echo "$pm / 1024" | bc -l)" "$(echo "$pt / $st" | bc -l | xargs printf '%.1f')" \
     "$(echo "$pm / $sm" | bc -l | xargs printf '%.2f')"
 grep -h "sys_enter_write" "$tmp/sonde.out" | sed 's/^/events: /'
+
+# shellcheck source=lib/deep_stacks_data.sh
+source "$(dirname "$0")/lib/deep_stacks_data.sh"
+MODULE_DIR=$(dirname "$SONDE")/python
+if [[ ! -f $MODULE_DIR/sonde.so ]]; then echo "python_speed: $MODULE_DIR/sonde.so not built; skipping the module"; exit 0; fi
+/usr/bin/python3 -c "import pandas" 2>/dev/null || { echo "python_speed: pandas missing; skipping the module"; exit 0; }
+deep_stacks_data hot "$CACHE" "$(dirname "$SONDE")/workloads/deep_stacks" "$PERF" || exit 2
+deep=$CACHE/hot.data
+for ((r = 0; r < RUNS; r++)); do
+    PYTHONPATH=$MODULE_DIR /usr/bin/time -f "%e %M" -o "$tmp/time" /usr/bin/python3 -c \
+        "import sonde, sys; f = sonde.open(sys.argv[1]).samples(); print(len(f), f.sym.value_counts().index[0])" "$deep" \
+        >"$tmp/module.out" 2>"$tmp/err" || { echo "python_speed: the module failed:"; head -3 "$tmp/err"; }
+    tail -1 "$tmp/time" >>"$tmp/module"
+done
+mt=$(median "$tmp/module" 1) mm=$(median "$tmp/module" 2)
+size_mb=$(( $(stat -c %s "$deep") / 1048576 ))
+printf '%-14s %10s %10s %10s %10s\n' case "seconds" "RSS MB" "file MB" "RSS/file"
+printf '%-14s %10.2f %10.0f %10d %10s\n' "samples() df" "$mt" "$(echo "$mm / 1024" | bc -l)" "$size_mb" \
+    "$(echo "$mm / 1024 / $size_mb" | bc -l | xargs printf '%.2f')"
+echo "rows, hottest symbol: $(cat "$tmp/module.out")"
