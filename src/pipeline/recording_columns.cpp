@@ -226,6 +226,8 @@ Result<SampleColumns> read_sample_columns(const std::string& path, bool stacks, 
   unwind::DwarfUnwinder unwinder([&symbols](const session::Dso& dso) { return symbols.elf_path(dso); },
                                  kernel_max_stack());
   if (stacks) session->set_unwinder(&unwinder);
+  // Without stacks only the sampled ip is placed: the callchains' frames are not looked up.
+  session->set_locate_callchains(stacks);
   SampleColumns columns;
   SampleCollector collector(columns, *session, symbols, stacks, srclines);
   if (auto processed = session->process(collector); !processed) return tl::unexpected(processed.error());
