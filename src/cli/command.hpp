@@ -23,6 +23,7 @@ int cmd_script(int argc, char** argv);
 int cmd_annotate(int argc, char** argv);
 int cmd_buildid_list(int argc, char** argv);
 int cmd_evlist(int argc, char** argv);
+int cmd_archive(int argc, char** argv);
 int cmd_buildid_cache(int argc, char** argv);
 int cmd_collapse(int argc, char** argv);
 int cmd_flamegraph(int argc, char** argv);

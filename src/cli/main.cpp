@@ -21,6 +21,7 @@ const std::vector<Command>& commands() {
       {"top", "Profile the system live, hottest functions first", cmd_top},
       {"buildid-list", "List the build-ids in a perf.data file", cmd_buildid_list},
       {"evlist", "List the events in a perf.data file", cmd_evlist},
+      {"archive", "Pack the files a perf.data file needs to report on another machine", cmd_archive},
       {"buildid-cache", "Manage the build-id cache (~/.debug)", cmd_buildid_cache},
       {"collapse", "Fold stacks for flame graphs", cmd_collapse},
       {"flamegraph", "Draw a flame graph (SVG or HTML)", cmd_flamegraph},

@@ -188,7 +188,9 @@ PyObject* PythonEngine::handler(PyObject* key) const {
 }
 
 std::optional<int> PythonEngine::call(PyObject* function, PyObject* args, const std::string& what) {
-  PyRef result(PyObject_Call(function, args, nullptr));
+  // Held for the call: a handler may rebind its own global name while it runs.
+  PyRef held = PyRef::borrowed(function);
+  PyRef result(PyObject_Call(held.get(), args, nullptr));
   if (result) return std::nullopt;
   return ended_by_exception(what);
 }
