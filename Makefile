@@ -5,7 +5,7 @@ DEPS := cmake ninja-build g++ pkg-config clang \
         libelf-dev libdw-dev libdebuginfod-dev libcapstone-dev libzstd-dev \
         nlohmann-json3-dev libprotobuf-dev protobuf-compiler libncurses-dev \
         libbpf-dev bpftool libgtest-dev libgmock-dev libbenchmark-dev \
-        linux-perf strace trace-cmd systemtap-sdt-dev libc6-dbg python3-dev pybind11-dev
+        linux-perf strace trace-cmd systemtap-sdt-dev libc6-dbg python3-dev pybind11-dev bzip2
 SONDE := $(BUILD_DIR)/sonde
 # Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium;
 # the format check runs clang-format; the data convert tests read sonde's pprof files with
