@@ -81,7 +81,7 @@ class Recording {
                                 ? py::cast(std::pair{features.sample_time->first, features.sample_time->last})
                                 : py::none();
     py::list events;
-    for (const auto& event : reader->attrs().events()) events.append(event_display_name(*reader, event));
+    for (const auto& event : reader->attrs().events()) events.append(session::event_name(event));
     header["events"] = events;
     header_ = header;
   }
@@ -232,8 +232,6 @@ class Recording {
  private:
   static constexpr char kSeparator = '\x1f';
 
-  static std::string event_display_name(perfdata::PerfDataReader& reader, const perfdata::EventAttr& event);
-
   static py::object frame_tables(pipeline::SampleColumns& c) {
     py::dict frames;
     frames["ip"] = take(std::move(c.frame_ip));
@@ -305,10 +303,6 @@ class Recording {
   py::dict header_;
   py::object stacks_ = py::none();
 };
-
-std::string Recording::event_display_name(perfdata::PerfDataReader&, const perfdata::EventAttr& event) {
-  return session::event_name(event);
-}
 
 }  // namespace
 
