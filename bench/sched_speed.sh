@@ -34,16 +34,7 @@ fi
 n=$(events "$data")
 ((n >= 1000000)) || echo "sched_speed: warning: only $n events in $data (raise ROUNDS and delete the file)"
 
-# measure KEY CMD...: one run; appends "seconds rss_kb" to $tmp/KEY.
-measure() {
-    local key=$1; shift
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
-        { echo "sched_speed: '$*' failed:"; head -3 "$tmp/err"; }
-    tail -1 "$tmp/time" >>"$tmp/$key"
-}
-median() {  # median FILE FIELD
-    awk -v f="$2" '{print $f}' "$1" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'
-}
+. "$(dirname "$0")/lib/measure.sh"
 
 printf '%-14s %10s %10s %10s %10s %8s %8s\n' case "sonde s" "perf s" "sonde MB" "perf MB" "time x" "RSS x"
 for spec in "latency|latency" "timehist|timehist" "timehist -w -M|timehist -w -M" "timehist -s|timehist -s" "map|map"; do
@@ -51,12 +42,12 @@ for spec in "latency|latency" "timehist|timehist" "timehist -w -M|timehist -w -M
     key=${name// /_}
     for ((r = 0; r < RUNS; r++)); do
         # shellcheck disable=SC2086
-        measure "$key.sonde" "$SONDE" sched $args -i "$data"
+        time_rss "$key.sonde" "$SONDE" sched $args -i "$data"
         # shellcheck disable=SC2086
-        measure "$key.perf" "$PERF" sched $args -i "$data"
+        time_rss "$key.perf" "$PERF" sched $args -i "$data"
     done
-    st=$(median "$tmp/$key.sonde" 1) sm=$(median "$tmp/$key.sonde" 2)
-    pt=$(median "$tmp/$key.perf" 1) pm=$(median "$tmp/$key.perf" 2)
+    st=$(median_field "$tmp/$key.sonde" 1) sm=$(median_field "$tmp/$key.sonde" 2)
+    pt=$(median_field "$tmp/$key.perf" 1) pm=$(median_field "$tmp/$key.perf" 2)
     printf '%-14s %10.2f %10.2f %10.0f %10.0f %8s %8s\n' "$name" "$st" "$pt" "$(echo "$sm / 1024" | bc -l)" \
         "$(echo "$pm / 1024" | bc -l)" "$(echo "$pt / $st" | bc -l | xargs printf '%.1f')" \
         "$(echo "$pm / $sm" | bc -l | xargs printf '%.2f')"

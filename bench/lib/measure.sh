@@ -21,3 +21,13 @@ timed_run() {
     ((rc == 0)) || echo "warning: $key exited $rc: $(tail -n1 "$tmp/$key.out")" >&2
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >>"$tmp/$key.t"
 }
+# time_rss KEY CMD...: runs CMD once (output discarded) under GNU time; appends "seconds rss_kb"
+# to $tmp/KEY (a failure is said on stdout and still measured). For the speed benchmarks.
+time_rss() {
+    local key=$1; shift
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+        { echo "warning: '$*' failed:"; head -3 "$tmp/err"; }
+    tail -1 "$tmp/time" >>"$tmp/$key"
+}
+# median_field FILE FIELD: the median of FILE's column FIELD.
+median_field() { awk -v f="$2" '{ print $f }' "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'; }

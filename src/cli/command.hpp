@@ -32,6 +32,7 @@ int cmd_heatmap(int argc, char** argv);
 int cmd_ftrace(int argc, char** argv);
 int cmd_probe(int argc, char** argv);
 int cmd_sched(int argc, char** argv);
+int cmd_kmem(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
 int cmd_data(int argc, char** argv);
 int cmd_top(int argc, char** argv);

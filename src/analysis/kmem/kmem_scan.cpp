@@ -1,0 +1,294 @@
+#include "analysis/kmem/kmem_scan.hpp"
+
+#include <linux/perf_event.h>
+#include <traceevent/event-parse.h>
+
+#include <array>
+#include <unordered_map>
+
+#include "analysis/heatmap/tracepoint_field.hpp"
+#include "base/bytes.hpp"
+#include "kernel/cpus.hpp"
+#include "session/session.hpp"
+#include "session/tracepoint_formats.hpp"
+#include "symbols/symbolizer.hpp"
+
+namespace sonde::analysis {
+
+namespace {
+
+enum class KmemRole : uint8_t { none, slab_alloc, slab_free, page_alloc, page_free };
+
+struct PayloadField {
+  uint32_t offset = 0, size = 0;
+  bool is_signed = false;
+  bool present() const { return size != 0; }
+};
+
+struct KmemEventLayout {
+  KmemRole role = KmemRole::none;
+  PayloadField call_site, ptr, bytes_req, bytes_alloc, node;  // slab
+  PayloadField page, order, gfp_flags, migrate_type;          // pages: `page` is pfn or the struct page
+};
+
+PayloadField payload_field(const tep_event* event, std::string_view name) {
+  const tep_format_field* field = find_tracepoint_field(event, name);
+  if (field == nullptr || field->offset < 0 || field->size <= 0 || field->size > 8 ||
+      (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+    return {};
+  return {static_cast<uint32_t>(field->offset), static_cast<uint32_t>(field->size),
+          (field->flags & TEP_FIELD_IS_SIGNED) != 0};
+}
+
+// A number field as perf's evsel__intval reads it; 0 when the payload does not hold it.
+uint64_t read_field(Bytes raw, const PayloadField& field) {
+  if (!field.present() || field.offset + field.size > raw.size()) return 0;
+  uint64_t value = load_unsigned(raw.data() + field.offset, static_cast<int>(field.size));
+  if (field.is_signed && field.size < 8) {
+    unsigned shift = 64 - 8 * field.size;
+    value = static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift);
+  }
+  return value;
+}
+
+KmemRole role_of(std::string_view name) {
+  if (name == "kmem:kmalloc" || name == "kmem:kmem_cache_alloc" || name == "kmem:kmalloc_node" ||
+      name == "kmem:kmem_cache_alloc_node")
+    return KmemRole::slab_alloc;
+  if (name == "kmem:kfree" || name == "kmem:kmem_cache_free") return KmemRole::slab_free;
+  if (name == "kmem:mm_page_alloc") return KmemRole::page_alloc;
+  if (name == "kmem:mm_page_free") return KmemRole::page_free;
+  return KmemRole::none;
+}
+
+// perf's allocation functions, /^_?_?(alloc|get_free|get_zeroed)_pages?/, and the entry points
+// newer kernels added under them (the frozen-page and folio allocators), so that a page's call
+// site is the code that asked for memory rather than the allocator's own innermost frame.
+bool is_page_allocator(std::string_view name) {
+  for (int underscores = 0; underscores <= 2; ++underscores) {
+    if (underscores > 0 && (name.size() < static_cast<size_t>(underscores) || name[underscores - 1] != '_'))
+      break;
+    std::string_view rest = name.substr(static_cast<size_t>(underscores));
+    for (std::string_view prefix : {"alloc_page", "get_free_page", "get_zeroed_page", "alloc_frozen_pages",
+                                    "folio_alloc", "vma_alloc_folio"})
+      if (rest.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+struct SiteName {
+  std::string name;
+  uint64_t offset = 0;
+  bool known = false;
+};
+
+class KmemScanner : public session::SessionVisitor {
+ public:
+  KmemScanner(const KmemOptions& options, std::vector<KmemEventLayout> layouts,
+              session::TracepointFormats& formats, const session::Machine& machine, uint64_t page_size,
+              bool use_pfn, Diagnostics& diagnostics)
+      : options_(options),
+        machine_(machine),
+        layouts_(std::move(layouts)),
+        formats_(formats),
+        symbolizer_(symbols::SymbolizerOptions{}, &diagnostics),
+        use_pfn_(use_pfn),
+        stats_(options.live, page_size) {}
+
+  void on_sample(const session::SampleEvent& sample) override {
+    if (sample.event_index >= layouts_.size()) return;
+    const KmemEventLayout& layout = layouts_[sample.event_index];
+    if (layout.role == KmemRole::none) return;
+    const perfdata::Sample& s = sample.sample;
+    if (outside_time_ranges(options_.times, s.time)) return;
+    switch (layout.role) {
+      case KmemRole::slab_alloc: {
+        uint64_t call_site = read_field(s.raw, layout.call_site);
+        bool cross_node = false;
+        if (layout.node.present()) {
+          auto node = static_cast<int32_t>(read_field(s.raw, layout.node));
+          cross_node = node != -1 && node != cpu_node(s.cpu);
+        }
+        stats_.slab_alloc(call_site, read_field(s.raw, layout.ptr),
+                          static_cast<int32_t>(read_field(s.raw, layout.bytes_req)),
+                          static_cast<int32_t>(read_field(s.raw, layout.bytes_alloc)), s.cpu, cross_node);
+        if (options_.slab && options_.caller && !options_.raw_ip && !names_.count(call_site))
+          names_.emplace(call_site, name_kernel_address(sample.thread, call_site));
+        return;
+      }
+      case KmemRole::slab_free:
+        stats_.slab_free(read_field(s.raw, layout.ptr), s.cpu);
+        return;
+      case KmemRole::page_alloc: {
+        if (!options_.page) return;
+        uint64_t page = read_field(s.raw, layout.page);
+        bool valid = use_pfn_ ? page != UINT64_MAX : page != 0;
+        auto gfp = static_cast<uint32_t>(read_field(s.raw, layout.gfp_flags));
+        uint64_t callsite = 0;
+        if (valid) {
+          if (!gfps_.contains(gfp)) name_gfp(s, gfp);
+          callsite = page_callsite(sample);
+          if (!names_.count(callsite)) names_.emplace(callsite, name_kernel_address(sample.thread, callsite));
+        }
+        stats_.page_alloc(page, valid, static_cast<uint32_t>(read_field(s.raw, layout.order)), gfp,
+                          static_cast<uint32_t>(read_field(s.raw, layout.migrate_type)), callsite);
+        return;
+      }
+      case KmemRole::page_free:
+        if (options_.page)
+          stats_.page_free(read_field(s.raw, layout.page),
+                           static_cast<uint32_t>(read_field(s.raw, layout.order)));
+        return;
+      case KmemRole::none:
+        return;
+    }
+  }
+
+  KmemReport report() const {
+    KmemReport report;
+    report.options = options_;
+    report.use_pfn = use_pfn_;
+    report.slab_summary = stats_.slab_summary();
+    report.page_summary = stats_.page_summary();
+    report.gfps = gfps_;
+    auto or_default = [](const auto& keys, auto defaults) { return keys.empty() ? defaults : keys; };
+    const std::vector<SlabSortKey> slab_default = {SlabSortKey::frag, SlabSortKey::hit, SlabSortKey::bytes};
+    const std::vector<PageSortKey> page_default = {PageSortKey::bytes, PageSortKey::hit};
+    if (options_.slab && options_.caller)
+      for (const SlabSite& site : stats_.slab_by_caller(or_default(options_.slab_caller_sort, slab_default)))
+        report.slab_callers.push_back({site, slab_site_label(site.call_site)});
+    if (options_.slab && options_.alloc)
+      for (const SlabSite& site : stats_.slab_by_pointer(or_default(options_.slab_alloc_sort, slab_default)))
+        report.slab_pointers.push_back({site, fmt::format("{:#x}", site.ptr)});
+    if (options_.page && options_.caller)
+      for (const PageSite& site : stats_.pages_by_caller(or_default(options_.page_caller_sort, page_default)))
+        report.page_callers.push_back({site, page_site_label(site.callsite)});
+    if (options_.page && options_.alloc)
+      for (const PageSite& site : stats_.pages_by_page(or_default(options_.page_alloc_sort, page_default)))
+        report.page_allocs.push_back({site, page_site_label(site.callsite)});
+    return report;
+  }
+
+ private:
+  int cpu_node(uint32_t cpu) {
+    if (cpu >= cpu_nodes_.size()) cpu_nodes_.resize(cpu + 1, -2);
+    if (cpu_nodes_[cpu] == -2) cpu_nodes_[cpu] = kernel::cpu_place(static_cast<int>(cpu)).node;
+    return cpu_nodes_[cpu];
+  }
+
+  SiteName name_kernel_address(const session::Thread& thread, uint64_t address) {
+    session::Location location = machine_.locate(thread, PERF_RECORD_MISC_KERNEL, address);
+    if (location.dso == nullptr) return {};
+    const symbols::Symbol* symbol = symbolizer_.find(*location.dso, location.dso_address);
+    if (symbol == nullptr) return {};
+    return {symbol->name, location.dso_address - symbol->start, true};
+  }
+
+  // perf's find_callsite: the first of the callchain's first 16 frames outside the allocator.
+  uint64_t page_callsite(const session::SampleEvent& sample) {
+    size_t frames = std::min<size_t>(sample.callchain.size(), 16);
+    for (size_t i = 0; i < frames; ++i) {
+      const session::Location& frame = sample.callchain[i];
+      if (frame.dso == nullptr) return frame.ip;
+      const symbols::Symbol* symbol = symbolizer_.find(*frame.dso, frame.dso_address);
+      if (symbol == nullptr) return frame.ip;
+      auto [known, inserted] = allocator_symbols_.try_emplace(symbol, false);
+      if (inserted) known->second = is_page_allocator(symbol->name);
+      if (!known->second) return frame.ip;
+    }
+    return sample.sample.ip;
+  }
+
+  void name_gfp(const perfdata::Sample& s, uint32_t gfp) {
+    printed_.clear();
+    formats_.append_info(static_cast<int>(s.cpu), s.raw, printed_);
+    gfps_.add(gfp, gfp_flags_word(printed_));
+  }
+
+  std::string slab_site_label(uint64_t call_site) const {
+    if (auto found = names_.find(call_site); found != names_.end() && found->second.known)
+      return fmt::format("{}+{:x}", found->second.name, found->second.offset);
+    return fmt::format("{:#x}", call_site);
+  }
+
+  std::string page_site_label(uint64_t callsite) const {
+    if (auto found = names_.find(callsite); found != names_.end() && found->second.known)
+      return found->second.name;
+    return fmt::format("{:x}", callsite);
+  }
+
+ private:
+  const KmemOptions& options_;
+  const session::Machine& machine_;
+  std::vector<KmemEventLayout> layouts_;
+  session::TracepointFormats& formats_;
+  symbols::Symbolizer symbolizer_;
+  bool use_pfn_;
+  KmemStats stats_;
+  GfpTable gfps_;
+  std::unordered_map<uint64_t, SiteName> names_;
+  std::unordered_map<const symbols::Symbol*, bool> allocator_symbols_;
+  std::vector<int> cpu_nodes_;
+  std::string printed_;
+};
+
+}  // namespace
+
+Result<KmemReport> kmem_stat(const KmemOptions& options, Diagnostics& diagnostics) {
+  auto session = session::Session::open(options.input_path, diagnostics);
+  if (!session) return tl::unexpected(session.error());
+  const std::string& path = options.input_path;
+  Bytes blob = session->reader().tracing_data();
+  auto formats = blob.empty() ? Result<session::TracepointFormats>(failf("no tracing data"))
+                              : session::TracepointFormats::parse(blob);
+  std::vector<KmemEventLayout> layouts;
+  bool has_slab = false, has_page = false, has_tracepoints = false, use_pfn = false;
+  uint64_t page_size = 4096;
+  for (const auto& attr : session->reader().attrs().events()) {
+    KmemEventLayout layout;
+    const tep_event* format =
+        attr.attr.type == PERF_TYPE_TRACEPOINT && formats ? formats->find(attr.attr.config) : nullptr;
+    if (format != nullptr) {
+      has_tracepoints = true;
+      std::string name = session::TracepointFormats::qualified_name(format);
+      layout.role = role_of(name);
+      layout.call_site = payload_field(format, "call_site");
+      layout.ptr = payload_field(format, "ptr");
+      layout.bytes_req = payload_field(format, "bytes_req");
+      layout.bytes_alloc = payload_field(format, "bytes_alloc");
+      layout.node = payload_field(format, "node");
+      layout.order = payload_field(format, "order");
+      layout.gfp_flags = payload_field(format, "gfp_flags");
+      layout.migrate_type = payload_field(format, "migratetype");
+      layout.page = payload_field(format, "pfn");
+      if (name == "kmem:kmalloc") has_slab = true;
+      if (name == "kmem:mm_page_alloc") {
+        has_page = true;
+        use_pfn = layout.page.present();
+        if (tep_get_page_size(format->tep) > 0)
+          page_size = static_cast<uint64_t>(tep_get_page_size(format->tep));
+      }
+      if (!layout.page.present()) layout.page = payload_field(format, "page");
+    }
+    layouts.push_back(layout);
+  }
+  if (options.slab && !has_slab)
+    return failf(
+        "{} has no slab allocation events (kmem:kmalloc); record them with 'sonde kmem record --slab'", path);
+  if (options.page && !has_page)
+    return failf(
+        "{} has no page allocation events (kmem:mm_page_alloc); record them with 'sonde kmem record --page'",
+        path);
+  if (!has_tracepoints)
+    return failf("{} has no tracepoint samples; record them with 'sonde kmem record'", path);
+
+  KmemScanner scanner(options, std::move(layouts), *formats, session->machine(), page_size, use_pfn,
+                      diagnostics);
+  // Callchains are placed only for the page allocator's call sites.
+  session->set_locate_callchains(options.page);
+  session->show_progress("kmem");
+  if (auto processed = session->process(scanner); !processed) return tl::unexpected(processed.error());
+  return scanner.report();
+}
+
+}  // namespace sonde::analysis
