@@ -184,19 +184,32 @@ class KmemScanner : public session::SessionVisitor {
     return {symbol->name, location.dso_address - symbol->start, true};
   }
 
-  // perf's find_callsite: the first of the callchain's first 16 frames outside the allocator.
+  // perf's find_callsite: the first of the callchain's first 16 frames outside the allocator
+  // (the context markers not counted), else the sampled ip. A kernel address's verdict is kept, so
+  // each distinct frame is looked up once; a user frame is never the allocator.
   uint64_t page_callsite(const session::SampleEvent& sample) {
-    size_t frames = std::min<size_t>(sample.callchain.size(), 16);
-    for (size_t i = 0; i < frames; ++i) {
-      const session::Location& frame = sample.callchain[i];
-      if (frame.dso == nullptr) return frame.ip;
-      const symbols::Symbol* symbol = symbolizer_.find(*frame.dso, frame.dso_address);
-      if (symbol == nullptr) return frame.ip;
-      auto [known, inserted] = allocator_symbols_.try_emplace(symbol, false);
-      if (inserted) known->second = is_page_allocator(symbol->name);
-      if (!known->second) return frame.ip;
+    const perfdata::U64Array& chain = sample.sample.callchain;
+    uint8_t cpumode = PERF_RECORD_MISC_USER;
+    for (size_t i = 0, frames = 0; i < chain.size() && frames < 16; ++i) {
+      uint64_t ip = chain[i];
+      if (ip >= PERF_CONTEXT_MAX) {
+        cpumode = session::context_cpumode(ip, cpumode);
+        continue;
+      }
+      ++frames;
+      if (cpumode != PERF_RECORD_MISC_KERNEL) return ip;
+      auto [verdict, inserted] = allocator_frames_.try_emplace(ip, false);
+      if (inserted) verdict->second = in_page_allocator(sample.thread, ip);
+      if (!verdict->second) return ip;
     }
     return sample.sample.ip;
+  }
+
+  bool in_page_allocator(const session::Thread& thread, uint64_t ip) {
+    session::Location location = machine_.locate(thread, PERF_RECORD_MISC_KERNEL, ip);
+    if (location.dso == nullptr) return false;
+    const symbols::Symbol* symbol = symbolizer_.find(*location.dso, location.dso_address);
+    return symbol != nullptr && is_page_allocator(symbol->name);
   }
 
   void name_gfp(const perfdata::Sample& s, uint32_t gfp) {
@@ -227,7 +240,7 @@ class KmemScanner : public session::SessionVisitor {
   KmemStats stats_;
   GfpTable gfps_;
   std::unordered_map<uint64_t, SiteName> names_;
-  std::unordered_map<const symbols::Symbol*, bool> allocator_symbols_;
+  std::unordered_map<uint64_t, bool> allocator_frames_;  // kernel address: in the page allocator
   std::vector<int> cpu_nodes_;
   std::string printed_;
 };
@@ -284,8 +297,8 @@ Result<KmemReport> kmem_stat(const KmemOptions& options, Diagnostics& diagnostic
 
   KmemScanner scanner(options, std::move(layouts), *formats, session->machine(), page_size, use_pfn,
                       diagnostics);
-  // Callchains are placed only for the page allocator's call sites.
-  session->set_locate_callchains(options.page);
+  // The page call sites come from the raw callchains (see page_callsite).
+  session->set_locate_callchains(false);
   session->show_progress("kmem");
   if (auto processed = session->process(scanner); !processed) return tl::unexpected(processed.error());
   return scanner.report();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 namespace sonde::analysis {
 
@@ -242,6 +243,10 @@ std::vector<PageSite> KmemStats::pages_by_caller(const std::vector<PageSortKey>&
   std::vector<PageSite> sites;
   sites.reserve(page_callers_.size());
   for (const auto& [key, site] : page_callers_) sites.push_back(site);
+  std::sort(sites.begin(), sites.end(), [](const PageSite& a, const PageSite& b) {
+    return std::tie(a.callsite, a.order, a.migrate_type, a.gfp_flags) <
+           std::tie(b.callsite, b.order, b.migrate_type, b.gfp_flags);
+  });
   sort_largest_first(sites, keys, compare_page);
   return sites;
 }
@@ -251,10 +256,16 @@ std::vector<PageSite> KmemStats::pages_by_page(const std::vector<PageSortKey>& k
   if (live_) {
     // perf's live tree keeps the highest page first.
     sites.reserve(live_pages_.size());
-    for (auto it = live_pages_.rbegin(); it != live_pages_.rend(); ++it) sites.push_back(it->second);
+    for (const auto& [page, site] : live_pages_) sites.push_back(site);
+    std::sort(sites.begin(), sites.end(),
+              [](const PageSite& a, const PageSite& b) { return a.page > b.page; });
   } else {
     sites.reserve(page_allocs_.size());
     for (const auto& [key, site] : page_allocs_) sites.push_back(site);
+    std::sort(sites.begin(), sites.end(), [](const PageSite& a, const PageSite& b) {
+      return std::tie(a.page, a.order, a.migrate_type, a.gfp_flags) <
+             std::tie(b.page, b.order, b.migrate_type, b.gfp_flags);
+    });
   }
   sort_largest_first(sites, keys, compare_page);
   return sites;

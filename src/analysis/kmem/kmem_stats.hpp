@@ -6,7 +6,6 @@
 // largest first, by the --sort keys.
 #include <array>
 #include <cstdint>
-#include <map>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
@@ -80,14 +79,22 @@ class KmemStats {
   const PageSummary& page_summary() const { return pages_; }
 
  private:
-  using PageKey =
-      std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>;  // page or callsite, order, migtype, gfp
+  // Page or call site, order, migrate type, GFP flags.
+  using PageKey = std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>;
+  struct PageKeyHash {
+    size_t operator()(const PageKey& key) const {
+      auto [where, order, type, gfp] = key;
+      return std::hash<uint64_t>()(where * 0x9e3779b97f4a7c15ull ^ (uint64_t{gfp} << 16 | order << 8 | type));
+    }
+  };
   bool live_;
   uint64_t page_size_;
   std::unordered_map<uint64_t, SlabSite> by_ptr_, by_call_site_;
   SlabSummary slab_;
-  std::map<uint64_t, PageSite> live_pages_;  // by page: what a free finds
-  std::map<PageKey, PageSite> page_allocs_, page_callers_;
+  // Hashed as they come; put in perf's tree order (by page, or by call site, order, migrate
+  // type and GFP flags) when a table is asked for.
+  std::unordered_map<uint64_t, PageSite> live_pages_;  // by page: what a free finds
+  std::unordered_map<PageKey, PageSite, PageKeyHash> page_allocs_, page_callers_;
   PageSummary pages_;
 };
 
