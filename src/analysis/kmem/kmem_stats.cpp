@@ -84,11 +84,11 @@ void sort_largest_first(std::vector<Site>& sites, const std::vector<Key>& keys, 
   });
 }
 
-std::vector<SlabSite> sorted_slab(const std::unordered_map<uint64_t, SlabSite>& table, bool by_ptr,
+std::vector<SlabSite> sorted_slab(const FlatHashMap<uint64_t, SlabSite>& table, bool by_ptr,
                                   const std::vector<SlabSortKey>& keys) {
   std::vector<SlabSite> sites;
   sites.reserve(table.size());
-  for (const auto& [key, site] : table) sites.push_back(site);
+  table.for_each([&](uint64_t, const SlabSite& site) { sites.push_back(site); });
   std::sort(sites.begin(), sites.end(), [by_ptr](const SlabSite& a, const SlabSite& b) {
     return by_ptr ? a.ptr < b.ptr : a.call_site < b.call_site;
   });
@@ -153,14 +153,13 @@ void KmemStats::slab_alloc(uint64_t call_site, uint64_t ptr, int32_t bytes_req, 
 }
 
 void KmemStats::slab_free(uint64_t ptr, uint32_t cpu) {
-  auto found = by_ptr_.find(ptr);
-  if (found == by_ptr_.end()) return;
-  SlabSite& site = found->second;
+  SlabSite* found = by_ptr_.find(ptr);
+  if (found == nullptr) return;
+  SlabSite& site = *found;
   slab_.freed += site.last_alloc;
   if (static_cast<int16_t>(cpu) != site.alloc_cpu) {
     ++site.pingpong;
-    if (auto caller = by_call_site_.find(site.call_site); caller != by_call_site_.end())
-      ++caller->second.pingpong;
+    if (SlabSite* caller = by_call_site_.find(site.call_site)) ++caller->pingpong;
   }
   site.alloc_cpu = -1;
 }
@@ -202,32 +201,31 @@ void KmemStats::page_free(uint64_t page, uint32_t order) {
   const uint64_t bytes = page_size_ << order;
   ++pages_.frees;
   pages_.free_bytes += bytes;
-  auto found = live_pages_.find(page);
-  if (found == live_pages_.end()) {
+  const PageSite* found = live_pages_.find(page);
+  if (found == nullptr) {
     ++pages_.unmatched_frees;
     pages_.unmatched_free_bytes += bytes;
     return;
   }
-  const PageSite allocated = found->second;
-  live_pages_.erase(found);
+  const PageSite allocated = *found;
+  live_pages_.erase(page);
   if (live_) {
     if (order < kPageOrders && allocated.migrate_type < kMigrateTypes)
       --pages_.orders[order][allocated.migrate_type];
-  } else if (auto alloc =
-                 page_allocs_.find(PageKey{page, order, allocated.migrate_type, allocated.gfp_flags});
-             alloc != page_allocs_.end()) {
-    ++alloc->second.nr_free;
-    alloc->second.free_bytes += bytes;
+  } else if (PageSite* alloc =
+                 page_allocs_.find(PageKey{page, order, allocated.migrate_type, allocated.gfp_flags})) {
+    ++alloc->nr_free;
+    alloc->free_bytes += bytes;
   }
-  auto caller =
-      page_callers_.find(PageKey{allocated.callsite, order, allocated.migrate_type, allocated.gfp_flags});
-  if (caller == page_callers_.end()) return;
-  ++caller->second.nr_free;
-  caller->second.free_bytes += bytes;
+  const PageKey caller_key{allocated.callsite, order, allocated.migrate_type, allocated.gfp_flags};
+  PageSite* caller = page_callers_.find(caller_key);
+  if (caller == nullptr) return;
+  ++caller->nr_free;
+  caller->free_bytes += bytes;
   if (live_) {
-    --caller->second.nr_alloc;
-    caller->second.alloc_bytes -= bytes;
-    if (caller->second.nr_alloc == 0) page_callers_.erase(caller);
+    --caller->nr_alloc;
+    caller->alloc_bytes -= bytes;
+    if (caller->nr_alloc == 0) page_callers_.erase(caller_key);
   }
 }
 
@@ -242,7 +240,7 @@ std::vector<SlabSite> KmemStats::slab_by_pointer(const std::vector<SlabSortKey>&
 std::vector<PageSite> KmemStats::pages_by_caller(const std::vector<PageSortKey>& keys) const {
   std::vector<PageSite> sites;
   sites.reserve(page_callers_.size());
-  for (const auto& [key, site] : page_callers_) sites.push_back(site);
+  page_callers_.for_each([&](const PageKey&, const PageSite& site) { sites.push_back(site); });
   std::sort(sites.begin(), sites.end(), [](const PageSite& a, const PageSite& b) {
     return std::tie(a.callsite, a.order, a.migrate_type, a.gfp_flags) <
            std::tie(b.callsite, b.order, b.migrate_type, b.gfp_flags);
@@ -256,12 +254,12 @@ std::vector<PageSite> KmemStats::pages_by_page(const std::vector<PageSortKey>& k
   if (live_) {
     // perf's live tree keeps the highest page first.
     sites.reserve(live_pages_.size());
-    for (const auto& [page, site] : live_pages_) sites.push_back(site);
+    live_pages_.for_each([&](uint64_t, const PageSite& site) { sites.push_back(site); });
     std::sort(sites.begin(), sites.end(),
               [](const PageSite& a, const PageSite& b) { return a.page > b.page; });
   } else {
     sites.reserve(page_allocs_.size());
-    for (const auto& [key, site] : page_allocs_) sites.push_back(site);
+    page_allocs_.for_each([&](const PageKey&, const PageSite& site) { sites.push_back(site); });
     std::sort(sites.begin(), sites.end(), [](const PageSite& a, const PageSite& b) {
       return std::tie(a.page, a.order, a.migrate_type, a.gfp_flags) <
              std::tie(b.page, b.order, b.migrate_type, b.gfp_flags);

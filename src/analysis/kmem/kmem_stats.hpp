@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/flat_hash_map.hpp"
 
 namespace sonde::analysis {
 
@@ -84,17 +84,17 @@ class KmemStats {
   struct PageKeyHash {
     size_t operator()(const PageKey& key) const {
       auto [where, order, type, gfp] = key;
-      return std::hash<uint64_t>()(where * 0x9e3779b97f4a7c15ull ^ (uint64_t{gfp} << 16 | order << 8 | type));
+      return std::hash<uint64_t>()(where ^ (uint64_t{gfp} << 40 | uint64_t{order} << 32 | type << 24));
     }
   };
   bool live_;
   uint64_t page_size_;
-  std::unordered_map<uint64_t, SlabSite> by_ptr_, by_call_site_;
+  FlatHashMap<uint64_t, SlabSite> by_ptr_, by_call_site_;
   SlabSummary slab_;
   // Hashed as they come; put in perf's tree order (by page, or by call site, order, migrate
   // type and GFP flags) when a table is asked for.
-  std::unordered_map<uint64_t, PageSite> live_pages_;  // by page: what a free finds
-  std::unordered_map<PageKey, PageSite, PageKeyHash> page_allocs_, page_callers_;
+  FlatHashMap<uint64_t, PageSite> live_pages_;  // by page: what a free finds
+  FlatHashMap<PageKey, PageSite, PageKeyHash> page_allocs_, page_callers_;
   PageSummary pages_;
 };
 
