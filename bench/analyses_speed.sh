@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # analyses_speed: sonde's tracepoint analyses against perf's on recordings of at least 1,000,000
-# events (issue 21). Now: kmem stat (slab and page allocators).
+# events (issue 21): kmem stat (slab and page allocators), lock contention and lock report.
 # Workloads (next to SONDE in the build tree): workloads/syscalls ROUNDS (each round an openat
 # that allocates and frees a names_cache object, an mmap and munmap...) recorded per task with
 # perf kmem's slab events; workloads/faults 100000 run PAGE_RUNS times (default 10; 100,000 fresh
-# pages each) recorded with the page events and callchains. Recordings are made with perf record,
-# cached in CACHE (default ~/.cache/sonde-bench) and reused; delete them to record again. Each case
-# runs RUNS times (default 1; medians), sonde first then perf, output to /dev/null. Measured: wall
-# time and peak RSS (/usr/bin/time); ratio = perf / sonde (above 1: sonde is faster / smaller).
-# Target: each >= 10x faster than perf.
+# pages each) recorded with the page events and callchains; `perf bench sched messaging -g 10
+# -l LOCK_LOOPS` (default 17000, about 1,030,000 events: its pipes' wake-ups contend on
+# spinlocks) recorded with perf lock record. The recordings are made with perf, cached in CACHE
+# (default ~/.cache/sonde-bench) and reused; delete them to record again. Each case runs RUNS
+# times (default 1; medians), sonde first then perf, output to /dev/null. Measured: wall time and
+# peak RSS (/usr/bin/time); ratio = perf / sonde (above 1: sonde is faster / smaller). Target:
+# each >= 10x faster than perf.
 # Usage: bench/analyses_speed.sh SONDE [RUNS]
 set -u
 (($# >= 1 && $# <= 2)) || { echo "usage: analyses_speed.sh SONDE [RUNS]"; exit 2; }
@@ -46,21 +48,32 @@ record "$slab" "kmem slab" -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_allo
     -- "$WORKLOADS/syscalls" "$ROUNDS"
 record "$page" "kmem page" -g -e kmem:mm_page_alloc -e kmem:mm_page_free \
     -- sh -c "for i in \$(seq $PAGE_RUNS); do '$WORKLOADS/faults' 100000; done"
+LOCK_LOOPS=${LOCK_LOOPS:-17000}
+lock=$CACHE/lock-messaging-$LOCK_LOOPS.data
+if [[ ! -s $lock ]]; then
+    echo "recording lock contention into $lock ..."
+    "$PERF" lock record -o "$lock.tmp" -- "$PERF" bench sched messaging -g 10 -l "$LOCK_LOOPS" >/dev/null 2>"$tmp/record.err" ||
+        { echo "analyses_speed: perf lock record failed:"; cat "$tmp/record.err"; exit 2; }
+    mv "$lock.tmp" "$lock"
+fi
+echo "lock: $(events "$lock") samples in $lock"
 
 . "$(dirname "$0")/lib/measure.sh"
 
 printf '%-34s %10s %10s %10s %10s %8s %8s\n' case "sonde s" "perf s" "sonde MB" "perf MB" "time x" "RSS x"
-# perf kmem reads its options before the subcommand only.
-for spec in "kmem stat|slab|" "kmem --caller --alloc stat|slab|--caller --alloc" "kmem --page stat|page|--page" \
-    "kmem --page --caller --alloc stat|page|--page --caller --alloc"; do
-    IFS='|' read -r name which args <<<"$spec"
-    data=$slab; [[ $which == page ]] && data=$page
+# Each case: its name, then its words (perf kmem and perf lock read their options before the
+# subcommand).
+for spec in "kmem stat|kmem -i $slab stat" "kmem --caller --alloc stat|kmem -i $slab --caller --alloc stat" \
+    "kmem --page stat|kmem -i $page --page stat" \
+    "kmem --page --caller --alloc stat|kmem -i $page --page --caller --alloc stat" \
+    "lock contention|lock -i $lock contention" "lock report|lock -i $lock report"; do
+    IFS='|' read -r name words <<<"$spec"
     key=${name// /_}
     for ((r = 0; r < RUNS; r++)); do
         # shellcheck disable=SC2086
-        time_rss "$key.sonde" "$SONDE" kmem -i "$data" $args stat
+        time_rss "$key.sonde" "$SONDE" $words
         # shellcheck disable=SC2086
-        time_rss "$key.perf" "$PERF" kmem -i "$data" $args stat
+        time_rss "$key.perf" "$PERF" $words
     done
     st=$(median_field "$tmp/$key.sonde" 1) sm=$(median_field "$tmp/$key.sonde" 2)
     pt=$(median_field "$tmp/$key.perf" 1) pm=$(median_field "$tmp/$key.perf" 2)

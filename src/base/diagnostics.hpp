@@ -28,9 +28,11 @@ class Diagnostics {
   Diagnostics() = default;
   // Hands each message to `sink` as it comes, from whichever thread reports it (one at a time).
   explicit Diagnostics(Sink sink) : sink_(std::move(sink)) {}
-  // Prints each message as one line on `stream`, after `prefix` ("sonde report: ").
-  static Diagnostics printing_to(std::FILE* stream, std::string prefix = "") {
-    return Diagnostics([stream, prefix = std::move(prefix)](const Message& message) {
+  // Prints each message as one line on `stream`, after `prefix` ("sonde report: "); notes only
+  // when `notes` (a command's -v).
+  static Diagnostics printing_to(std::FILE* stream, std::string prefix = "", bool notes = true) {
+    return Diagnostics([stream, prefix = std::move(prefix), notes](const Message& message) {
+      if (message.kind == Kind::note && !notes) return;
       fmt::print(stream, "{}{}\n", prefix, message.text);
     });
   }

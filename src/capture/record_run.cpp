@@ -43,7 +43,10 @@ std::vector<perf_event_attr> record_attrs(const std::vector<events::EventSpec>& 
     if (events[i].is_tracepoint() || options.raw_samples) attr.sample_type |= PERF_SAMPLE_RAW;
     // Several events: each sample says which one it belongs to (perf's IDENTIFIER).
     if (events.size() > 1) attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
-    if (options.call_graph != CallGraph::none) attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+    if (options.call_graph != CallGraph::none) {
+      attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+      attr.sample_max_stack = options.max_stack;
+    }
     if (options.call_graph == CallGraph::dwarf) {
       attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
       attr.sample_regs_user = format::kX86SampleRegs;

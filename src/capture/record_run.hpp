@@ -27,6 +27,7 @@ struct RecordOptions {
   std::optional<uint64_t> period;     // -c
   CallGraph call_graph = CallGraph::none;
   uint32_t dwarf_stack_size = 8192;  // --call-graph dwarf,SIZE
+  uint16_t max_stack = 0;            // --call-graph fp,N: the kernel's sample_max_stack (0: its own limit)
   bool sample_cpu = false;           // -a/-C, or tracepoints: PERF_SAMPLE_CPU as perf adds it
   bool timestamps = true;            // -T is the default for sonde as for perf record
   bool raw_samples = false;          // -R

@@ -36,15 +36,16 @@ bool kmem_option_takes_value(std::string_view word) {
 struct KmemCommandLine {
   analysis::KmemOptions options;
   bool slab = false, page = false;
+  bool verbose = false;  // -v: the symbol notes too
 };
 
 std::optional<int> parse_kmem_options(std::vector<std::string> words, KmemCommandLine& line) {
   std::vector<std::string> sorts, lines;
   std::string time;
-  bool verbose = false, force = false, caller = false, alloc = false;
+  bool force = false, caller = false, alloc = false;
   CLI::App app{"The slab and page allocators' statistics (perf kmem)", "sonde kmem"};
   app.add_option("-i,--input", line.options.input_path, "input file name (default perf.data)");
-  app.add_flag("-v,--verbose", verbose, "accepted for perf's sake");
+  app.add_flag("-v,--verbose", line.verbose, "be more verbose (notes about symbols)");
   app.add_flag("--caller", caller, "show per-callsite statistics");
   app.add_flag("--alloc", alloc, "show per-allocation statistics");
   app.add_option(
@@ -150,10 +151,7 @@ int cmd_kmem(int argc, char** argv) {
     for (int i = rest; i < argc; ++i) arguments.emplace_back(argv[i]);
     return run_command(cmd_record, std::move(arguments));
   }
-  Diagnostics diagnostics([](const Diagnostics::Message& message) {
-    fmt::print(stderr, "{}{}\n", message.kind == Diagnostics::Kind::warning ? "sonde kmem: warning: " : "",
-               message.text);
-  });
+  Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde kmem: ", line.verbose);
   auto done = pipeline::run_kmem_stat(line.options, diagnostics);
   if (!done) return report_error("kmem", done.error());
   return 0;

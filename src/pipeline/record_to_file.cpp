@@ -208,6 +208,13 @@ Result<void> set_call_graph(const std::string& text, capture::RecordOptions& rec
   auto parts = split(text, ',');
   if (parts[0] == "fp") {
     record.call_graph = capture::CallGraph::frame_pointer;
+    // perf's fp,N: N frames at most when N is below the system's limit; a word that is no number is 0.
+    if (parts.size() > 1) {
+      uint64_t size = parse_uint(parts[1], 0).value_or(0);
+      auto limit_text = read_file("/proc/sys/kernel/perf_event_max_stack");
+      uint64_t limit = limit_text ? parse_uint(trim(*limit_text), 10).value_or(127) : 127;
+      if (size < limit) record.max_stack = static_cast<uint16_t>(size);
+    }
     return {};
   }
   if (parts[0] != "dwarf")

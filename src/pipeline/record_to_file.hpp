@@ -77,8 +77,9 @@ struct RecordToFileResult {
   std::vector<std::string> dumped;                        // --switch-output: each file closed, in order
 };
 
-// --call-graph's value: "fp", or "dwarf" with an optional stack size ("dwarf,16384"), into
-// record.call_graph and record.dwarf_stack_size; a usage error for anything else.
+// --call-graph's value: "fp" with an optional frame limit ("fp,8"), or "dwarf" with an optional stack
+// size ("dwarf,16384"), into record.call_graph, record.max_stack and record.dwarf_stack_size; a
+// usage error for anything else.
 // -F against the kernel's perf_event_max_sample_rate: the rate to use (lowered to the maximum,
 // as perf does with a warning), or perf's error under --strict-freq. 0 (no -F) passes as it is.
 Result<uint64_t> check_frequency(uint64_t frequency, bool strict);

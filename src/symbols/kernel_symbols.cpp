@@ -74,4 +74,26 @@ Result<KernelSymbols> load_kallsyms(const std::string& path) {
   return symbols;
 }
 
+Result<std::map<std::string, uint64_t, std::less<>>> kallsyms_addresses(
+    const std::string& path, const std::vector<std::string>& names) {
+  auto text = read_file(path);
+  if (!text) return tl::unexpected(text.error());
+  std::map<std::string, uint64_t, std::less<>> found;
+  std::string_view rest = *text;
+  while (!rest.empty()) {
+    size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    // "ffffffff821f84a0 T __sched_text_start": address, type, name (module symbols add "\t[mod]").
+    size_t space = line.find(' ');
+    if (space == std::string_view::npos || line.size() < space + 3) continue;
+    std::string_view name = line.substr(space + 3);
+    for (const std::string& wanted : names) {
+      if (name != wanted) continue;
+      if (auto address = parse_uint(line.substr(0, space), 16)) found.emplace(wanted, *address);
+    }
+  }
+  return found;
+}
+
 }  // namespace sonde::symbols

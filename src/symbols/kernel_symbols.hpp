@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/error.hpp"
 #include "symbols/symbol_table.hpp"
@@ -23,5 +24,11 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text);
 
 // Reads and parses a kallsyms file.
 Result<KernelSymbols> load_kallsyms(const std::string& path);
+
+// The addresses of the kernel symbols named `names` in a kallsyms file, every alias included
+// (section markers such as __sched_text_start share their address with a function, which the
+// cleaned-up tables keep instead); a name the file lacks is left out.
+Result<std::map<std::string, uint64_t, std::less<>>> kallsyms_addresses(
+    const std::string& path, const std::vector<std::string>& names);
 
 }  // namespace sonde::symbols

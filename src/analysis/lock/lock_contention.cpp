@@ -1,0 +1,413 @@
+#include "analysis/lock/lock_contention.hpp"
+
+#include <linux/perf_event.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "analysis/heatmap/tracepoint_field.hpp"
+#include "base/bytes.hpp"
+#include "base/flat_hash_map.hpp"
+#include "session/session.hpp"
+#include "session/tracepoint_formats.hpp"
+#include "symbols/kernel_symbols.hpp"
+#include "symbols/symbolizer.hpp"
+
+namespace sonde::analysis {
+
+namespace {
+
+constexpr uint64_t kGoldenRatio64 = 0x61C8864680B583EBull;  // the kernel's hash_long multiplier
+
+struct NamedField {
+  std::string_view name;
+  LockField field;
+};
+constexpr NamedField kFieldNames[] = {
+    {"acquired", LockField::acquired}, {"contended", LockField::contended},
+    {"avg_wait", LockField::avg_wait}, {"wait_total", LockField::wait_total},
+    {"wait_max", LockField::wait_max}, {"wait_min", LockField::wait_min}};
+
+// A frame as perf's lock code sees it: whether a symbol names it, whether it lies in the
+// scheduler's or the lock code's text, and its "sym+0xoff".
+struct FrameName {
+  bool has_symbol = false;
+  bool lock_code = false;
+  std::string label;
+};
+
+enum class SequenceState : uint8_t { uninitialized, contended, acquired };
+struct Sequence {
+  SequenceState state = SequenceState::uninitialized;
+  uint64_t start = 0;
+};
+
+// The payload field at its place, read as a number; 0 when the payload is short.
+struct NumberField {
+  uint32_t offset = 0, size = 0;
+  uint64_t read(Bytes raw) const {
+    if (size == 0 || offset + size > raw.size()) return 0;
+    return load_unsigned(raw.data() + offset, static_cast<int>(size));
+  }
+};
+
+NumberField number_field(const tep_event* event, std::string_view name) {
+  const tep_format_field* field = find_tracepoint_field(event, name);
+  if (field == nullptr || field->offset < 0 || field->size <= 0 || field->size > 8) return {};
+  return {static_cast<uint32_t>(field->offset), static_cast<uint32_t>(field->size)};
+}
+
+class ContentionPass : public session::SessionVisitor {
+ public:
+  ContentionPass(const LockOptions& options, std::vector<int> roles, NumberField begin_addr,
+                 NumberField begin_flags, NumberField end_addr, const session::Machine& machine,
+                 Diagnostics& diagnostics)
+      : options_(options),
+        roles_(std::move(roles)),
+        begin_addr_(begin_addr),
+        begin_flags_(begin_flags),
+        end_addr_(end_addr),
+        machine_(machine),
+        symbolizer_(symbols::SymbolizerOptions{.kallsyms = options.kallsyms}, &diagnostics) {
+    auto markers = symbols::kallsyms_addresses(
+        options.kallsyms, {"__sched_text_start", "__sched_text_end", "__lock_text_start", "__lock_text_end"});
+    if (markers && markers->count("__sched_text_start") && markers->size() == 4)
+      lock_text_ = {{markers->at("__sched_text_start"), markers->at("__sched_text_end")},
+                    {markers->at("__lock_text_start"), markers->at("__lock_text_end")}};
+  }
+
+  void on_sample(const session::SampleEvent& sample) override {
+    if (sample.event_index >= roles_.size() || roles_[sample.event_index] == 0) return;
+    if (roles_[sample.event_index] == 1)
+      begin(sample);
+    else
+      end(sample);
+  }
+
+  LockContention finish() {
+    // perf walks its 4096 hash buckets in order, each bucket's list newest first, into a tree
+    // where the larger goes left and ties right.
+    std::vector<size_t> order(stats_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto bucket = [&](size_t i) { return static_cast<uint32_t>((stats_[i].key * kGoldenRatio64) >> 52); };
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      uint32_t ba = bucket(a), bb = bucket(b);
+      return ba != bb ? ba < bb : a > b;
+    });
+    const LockField key = options_.key;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return stats_[a].value(key) > stats_[b].value(key); });
+    LockContention result;
+    result.bad_histogram = bad_histogram_;
+    threads_.for_each(
+        [&](uint32_t tid, bool) { result.threads.emplace_back(static_cast<int32_t>(tid), comm_of(tid)); });
+    std::sort(result.threads.begin(), result.threads.end());
+    result.stats.reserve(order.size());
+    for (size_t i : order) {
+      LockStat& stat = stats_[i];
+      if (options_.aggregation == LockAggregation::task) stat.name = comm_of(static_cast<uint32_t>(stat.key));
+      result.stats.push_back(std::move(stat));
+    }
+    return result;
+  }
+
+ private:
+  // perf's thread__comm_str: the last comm, ":TID" for a thread never named.
+  std::string comm_of(uint32_t tid) const {
+    const session::Thread* thread = machine_.find_thread(static_cast<int32_t>(tid));
+    return thread != nullptr ? thread->comm : fmt::format(":{}", static_cast<int32_t>(tid));
+  }
+
+  // The frames perf's thread__resolve_callchain gives: markers dropped, at most --max-stack.
+  template <typename Visit>
+  void for_each_frame(const session::SampleEvent& sample, Visit visit) {
+    const perfdata::U64Array& chain = sample.sample.callchain;
+    uint8_t cpumode = PERF_RECORD_MISC_USER;
+    int frames = 0;
+    for (size_t i = 0; i < chain.size() && frames < options_.max_stack; ++i) {
+      uint64_t ip = chain[i];
+      if (ip >= PERF_CONTEXT_MAX) {
+        cpumode = session::context_cpumode(ip, cpumode);
+        continue;
+      }
+      ++frames;
+      if (!visit(cpumode, ip, frames)) return;
+    }
+  }
+
+  const FrameName& frame_name(const session::Thread& thread, uint8_t cpumode, uint64_t ip) {
+    bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+    if (kernel) {
+      if (const FrameName* known = kernel_frames_.find(ip)) return *known;
+    }
+    FrameName name;
+    session::Location location = machine_.locate(thread, cpumode, ip);
+    if (location.dso != nullptr) {
+      if (const symbols::Symbol* symbol = symbolizer_.find(*location.dso, location.dso_address)) {
+        name.has_symbol = true;
+        uint64_t offset = symbolizer_.elf_address(*location.dso, location.dso_address) - symbol->start;
+        name.label = offset != 0 ? fmt::format("{}+{:#x}", symbol->name, offset) : symbol->name;
+      }
+    }
+    for (const auto& [start, end] : lock_text_) name.lock_code = name.lock_code || (start <= ip && ip < end);
+    if (kernel) return kernel_frames_[ip] = std::move(name);
+    user_frame_ = std::move(name);
+    return user_frame_;
+  }
+
+  // perf's callchain_id: the frames after --stack-skip that are not lock code, hashed and xor'ed.
+  uint64_t callchain_key(const session::SampleEvent& sample) {
+    uint64_t hash = 0;
+    for_each_frame(sample, [&](uint8_t cpumode, uint64_t ip, int position) {
+      if (position <= options_.stack_skip) return true;
+      const FrameName& name = frame_name(sample.thread, cpumode, ip);
+      if (!(name.has_symbol && name.lock_code)) hash ^= static_cast<uint32_t>(ip * kGoldenRatio64);
+      return true;
+    });
+    return hash;
+  }
+
+  std::string caller_name(const session::SampleEvent& sample) {
+    std::optional<std::string> caller;
+    for_each_frame(sample, [&](uint8_t cpumode, uint64_t ip, int position) {
+      if (position <= options_.stack_skip) return true;
+      const FrameName& name = frame_name(sample.thread, cpumode, ip);
+      if (!name.has_symbol || name.lock_code) return true;
+      caller = name.label.substr(0, 127);  // perf's 128-byte buffer
+      return false;
+    });
+    return caller ? *caller : "Unknown";
+  }
+
+  uint64_t aggregate_key(const session::SampleEvent& sample, uint64_t lock_address) {
+    switch (options_.aggregation) {
+      case LockAggregation::task:
+        return static_cast<uint64_t>(sample.sample.tid);
+      case LockAggregation::address:
+        return lock_address;
+      case LockAggregation::caller:
+        break;
+    }
+    return callchain_key(sample);
+  }
+
+  void begin(const session::SampleEvent& sample) {
+    const perfdata::Sample& s = sample.sample;
+    const uint64_t lock_address = begin_addr_.read(s.raw);
+    uint64_t key = aggregate_key(sample, lock_address);
+    size_t* index = stat_index_.find(key);
+    if (index == nullptr) {
+      LockStat stat;
+      stat.key = key;
+      stat.name = caller_name(sample);
+      stat.flags = static_cast<uint32_t>(begin_flags_.read(s.raw));
+      if (options_.aggregation == LockAggregation::caller && options_.save_callstacks)
+        // perf names these by the kernel's symbols only.
+        for_each_frame(sample, [&](uint8_t cpumode, uint64_t ip, int) {
+          bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+          stat.callstack.emplace_back(ip,
+                                      kernel ? frame_name(sample.thread, cpumode, ip).label : std::string());
+          return true;
+        });
+      stat_index_[key] = stats_.size();
+      stats_.push_back(std::move(stat));
+      index = stat_index_.find(key);
+    }
+    LockStat& stat = stats_[*index];
+    threads_[static_cast<uint32_t>(s.tid)] = true;
+    Sequence& sequence = sequences_[{static_cast<uint32_t>(s.tid), lock_address}];
+    if (sequence.state == SequenceState::contended) return;  // nested: the first begin's time stays
+    sequence.state = SequenceState::contended;
+    sequence.start = s.time;
+    ++stat.nr_contended;
+  }
+
+  void end(const session::SampleEvent& sample) {
+    const perfdata::Sample& s = sample.sample;
+    const uint64_t lock_address = end_addr_.read(s.raw);
+    size_t* index = stat_index_.find(aggregate_key(sample, lock_address));
+    if (index == nullptr) return;
+    LockStat& stat = stats_[*index];
+    const SequenceKey sequence_key{static_cast<uint32_t>(s.tid), lock_address};
+    // perf keeps sequences per thread a begin made; an end of any other thread is dropped.
+    if (threads_.find(sequence_key.first) == nullptr) return;
+    Sequence& sequence = sequences_[sequence_key];
+    switch (sequence.state) {
+      case SequenceState::uninitialized:
+        return;
+      case SequenceState::contended: {
+        uint64_t waited = s.time - sequence.start;
+        stat.wait_total += waited;
+        stat.wait_min = std::min(stat.wait_min, waited);
+        stat.wait_max = std::max(stat.wait_max, waited);
+        break;
+      }
+      case SequenceState::acquired:
+        if (!stat.broken) ++bad_histogram_[1];  // "acquired"
+        stat.broken = true;
+        sequences_.erase(sequence_key);
+        return;
+    }
+    sequence.state = SequenceState::acquired;
+    ++stat.nr_acquired;
+    stat.avg_wait = stat.wait_total / stat.nr_acquired;
+  }
+
+  using SequenceKey = std::pair<uint32_t, uint64_t>;  // tid, lock address
+  struct SequenceKeyHash {
+    size_t operator()(const SequenceKey& key) const { return key.second ^ (uint64_t{key.first} << 40); }
+  };
+
+  const LockOptions& options_;
+  std::vector<int> roles_;  // by event index: 1 contention_begin, 2 contention_end
+  NumberField begin_addr_, begin_flags_, end_addr_;
+  const session::Machine& machine_;
+  symbols::Symbolizer symbolizer_;
+  std::vector<std::pair<uint64_t, uint64_t>> lock_text_;  // [start, end) of .sched.text and .spinlock.text
+  FlatHashMap<uint64_t, FrameName> kernel_frames_;
+  FrameName user_frame_;
+  std::vector<LockStat> stats_;  // in creation order
+  FlatHashMap<uint64_t, size_t> stat_index_;
+  FlatHashMap<SequenceKey, Sequence, SequenceKeyHash> sequences_;
+  FlatHashMap<uint32_t, bool> threads_;  // tids a begin was seen of
+  std::array<int, 4> bad_histogram_{};
+};
+
+}  // namespace
+
+Result<LockField> parse_lock_field(std::string_view name) {
+  for (const NamedField& known : kFieldNames)
+    if (known.name == name) return known.field;
+  return failf("unknown lock key '{}'; give contended, wait_total, wait_max, wait_min, avg_wait or acquired",
+               name);
+}
+
+Result<std::vector<LockField>> parse_lock_fields(std::string_view list) {
+  std::vector<LockField> fields;
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string_view::npos) comma = list.size();
+    auto field = parse_lock_field(list.substr(start, comma - start));
+    if (!field) return tl::unexpected(field.error());
+    fields.push_back(*field);
+    start = comma + 1;
+  }
+  return fields;
+}
+
+std::vector<LockStat> combine_lock_stats(std::vector<LockStat> stats, LockField key) {
+  std::vector<LockStat> combined;
+  FlatHashMap<std::string, size_t> by_name;
+  for (LockStat& stat : stats) {
+    if (size_t* at = by_name.find(stat.name)) {
+      LockStat& into = combined[*at];
+      into.nr_acquired += stat.nr_acquired;
+      into.nr_contended += stat.nr_contended;
+      into.wait_total += stat.wait_total;
+      into.wait_max = std::max(into.wait_max, stat.wait_max);
+      into.wait_min = std::min(into.wait_min, stat.wait_min);
+      into.avg_wait = into.nr_acquired != 0 ? into.wait_total / into.nr_acquired : 0;
+      into.broken = into.broken || stat.broken;
+      continue;
+    }
+    by_name[stat.name] = combined.size();
+    combined.push_back(std::move(stat));
+  }
+  std::stable_sort(combined.begin(), combined.end(),
+                   [](const LockStat& a, const LockStat& b) { return a.name < b.name; });
+  std::stable_sort(combined.begin(), combined.end(),
+                   [key](const LockStat& a, const LockStat& b) { return a.value(key) > b.value(key); });
+  return combined;
+}
+
+uint64_t LockStat::value(LockField field) const {
+  switch (field) {
+    case LockField::acquired:
+      return nr_acquired;
+    case LockField::contended:
+      return nr_contended;
+    case LockField::avg_wait:
+      return avg_wait;
+    case LockField::wait_total:
+      return wait_total;
+    case LockField::wait_max:
+      return wait_max;
+    case LockField::wait_min:
+      return wait_min == UINT64_MAX ? 0 : wait_min;
+  }
+  return 0;
+}
+
+std::string_view lock_type_name(uint32_t flags) {
+  // include/trace/events/lock.h's LCB_F_* bits: SPIN 1, READ 2, WRITE 4, RT 8, PERCPU 16, MUTEX 32.
+  switch (flags) {
+    case 0:
+      return "semaphore";
+    case 1:
+      return "spinlock";
+    case 3:
+      return "rwlock:R";
+    case 5:
+      return "rwlock:W";
+    case 2:
+      return "rwsem:R";
+    case 4:
+      return "rwsem:W";
+    case 8:
+      return "rtmutex";
+    case 10:
+      return "rwlock-rt:R";
+    case 12:
+      return "rwlock-rt:W";
+    case 18:
+      return "pcpu-sem:R";
+    case 20:
+      return "pcpu-sem:W";
+    case 32:
+    case 33:
+      return "mutex";
+    default:
+      return "unknown";
+  }
+}
+
+Result<LockContention> lock_contention(const LockOptions& options, Diagnostics& diagnostics) {
+  auto session = session::Session::open(options.input_path, diagnostics);
+  if (!session) return tl::unexpected(session.error());
+  const std::string& path = options.input_path;
+  Bytes blob = session->reader().tracing_data();
+  if (blob.empty()) return failf("{} has no tracepoint samples; record them with 'sonde lock record'", path);
+  auto formats = session::TracepointFormats::parse(blob);
+  if (!formats) return tl::unexpected(formats.error().with_context(path));
+  std::vector<int> roles;
+  NumberField begin_addr, begin_flags, end_addr;
+  bool has_begin = false;
+  for (const auto& attr : session->reader().attrs().events()) {
+    int role = 0;
+    const tep_event* format =
+        attr.attr.type == PERF_TYPE_TRACEPOINT ? formats->find(attr.attr.config) : nullptr;
+    if (format != nullptr) {
+      std::string name = session::TracepointFormats::qualified_name(format);
+      if (name == "lock:contention_begin") {
+        role = 1;
+        has_begin = true;
+        begin_addr = number_field(format, "lock_addr");
+        begin_flags = number_field(format, "flags");
+      } else if (name == "lock:contention_end") {
+        role = 2;
+        end_addr = number_field(format, "lock_addr");
+      }
+    }
+    roles.push_back(role);
+  }
+  if (!has_begin)
+    return failf("{} has no lock:contention_begin events; record them with 'sonde lock record'", path);
+  ContentionPass pass(options, std::move(roles), begin_addr, begin_flags, end_addr, session->machine(),
+                      diagnostics);
+  session->set_locate_callchains(false);
+  session->show_progress("lock");
+  if (auto processed = session->process(pass); !processed) return tl::unexpected(processed.error());
+  return pass.finish();
+}
+
+}  // namespace sonde::analysis
