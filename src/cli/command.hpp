@@ -34,6 +34,7 @@ int cmd_probe(int argc, char** argv);
 int cmd_sched(int argc, char** argv);
 int cmd_kmem(int argc, char** argv);
 int cmd_lock(int argc, char** argv);
+int cmd_inject(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
 int cmd_data(int argc, char** argv);
 int cmd_top(int argc, char** argv);

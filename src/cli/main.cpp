@@ -32,6 +32,7 @@ const std::vector<Command>& commands() {
       {"trace", "Trace system calls: each call with its arguments, or a summary (perf trace, strace -c)",
        cmd_trace},
       {"sched", "Scheduler latency, timeline and map from sched tracepoints (perf sched)", cmd_sched},
+      {"inject", "Copy a recording with build-ids put in (perf inject)", cmd_inject},
       {"lock", "Kernel lock contention from lock tracepoints (perf lock)", cmd_lock},
       {"kmem", "The slab and page allocators' statistics from kmem tracepoints (perf kmem)", cmd_kmem},
       {"data", "Convert a perf.data file to other formats (perf data convert)", cmd_data},
