@@ -76,6 +76,67 @@ bool is_page_allocator(std::string_view name) {
   return false;
 }
 
+// What a file's events are to kmem, from its attrs and tracepoint formats (a pipe's arrive
+// with its first records).
+struct KmemEvents {
+  std::vector<KmemEventLayout> layouts;  // by event index
+  std::optional<session::TracepointFormats> formats;
+  bool has_slab = false, has_page = false, has_tracepoints = false, use_pfn = false;
+  uint64_t page_size = 4096;
+};
+
+KmemEvents kmem_events(perfdata::PerfDataReader& reader) {
+  KmemEvents events;
+  Bytes blob = reader.tracing_data();
+  if (!blob.empty())
+    if (auto formats = session::TracepointFormats::parse(blob)) events.formats.emplace(std::move(*formats));
+  for (const auto& attr : reader.attrs().events()) {
+    KmemEventLayout layout;
+    const tep_event* format = attr.attr.type == PERF_TYPE_TRACEPOINT && events.formats
+                                  ? events.formats->find(attr.attr.config)
+                                  : nullptr;
+    if (format != nullptr) {
+      events.has_tracepoints = true;
+      std::string name = session::TracepointFormats::qualified_name(format);
+      layout.role = role_of(name);
+      layout.call_site = payload_field(format, "call_site");
+      layout.ptr = payload_field(format, "ptr");
+      layout.bytes_req = payload_field(format, "bytes_req");
+      layout.bytes_alloc = payload_field(format, "bytes_alloc");
+      layout.node = payload_field(format, "node");
+      layout.order = payload_field(format, "order");
+      layout.gfp_flags = payload_field(format, "gfp_flags");
+      layout.migrate_type = payload_field(format, "migratetype");
+      layout.page = payload_field(format, "pfn");
+      if (name == "kmem:kmalloc") events.has_slab = true;
+      if (name == "kmem:mm_page_alloc") {
+        events.has_page = true;
+        events.use_pfn = layout.page.present();
+        if (tep_get_page_size(format->tep) > 0)
+          events.page_size = static_cast<uint64_t>(tep_get_page_size(format->tep));
+      }
+      if (!layout.page.present()) layout.page = payload_field(format, "page");
+    }
+    events.layouts.push_back(layout);
+  }
+  return events;
+}
+
+// perf's refusals, in its order: the allocator asked for has no events, or nothing is a tracepoint.
+Result<void> check_kmem_events(const KmemEvents& events, const KmemOptions& options) {
+  const std::string& path = options.input_path;
+  if (options.slab && !events.has_slab)
+    return failf(
+        "{} has no slab allocation events (kmem:kmalloc); record them with 'sonde kmem record --slab'", path);
+  if (options.page && !events.has_page)
+    return failf(
+        "{} has no page allocation events (kmem:mm_page_alloc); record them with 'sonde kmem record --page'",
+        path);
+  if (!events.has_tracepoints)
+    return failf("{} has no tracepoint samples; record them with 'sonde kmem record'", path);
+  return {};
+}
+
 struct SiteName {
   std::string name;
   uint64_t offset = 0;
@@ -84,20 +145,27 @@ struct SiteName {
 
 class KmemScanner : public session::SessionVisitor {
  public:
-  KmemScanner(const KmemOptions& options, std::vector<KmemEventLayout> layouts,
-              session::TracepointFormats& formats, const session::Machine& machine, uint64_t page_size,
-              bool use_pfn, Diagnostics& diagnostics)
+  KmemScanner(const KmemOptions& options, perfdata::PerfDataReader& reader, const session::Machine& machine,
+              Diagnostics& diagnostics)
       : options_(options),
+        reader_(reader),
         machine_(machine),
-        layouts_(std::move(layouts)),
-        formats_(formats),
         symbolizer_(symbols::SymbolizerOptions{}, &diagnostics),
-        use_pfn_(use_pfn),
-        stats_(options.live, page_size) {}
+        stats_(options.live, 4096) {}
+
+  // The file's events as kmem reads them, found at the first sample (or before the pass).
+  const KmemEvents& events() {
+    if (!events_) {
+      events_ = kmem_events(reader_);
+      stats_.set_page_size(events_->page_size);
+    }
+    return *events_;
+  }
 
   void on_sample(const session::SampleEvent& sample) override {
-    if (sample.event_index >= layouts_.size()) return;
-    const KmemEventLayout& layout = layouts_[sample.event_index];
+    const std::vector<KmemEventLayout>& layouts = events().layouts;
+    if (sample.event_index >= layouts.size()) return;
+    const KmemEventLayout& layout = layouts[sample.event_index];
     if (layout.role == KmemRole::none) return;
     const perfdata::Sample& s = sample.sample;
     if (outside_time_ranges(options_.times, s.time)) return;
@@ -122,7 +190,7 @@ class KmemScanner : public session::SessionVisitor {
       case KmemRole::page_alloc: {
         if (!options_.page) return;
         uint64_t page = read_field(s.raw, layout.page);
-        bool valid = use_pfn_ ? page != UINT64_MAX : page != 0;
+        bool valid = events_->use_pfn ? page != UINT64_MAX : page != 0;
         auto gfp = static_cast<uint32_t>(read_field(s.raw, layout.gfp_flags));
         uint64_t callsite = 0;
         if (valid) {
@@ -147,7 +215,7 @@ class KmemScanner : public session::SessionVisitor {
   KmemReport report() const {
     KmemReport report;
     report.options = options_;
-    report.use_pfn = use_pfn_;
+    report.use_pfn = events_ && events_->use_pfn;
     report.slab_summary = stats_.slab_summary();
     report.page_summary = stats_.page_summary();
     report.gfps = gfps_;
@@ -214,7 +282,7 @@ class KmemScanner : public session::SessionVisitor {
 
   void name_gfp(const perfdata::Sample& s, uint32_t gfp) {
     printed_.clear();
-    formats_.append_info(static_cast<int>(s.cpu), s.raw, printed_);
+    events_->formats->append_info(static_cast<int>(s.cpu), s.raw, printed_);
     gfps_.add(gfp, gfp_flags_word(printed_));
   }
 
@@ -232,11 +300,10 @@ class KmemScanner : public session::SessionVisitor {
 
  private:
   const KmemOptions& options_;
+  perfdata::PerfDataReader& reader_;
   const session::Machine& machine_;
-  std::vector<KmemEventLayout> layouts_;
-  session::TracepointFormats& formats_;
+  std::optional<KmemEvents> events_;
   symbols::Symbolizer symbolizer_;
-  bool use_pfn_;
   KmemStats stats_;
   GfpTable gfps_;
   std::unordered_map<uint64_t, SiteName> names_;
@@ -250,57 +317,17 @@ class KmemScanner : public session::SessionVisitor {
 Result<KmemReport> kmem_stat(const KmemOptions& options, Diagnostics& diagnostics) {
   auto session = session::Session::open(options.input_path, diagnostics);
   if (!session) return tl::unexpected(session.error());
-  const std::string& path = options.input_path;
-  Bytes blob = session->reader().tracing_data();
-  auto formats = blob.empty() ? Result<session::TracepointFormats>(failf("no tracing data"))
-                              : session::TracepointFormats::parse(blob);
-  std::vector<KmemEventLayout> layouts;
-  bool has_slab = false, has_page = false, has_tracepoints = false, use_pfn = false;
-  uint64_t page_size = 4096;
-  for (const auto& attr : session->reader().attrs().events()) {
-    KmemEventLayout layout;
-    const tep_event* format =
-        attr.attr.type == PERF_TYPE_TRACEPOINT && formats ? formats->find(attr.attr.config) : nullptr;
-    if (format != nullptr) {
-      has_tracepoints = true;
-      std::string name = session::TracepointFormats::qualified_name(format);
-      layout.role = role_of(name);
-      layout.call_site = payload_field(format, "call_site");
-      layout.ptr = payload_field(format, "ptr");
-      layout.bytes_req = payload_field(format, "bytes_req");
-      layout.bytes_alloc = payload_field(format, "bytes_alloc");
-      layout.node = payload_field(format, "node");
-      layout.order = payload_field(format, "order");
-      layout.gfp_flags = payload_field(format, "gfp_flags");
-      layout.migrate_type = payload_field(format, "migratetype");
-      layout.page = payload_field(format, "pfn");
-      if (name == "kmem:kmalloc") has_slab = true;
-      if (name == "kmem:mm_page_alloc") {
-        has_page = true;
-        use_pfn = layout.page.present();
-        if (tep_get_page_size(format->tep) > 0)
-          page_size = static_cast<uint64_t>(tep_get_page_size(format->tep));
-      }
-      if (!layout.page.present()) layout.page = payload_field(format, "page");
-    }
-    layouts.push_back(layout);
-  }
-  if (options.slab && !has_slab)
-    return failf(
-        "{} has no slab allocation events (kmem:kmalloc); record them with 'sonde kmem record --slab'", path);
-  if (options.page && !has_page)
-    return failf(
-        "{} has no page allocation events (kmem:mm_page_alloc); record them with 'sonde kmem record --page'",
-        path);
-  if (!has_tracepoints)
-    return failf("{} has no tracepoint samples; record them with 'sonde kmem record'", path);
-
-  KmemScanner scanner(options, std::move(layouts), *formats, session->machine(), page_size, use_pfn,
-                      diagnostics);
+  KmemScanner scanner(options, session->reader(), session->machine(), diagnostics);
+  // A file's events are known now: refuse before reading its data. A pipe's come with its data.
+  if (!session->reader().is_pipe())
+    if (auto checked = check_kmem_events(scanner.events(), options); !checked)
+      return tl::unexpected(checked.error());
   // The page call sites come from the raw callchains (see page_callsite).
   session->set_locate_callchains(false);
   session->show_progress("kmem");
   if (auto processed = session->process(scanner); !processed) return tl::unexpected(processed.error());
+  if (auto checked = check_kmem_events(scanner.events(), options); !checked)
+    return tl::unexpected(checked.error());
   return scanner.report();
 }
 

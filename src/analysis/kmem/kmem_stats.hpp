@@ -59,6 +59,8 @@ class KmemStats {
  public:
   // `live`: perf's --live, pages still allocated at the end instead of every allocation.
   KmemStats(bool live, uint64_t page_size) : live_(live), page_size_(page_size) {}
+  // The recording's page size (its tracing data says), before the first page event.
+  void set_page_size(uint64_t page_size) { page_size_ = page_size; }
 
   // `cross_node`: the allocation's node is known and is not its CPU's node.
   void slab_alloc(uint64_t call_site, uint64_t ptr, int32_t bytes_req, int32_t bytes_alloc, uint32_t cpu,

@@ -57,16 +57,55 @@ NumberField number_field(const tep_event* event, std::string_view name) {
   return {static_cast<uint32_t>(field->offset), static_cast<uint32_t>(field->size)};
 }
 
+// Which of a file's events are the contention tracepoints, and where their fields are (a pipe's
+// arrive with its first records).
+struct LockEvents {
+  std::vector<int> roles;  // by event index: 1 contention_begin, 2 contention_end, 0 neither
+  NumberField begin_addr, begin_flags, end_addr;
+  bool has_tracing_data = false, has_begin = false;
+};
+
+LockEvents lock_events(perfdata::PerfDataReader& reader) {
+  LockEvents events;
+  Bytes blob = reader.tracing_data();
+  events.has_tracing_data = !blob.empty();
+  auto formats = events.has_tracing_data ? session::TracepointFormats::parse(blob)
+                                         : Result<session::TracepointFormats>(failf("no tracing data"));
+  for (const auto& attr : reader.attrs().events()) {
+    int role = 0;
+    const tep_event* format =
+        attr.attr.type == PERF_TYPE_TRACEPOINT && formats ? formats->find(attr.attr.config) : nullptr;
+    if (format != nullptr) {
+      std::string name = session::TracepointFormats::qualified_name(format);
+      if (name == "lock:contention_begin") {
+        role = 1;
+        events.has_begin = true;
+        events.begin_addr = number_field(format, "lock_addr");
+        events.begin_flags = number_field(format, "flags");
+      } else if (name == "lock:contention_end") {
+        role = 2;
+        events.end_addr = number_field(format, "lock_addr");
+      }
+    }
+    events.roles.push_back(role);
+  }
+  return events;
+}
+
+Result<void> check_lock_events(const LockEvents& events, const std::string& path) {
+  if (!events.has_tracing_data)
+    return failf("{} has no tracepoint samples; record them with 'sonde lock record'", path);
+  if (!events.has_begin)
+    return failf("{} has no lock:contention_begin events; record them with 'sonde lock record'", path);
+  return {};
+}
+
 class ContentionPass : public session::SessionVisitor {
  public:
-  ContentionPass(const LockOptions& options, std::vector<int> roles, NumberField begin_addr,
-                 NumberField begin_flags, NumberField end_addr, const session::Machine& machine,
-                 Diagnostics& diagnostics)
+  ContentionPass(const LockOptions& options, perfdata::PerfDataReader& reader,
+                 const session::Machine& machine, Diagnostics& diagnostics)
       : options_(options),
-        roles_(std::move(roles)),
-        begin_addr_(begin_addr),
-        begin_flags_(begin_flags),
-        end_addr_(end_addr),
+        reader_(reader),
         machine_(machine),
         symbolizer_(symbols::SymbolizerOptions{.kallsyms = options.kallsyms}, &diagnostics) {
     auto markers = symbols::kallsyms_addresses(
@@ -77,11 +116,18 @@ class ContentionPass : public session::SessionVisitor {
   }
 
   void on_sample(const session::SampleEvent& sample) override {
-    if (sample.event_index >= roles_.size() || roles_[sample.event_index] == 0) return;
-    if (roles_[sample.event_index] == 1)
+    const std::vector<int>& roles = events().roles;
+    if (sample.event_index >= roles.size() || roles[sample.event_index] == 0) return;
+    if (roles[sample.event_index] == 1)
       begin(sample);
     else
       end(sample);
+  }
+
+  // The file's contention events, found at the first sample (or before the pass).
+  const LockEvents& events() {
+    if (!events_) events_ = lock_events(reader_);
+    return *events_;
   }
 
   LockContention finish() {
@@ -193,14 +239,14 @@ class ContentionPass : public session::SessionVisitor {
 
   void begin(const session::SampleEvent& sample) {
     const perfdata::Sample& s = sample.sample;
-    const uint64_t lock_address = begin_addr_.read(s.raw);
+    const uint64_t lock_address = events_->begin_addr.read(s.raw);
     uint64_t key = aggregate_key(sample, lock_address);
     size_t* index = stat_index_.find(key);
     if (index == nullptr) {
       LockStat stat;
       stat.key = key;
       stat.name = caller_name(sample);
-      stat.flags = static_cast<uint32_t>(begin_flags_.read(s.raw));
+      stat.flags = static_cast<uint32_t>(events_->begin_flags.read(s.raw));
       if (options_.aggregation == LockAggregation::caller && options_.save_callstacks)
         // perf names these by the kernel's symbols only.
         for_each_frame(sample, [&](uint8_t cpumode, uint64_t ip, int) {
@@ -224,7 +270,7 @@ class ContentionPass : public session::SessionVisitor {
 
   void end(const session::SampleEvent& sample) {
     const perfdata::Sample& s = sample.sample;
-    const uint64_t lock_address = end_addr_.read(s.raw);
+    const uint64_t lock_address = events_->end_addr.read(s.raw);
     size_t* index = stat_index_.find(aggregate_key(sample, lock_address));
     if (index == nullptr) return;
     LockStat& stat = stats_[*index];
@@ -259,8 +305,8 @@ class ContentionPass : public session::SessionVisitor {
   };
 
   const LockOptions& options_;
-  std::vector<int> roles_;  // by event index: 1 contention_begin, 2 contention_end
-  NumberField begin_addr_, begin_flags_, end_addr_;
+  perfdata::PerfDataReader& reader_;
+  std::optional<LockEvents> events_;
   const session::Machine& machine_;
   symbols::Symbolizer symbolizer_;
   std::vector<std::pair<uint64_t, uint64_t>> lock_text_;  // [start, end) of .sched.text and .spinlock.text
@@ -374,39 +420,16 @@ std::string_view lock_type_name(uint32_t flags) {
 Result<LockContention> lock_contention(const LockOptions& options, Diagnostics& diagnostics) {
   auto session = session::Session::open(options.input_path, diagnostics);
   if (!session) return tl::unexpected(session.error());
-  const std::string& path = options.input_path;
-  Bytes blob = session->reader().tracing_data();
-  if (blob.empty()) return failf("{} has no tracepoint samples; record them with 'sonde lock record'", path);
-  auto formats = session::TracepointFormats::parse(blob);
-  if (!formats) return tl::unexpected(formats.error().with_context(path));
-  std::vector<int> roles;
-  NumberField begin_addr, begin_flags, end_addr;
-  bool has_begin = false;
-  for (const auto& attr : session->reader().attrs().events()) {
-    int role = 0;
-    const tep_event* format =
-        attr.attr.type == PERF_TYPE_TRACEPOINT ? formats->find(attr.attr.config) : nullptr;
-    if (format != nullptr) {
-      std::string name = session::TracepointFormats::qualified_name(format);
-      if (name == "lock:contention_begin") {
-        role = 1;
-        has_begin = true;
-        begin_addr = number_field(format, "lock_addr");
-        begin_flags = number_field(format, "flags");
-      } else if (name == "lock:contention_end") {
-        role = 2;
-        end_addr = number_field(format, "lock_addr");
-      }
-    }
-    roles.push_back(role);
-  }
-  if (!has_begin)
-    return failf("{} has no lock:contention_begin events; record them with 'sonde lock record'", path);
-  ContentionPass pass(options, std::move(roles), begin_addr, begin_flags, end_addr, session->machine(),
-                      diagnostics);
+  ContentionPass pass(options, session->reader(), session->machine(), diagnostics);
+  // A file's events are known now: refuse before reading its data. A pipe's come with its data.
+  if (!session->reader().is_pipe())
+    if (auto checked = check_lock_events(pass.events(), options.input_path); !checked)
+      return tl::unexpected(checked.error());
   session->set_locate_callchains(false);
   session->show_progress("lock");
   if (auto processed = session->process(pass); !processed) return tl::unexpected(processed.error());
+  if (auto checked = check_lock_events(pass.events(), options.input_path); !checked)
+    return tl::unexpected(checked.error());
   return pass.finish();
 }
 
