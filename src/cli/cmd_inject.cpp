@@ -1,5 +1,6 @@
-// sonde inject: perf inject's copy of a recording with build-ids put in (-b, --buildid-all),
-// through pipeline/inject_run. Its other jobs are refused with the reason.
+// sonde inject: perf inject's copy of a recording with build-ids put in (-b, --buildid-all) or
+// JIT-compiled functions made into files (-j), through pipeline/inject_run. Its other jobs are
+// refused with the reason.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -41,7 +42,7 @@ int cmd_inject(int argc, char** argv) {
                                 "no sched_stat_* tracepoints (it is built without CONFIG_SCHEDSTATS)");
     return report_usage_error("inject", "-s (merging sched_stat_* into sched_switch) is not there yet");
   }
-  if (jit) return report_usage_error("inject", "-j (jitdump files into the recording) is not there yet");
+  options.jit = jit;
   if (options.build_ids && options.buildid_all)
     return report_usage_error("inject", "-b and --buildid-all go one at a time");
   Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde inject: ", verbose);

@@ -1,11 +1,17 @@
 #include "pipeline/inject_run.hpp"
 
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <ctime>
 #include <set>
 
 #include "base/bytes.hpp"
 #include "format/build_ids.hpp"
+#include "format/jit_elf.hpp"
+#include "format/jitdump.hpp"
 #include "format/perf_format.hpp"
 #include "perfdata/kernel_records.hpp"
 #include "perfdata/writer.hpp"
@@ -38,8 +44,13 @@ class InjectPass : public session::SessionVisitor {
     // input's in file order, sonde's own in time order.
     if (perfdata::PerfDataReader::changes_header(type) || type == perfdata::PERF_RECORD_HEADER_EVENT_TYPE)
       return {};
-    if (type == perfdata::PERF_RECORD_FINISHED_ROUND && options_.build_ids) return {};
+    if (type == perfdata::PERF_RECORD_FINISHED_ROUND && (options_.build_ids || options_.jit)) return {};
     if (!start()) return tl::unexpected(*failure_);
+    if (options_.jit && (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)) {
+      auto kept = jit_mapping(record);
+      if (!kept) return tl::unexpected(kept.error());
+      if (!*kept) return {};
+    }
     if (options_.buildid_all && (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2))
       inject_mapped(record);
     copy(record);
@@ -135,6 +146,100 @@ class InjectPass : public session::SessionVisitor {
     if (location.dso != nullptr) inject_build_id(*location.dso);
   }
 
+  // -j: a jitdump's mapping is replaced by its functions' MMAP2 records, and a jitted process's
+  // later anonymous maps are dropped (their code is named by the ELF files). Whether to copy it.
+  Result<bool> jit_mapping(const perfdata::RecordView& record) {
+    uint32_t pid = 0;
+    std::string filename;
+    if (record.type() == PERF_RECORD_MMAP) {
+      auto mmap = perfdata::MmapRecord::decode(record);
+      if (!mmap) return true;
+      pid = mmap->pid, filename = std::string(mmap->filename);
+    } else {
+      auto mmap = perfdata::Mmap2Record::decode(record);
+      if (!mmap) return true;
+      pid = mmap->pid, filename = std::string(mmap->filename);
+    }
+    if (!format::is_jitdump_name(filename, pid)) {
+      bool anonymous =
+          filename.starts_with("//anon") || filename.starts_with("[anon:") || filename.starts_with("/memfd:");
+      return !(anonymous && jitted_pids_.count(pid));
+    }
+    auto dump = format::read_jitdump(filename);
+    if (!dump) return tl::unexpected(dump.error());
+    if (auto clock = check_jit_clock(*dump, filename); !clock) return tl::unexpected(clock.error());
+    std::string directory = filename.substr(0, filename.rfind('/') + 1);
+    for (const format::JitRecord& jitted : dump->records) {
+      std::string elf = fmt::format("{}jitted-{}-{}.so", directory, jitted.pid, jitted.code_index);
+      if (jitted.kind == format::JitRecord::Kind::load) {
+        if (auto written = format::write_jit_elf(elf, jitted.name, jitted.code, jitted.code_addr); !written) {
+          // perf warns and goes on with the next function.
+          continue;
+        }
+        ++stats_.jitted_functions;
+      }
+      append_jit_mmap(jitted, elf);
+      if (failure_) return tl::unexpected(*failure_);
+    }
+    jitted_pids_.insert(pid);
+    return false;
+  }
+
+  // The dump's times must be the recording's: CLOCK_MONOTONIC on every event (record -k mono).
+  Result<void> check_jit_clock(const format::JitDump& dump, const std::string& path) {
+    if (dump.flags & format::kJitdumpArchTimestamp)
+      return failf(
+          "{} stamps its records with the CPU's counter (arch timestamps), which sonde does not convert yet",
+          path);
+    for (const auto& event : session_.reader().attrs().events())
+      if (!event.attr.use_clockid || event.attr.clockid != CLOCK_MONOTONIC)
+        return failf(
+            "jitted code must be sampled with CLOCK_MONOTONIC, the jitdump's clock: record with 'sonde "
+            "record "
+            "-k mono' ({} was not)",
+            options_.input);
+    return {};
+  }
+
+  // perf's MMAP2 for a jitted function: the ELF file from its .text offset over the code, at the
+  // load's (or move's) time, with a sample_id trailer laid out as the first event's.
+  void append_jit_mmap(const format::JitRecord& jitted, const std::string& elf) {
+    struct stat status {};
+    bool known = ::stat(elf.c_str(), &status) == 0;
+    ByteWriter body;
+    body.put<uint32_t>(jitted.pid);
+    body.put<uint32_t>(jitted.tid);
+    body.put<uint64_t>(jitted.code_addr);
+    body.put<uint64_t>(jitted.code_size);
+    body.put<uint64_t>(format::kJitElfTextOffset);
+    body.put<uint32_t>(known ? major(status.st_dev) : 0);
+    body.put<uint32_t>(known ? minor(status.st_dev) : 0);
+    body.put<uint64_t>(known ? status.st_ino : 0);
+    body.put<uint64_t>(1);  // ino_generation
+    body.put<uint32_t>(PROT_READ | PROT_EXEC);
+    body.put<uint32_t>(MAP_SHARED);
+    body.put_bytes(elf.data(), elf.size());
+    body.put_zeros(ByteWriter::align_up(elf.size() + 1, 8) - elf.size());
+    const auto& events = session_.reader().attrs().events();
+    if (!events.empty() && events.front().attr.sample_id_all) {
+      uint64_t type = events.front().attr.sample_type;
+      if (type & PERF_SAMPLE_TID) {
+        body.put<uint32_t>(jitted.pid);
+        body.put<uint32_t>(jitted.tid);
+      }
+      if (type & PERF_SAMPLE_TIME) body.put<uint64_t>(jitted.timestamp);
+      for (uint64_t bit : {PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER})
+        if (type & bit) body.put<uint64_t>(0);
+    }
+    perf_event_header header{PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER,
+                             static_cast<uint16_t>(sizeof(perf_event_header) + body.size())};
+    if (auto written = writer_->append_record(header, body.str().data()); !written) {
+      fail(written.error());
+      return;
+    }
+    ++stats_.records;
+  }
+
   perfdata::FeatureSet features_with_injected() {
     perfdata::FeatureSet features = features_;
     if (!injected_.empty()) {
@@ -152,6 +257,7 @@ class InjectPass : public session::SessionVisitor {
   format::BuildIdCache build_ids_;
   std::set<std::string> named_;  // DSOs the output names a build-id of
   std::vector<perfdata::BuildIdEntry> injected_;
+  std::set<uint32_t> jitted_pids_;  // -j: processes whose jitdump was read
   InjectStats stats_;
 };
 
@@ -161,8 +267,8 @@ Result<InjectStats> run_inject(const InjectOptions& options, Diagnostics& diagno
   auto session = session::Session::open(options.input, diagnostics);
   if (!session) return tl::unexpected(session.error());
   InjectPass pass(options, *session);
-  // -b follows perf: the records in time order; otherwise they go through as they come.
-  session->set_ordered(options.build_ids);
+  // -b and -j follow perf: the records in time order; otherwise they go through as they come.
+  session->set_ordered(options.build_ids || options.jit);
   session->set_locate_callchains(false);
   if (auto processed = session->process(pass); !processed) return tl::unexpected(processed.error());
   return pass.finish();
