@@ -19,7 +19,7 @@ namespace {
 
 constexpr uint64_t kPage = 4096;
 
-const char* const kKallsyms =
+const char* const kKcoreKallsyms =
     "ffffffff81000000 T _text\n"
     "ffffffff81001000 T _stext\n"
     "ffffffff81001234 t some_function\n"
@@ -33,7 +33,8 @@ TEST(KcoreRanges, KernelTextAndModulesAsPerfKeepsThem) {
   // a page past the last module symbol rounded up, cut at the end of the segment they start in.
   std::vector<kernel::KcoreSegment> segments = {{0xffffffff80000000, 0x4000000, 0x10000},
                                                 {0xffffffffc0000000, 0x3000, 0x5000000}};
-  auto ranges = kernel::kcore_ranges(kKallsyms, "mymod 16384 0 - Live 0xffffffffc0000800\n", segments, kPage);
+  auto ranges =
+      kernel::kcore_ranges(kKcoreKallsyms, "mymod 16384 0 - Live 0xffffffffc0000800\n", segments, kPage);
   ASSERT_TRUE(ranges) << ranges.error().message;
   ASSERT_EQ(ranges->size(), 2u);
   EXPECT_EQ((*ranges)[0].address, 0xffffffff81001000u);  // _stext
@@ -48,7 +49,7 @@ TEST(KcoreRanges, ARangeIsKeptOnlyFromTheSegmentItStartsIn) {
   // The modules' range starts at c0001000, their first symbol (no /proc/modules line is lower).
   std::vector<kernel::KcoreSegment> segments = {{0xffffffff80000000, 0x4000000, 0x10000},
                                                 {0xffffffffc0002000, 0x3000, 0x5000000}};
-  auto ranges = kernel::kcore_ranges(kKallsyms, "", segments, kPage);
+  auto ranges = kernel::kcore_ranges(kKcoreKallsyms, "", segments, kPage);
   ASSERT_TRUE(ranges) << ranges.error().message;
   ASSERT_EQ(ranges->size(), 1u);
   EXPECT_EQ((*ranges)[0].address, 0xffffffff81001000u);

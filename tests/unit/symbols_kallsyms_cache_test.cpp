@@ -13,7 +13,7 @@ using namespace sonde;
 
 namespace {
 
-const char* kKallsyms =
+const char* kCachedKallsyms =
     "ffffffff81000000 T _text\n"
     "ffffffff81000100 t helper\n"
     "ffffffff81000200 D some_data\n"
@@ -37,7 +37,7 @@ std::string cache_path(const std::string& name) { return test::unit_temp_dir() +
 }  // namespace
 
 TEST(KallsymsCache, GivesBackWhatParsingGave) {
-  auto parsed = symbols::parse_kallsyms(kKallsyms);
+  auto parsed = symbols::parse_kallsyms(kCachedKallsyms);
   ASSERT_TRUE(parsed) << parsed.error().message;
   std::string path = cache_path("round-trip");
   auto written = symbols::write_kernel_symbols_cache(path, *parsed, "key 1");
@@ -60,7 +60,7 @@ TEST(KallsymsCache, GivesBackWhatParsingGave) {
 }
 
 TEST(KallsymsCache, AnotherKernelStateIsNotUsed) {
-  auto parsed = symbols::parse_kallsyms(kKallsyms);
+  auto parsed = symbols::parse_kallsyms(kCachedKallsyms);
   ASSERT_TRUE(parsed);
   std::string path = cache_path("other-key");
   ASSERT_TRUE(symbols::write_kernel_symbols_cache(path, *parsed, "kernel A boot 1"));
@@ -70,7 +70,7 @@ TEST(KallsymsCache, AnotherKernelStateIsNotUsed) {
 }
 
 TEST(KallsymsCache, EveryTruncationIsAnErrorNotACrash) {
-  auto parsed = symbols::parse_kallsyms(kKallsyms);
+  auto parsed = symbols::parse_kallsyms(kCachedKallsyms);
   ASSERT_TRUE(parsed);
   std::string whole = symbols::serialize_kernel_symbols(*parsed, "k");
   std::string path = cache_path("truncated");

@@ -14,7 +14,7 @@ using sonde::tracedat::KernelFunctions;
 
 namespace {
 
-constexpr const char* kKallsyms =
+constexpr const char* kTracedatKallsyms =
     "ffffffff81000000 T _stext\n"
     "ffffffff81000000 T startup_64\n"
     "ffffffff81000100 t secondary\n"
@@ -54,9 +54,9 @@ std::vector<unsigned long long> probes() {
 
 TEST(TracedatKallsyms, FindsWhatLibtraceeventFinds) {
   tep_handle* registered = tep_alloc();
-  std::string text = kKallsyms;
+  std::string text = kTracedatKallsyms;
   ASSERT_EQ(tep_parse_kallsyms(registered, text.c_str()), 0);
-  KernelFunctions functions(kKallsyms);
+  KernelFunctions functions(kTracedatKallsyms);
   tep_handle* resolved = tep_alloc();
   functions.install(resolved);
   EXPECT_EQ(functions.size(), 9u);
@@ -76,7 +76,7 @@ TEST(TracedatKallsyms, FindsWhatLibtraceeventFinds) {
 }
 
 TEST(TracedatKallsyms, SymbolAddressesByName) {
-  KernelFunctions functions(kKallsyms);
+  KernelFunctions functions(kTracedatKallsyms);
   EXPECT_EQ(functions.address_of("second_func"), 0xffffffff81000200ull);
   EXPECT_EQ(functions.address_of("mod_func2"), 0xffffffffa0000080ull);
   EXPECT_EQ(functions.address_of("fixed_percpu_data"), 0u);  // skipped, as libtraceevent skips it
