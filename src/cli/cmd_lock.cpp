@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <climits>
+#include <optional>
 #include <string>
 #include <vector>
 

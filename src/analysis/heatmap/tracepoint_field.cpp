@@ -28,6 +28,15 @@ const tep_format_field* find_tracepoint_field(const tep_event* event, std::strin
   return find_in(event->format.common_fields, name);
 }
 
+TracepointNumber tracepoint_number(const tep_event* event, std::string_view name) {
+  const tep_format_field* field = find_tracepoint_field(event, name);
+  if (field == nullptr || field->offset < 0 || field->size <= 0 || field->size > 8 ||
+      (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+    return {};
+  return {static_cast<uint32_t>(field->offset), static_cast<uint32_t>(field->size),
+          (field->flags & TEP_FIELD_IS_SIGNED) != 0};
+}
+
 std::string tracepoint_field_names(const tep_event* event) {
   std::string names;
   for (const tep_format_field* field = event->format.fields; field != nullptr; field = field->next) {

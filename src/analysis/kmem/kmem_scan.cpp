@@ -19,37 +19,11 @@ namespace {
 
 enum class KmemRole : uint8_t { none, slab_alloc, slab_free, page_alloc, page_free };
 
-struct PayloadField {
-  uint32_t offset = 0, size = 0;
-  bool is_signed = false;
-  bool present() const { return size != 0; }
-};
-
 struct KmemEventLayout {
   KmemRole role = KmemRole::none;
-  PayloadField call_site, ptr, bytes_req, bytes_alloc, node;  // slab
-  PayloadField page, order, gfp_flags, migrate_type;          // pages: `page` is pfn or the struct page
+  TracepointNumber call_site, ptr, bytes_req, bytes_alloc, node;  // slab
+  TracepointNumber page, order, gfp_flags, migrate_type;          // pages: `page` is pfn or the struct page
 };
-
-PayloadField payload_field(const tep_event* event, std::string_view name) {
-  const tep_format_field* field = find_tracepoint_field(event, name);
-  if (field == nullptr || field->offset < 0 || field->size <= 0 || field->size > 8 ||
-      (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
-    return {};
-  return {static_cast<uint32_t>(field->offset), static_cast<uint32_t>(field->size),
-          (field->flags & TEP_FIELD_IS_SIGNED) != 0};
-}
-
-// A number field as perf's evsel__intval reads it; 0 when the payload does not hold it.
-uint64_t read_field(Bytes raw, const PayloadField& field) {
-  if (!field.present() || field.offset + field.size > raw.size()) return 0;
-  uint64_t value = load_unsigned(raw.data() + field.offset, static_cast<int>(field.size));
-  if (field.is_signed && field.size < 8) {
-    unsigned shift = 64 - 8 * field.size;
-    value = static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift);
-  }
-  return value;
-}
 
 KmemRole role_of(std::string_view name) {
   if (name == "kmem:kmalloc" || name == "kmem:kmem_cache_alloc" || name == "kmem:kmalloc_node" ||
@@ -99,15 +73,15 @@ KmemEvents kmem_events(perfdata::PerfDataReader& reader) {
       events.has_tracepoints = true;
       std::string name = session::TracepointFormats::qualified_name(format);
       layout.role = role_of(name);
-      layout.call_site = payload_field(format, "call_site");
-      layout.ptr = payload_field(format, "ptr");
-      layout.bytes_req = payload_field(format, "bytes_req");
-      layout.bytes_alloc = payload_field(format, "bytes_alloc");
-      layout.node = payload_field(format, "node");
-      layout.order = payload_field(format, "order");
-      layout.gfp_flags = payload_field(format, "gfp_flags");
-      layout.migrate_type = payload_field(format, "migratetype");
-      layout.page = payload_field(format, "pfn");
+      layout.call_site = tracepoint_number(format, "call_site");
+      layout.ptr = tracepoint_number(format, "ptr");
+      layout.bytes_req = tracepoint_number(format, "bytes_req");
+      layout.bytes_alloc = tracepoint_number(format, "bytes_alloc");
+      layout.node = tracepoint_number(format, "node");
+      layout.order = tracepoint_number(format, "order");
+      layout.gfp_flags = tracepoint_number(format, "gfp_flags");
+      layout.migrate_type = tracepoint_number(format, "migratetype");
+      layout.page = tracepoint_number(format, "pfn");
       if (name == "kmem:kmalloc") events.has_slab = true;
       if (name == "kmem:mm_page_alloc") {
         events.has_page = true;
@@ -115,7 +89,7 @@ KmemEvents kmem_events(perfdata::PerfDataReader& reader) {
         if (tep_get_page_size(format->tep) > 0)
           events.page_size = static_cast<uint64_t>(tep_get_page_size(format->tep));
       }
-      if (!layout.page.present()) layout.page = payload_field(format, "page");
+      if (!layout.page.present()) layout.page = tracepoint_number(format, "page");
     }
     events.layouts.push_back(layout);
   }
@@ -171,41 +145,40 @@ class KmemScanner : public session::SessionVisitor {
     if (outside_time_ranges(options_.times, s.time)) return;
     switch (layout.role) {
       case KmemRole::slab_alloc: {
-        uint64_t call_site = read_field(s.raw, layout.call_site);
+        uint64_t call_site = layout.call_site.read(s.raw);
         bool cross_node = false;
         if (layout.node.present()) {
-          auto node = static_cast<int32_t>(read_field(s.raw, layout.node));
+          auto node = static_cast<int32_t>(layout.node.read(s.raw));
           cross_node = node != -1 && node != cpu_node(s.cpu);
         }
-        stats_.slab_alloc(call_site, read_field(s.raw, layout.ptr),
-                          static_cast<int32_t>(read_field(s.raw, layout.bytes_req)),
-                          static_cast<int32_t>(read_field(s.raw, layout.bytes_alloc)), s.cpu, cross_node);
+        stats_.slab_alloc(call_site, layout.ptr.read(s.raw),
+                          static_cast<int32_t>(layout.bytes_req.read(s.raw)),
+                          static_cast<int32_t>(layout.bytes_alloc.read(s.raw)), s.cpu, cross_node);
         if (options_.slab && options_.caller && !options_.raw_ip && !names_.count(call_site))
           names_.emplace(call_site, name_kernel_address(sample.thread, call_site));
         return;
       }
       case KmemRole::slab_free:
-        stats_.slab_free(read_field(s.raw, layout.ptr), s.cpu);
+        stats_.slab_free(layout.ptr.read(s.raw), s.cpu);
         return;
       case KmemRole::page_alloc: {
         if (!options_.page) return;
-        uint64_t page = read_field(s.raw, layout.page);
+        uint64_t page = layout.page.read(s.raw);
         bool valid = events_->use_pfn ? page != UINT64_MAX : page != 0;
-        auto gfp = static_cast<uint32_t>(read_field(s.raw, layout.gfp_flags));
+        auto gfp = static_cast<uint32_t>(layout.gfp_flags.read(s.raw));
         uint64_t callsite = 0;
         if (valid) {
           if (!gfps_.contains(gfp)) name_gfp(s, gfp);
           callsite = page_callsite(sample);
           if (!names_.count(callsite)) names_.emplace(callsite, name_kernel_address(sample.thread, callsite));
         }
-        stats_.page_alloc(page, valid, static_cast<uint32_t>(read_field(s.raw, layout.order)), gfp,
-                          static_cast<uint32_t>(read_field(s.raw, layout.migrate_type)), callsite);
+        stats_.page_alloc(page, valid, static_cast<uint32_t>(layout.order.read(s.raw)), gfp,
+                          static_cast<uint32_t>(layout.migrate_type.read(s.raw)), callsite);
         return;
       }
       case KmemRole::page_free:
         if (options_.page)
-          stats_.page_free(read_field(s.raw, layout.page),
-                           static_cast<uint32_t>(read_field(s.raw, layout.order)));
+          stats_.page_free(layout.page.read(s.raw), static_cast<uint32_t>(layout.order.read(s.raw)));
         return;
       case KmemRole::none:
         return;

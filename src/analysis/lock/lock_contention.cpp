@@ -42,26 +42,11 @@ struct Sequence {
   uint64_t start = 0;
 };
 
-// The payload field at its place, read as a number; 0 when the payload is short.
-struct NumberField {
-  uint32_t offset = 0, size = 0;
-  uint64_t read(Bytes raw) const {
-    if (size == 0 || offset + size > raw.size()) return 0;
-    return load_unsigned(raw.data() + offset, static_cast<int>(size));
-  }
-};
-
-NumberField number_field(const tep_event* event, std::string_view name) {
-  const tep_format_field* field = find_tracepoint_field(event, name);
-  if (field == nullptr || field->offset < 0 || field->size <= 0 || field->size > 8) return {};
-  return {static_cast<uint32_t>(field->offset), static_cast<uint32_t>(field->size)};
-}
-
 // Which of a file's events are the contention tracepoints, and where their fields are (a pipe's
 // arrive with its first records).
 struct LockEvents {
   std::vector<int> roles;  // by event index: 1 contention_begin, 2 contention_end, 0 neither
-  NumberField begin_addr, begin_flags, end_addr;
+  TracepointNumber begin_addr, begin_flags, end_addr;
   bool has_tracing_data = false, has_begin = false;
 };
 
@@ -80,11 +65,11 @@ LockEvents lock_events(perfdata::PerfDataReader& reader) {
       if (name == "lock:contention_begin") {
         role = 1;
         events.has_begin = true;
-        events.begin_addr = number_field(format, "lock_addr");
-        events.begin_flags = number_field(format, "flags");
+        events.begin_addr = tracepoint_number(format, "lock_addr");
+        events.begin_flags = tracepoint_number(format, "flags");
       } else if (name == "lock:contention_end") {
         role = 2;
-        events.end_addr = number_field(format, "lock_addr");
+        events.end_addr = tracepoint_number(format, "lock_addr");
       }
     }
     events.roles.push_back(role);
@@ -107,13 +92,7 @@ class ContentionPass : public session::SessionVisitor {
       : options_(options),
         reader_(reader),
         machine_(machine),
-        symbolizer_(symbols::SymbolizerOptions{.kallsyms = options.kallsyms}, &diagnostics) {
-    auto markers = symbols::kallsyms_addresses(
-        options.kallsyms, {"__sched_text_start", "__sched_text_end", "__lock_text_start", "__lock_text_end"});
-    if (markers && markers->count("__sched_text_start") && markers->size() == 4)
-      lock_text_ = {{markers->at("__sched_text_start"), markers->at("__sched_text_end")},
-                    {markers->at("__lock_text_start"), markers->at("__lock_text_end")}};
-  }
+        symbolizer_(symbols::SymbolizerOptions{.kallsyms = options.kallsyms}, &diagnostics) {}
 
   void on_sample(const session::SampleEvent& sample) override {
     const std::vector<int>& roles = events().roles;
@@ -164,6 +143,19 @@ class ContentionPass : public session::SessionVisitor {
     return thread != nullptr ? thread->comm : fmt::format(":{}", static_cast<int32_t>(tid));
   }
 
+  // [start, end) of .sched.text and .spinlock.text by kallsyms' section markers, read when a
+  // frame is first named (a file that fails its checks reads nothing); empty without them.
+  const std::vector<std::pair<uint64_t, uint64_t>>& lock_text() {
+    if (lock_text_) return *lock_text_;
+    lock_text_.emplace();
+    auto markers = symbols::kallsyms_addresses(options_.kallsyms, {"__sched_text_start", "__sched_text_end",
+                                                                   "__lock_text_start", "__lock_text_end"});
+    if (markers && markers->size() == 4)
+      *lock_text_ = {{markers->at("__sched_text_start"), markers->at("__sched_text_end")},
+                     {markers->at("__lock_text_start"), markers->at("__lock_text_end")}};
+    return *lock_text_;
+  }
+
   // The frames perf's thread__resolve_callchain gives: markers dropped, at most --max-stack.
   template <typename Visit>
   void for_each_frame(const session::SampleEvent& sample, Visit visit) {
@@ -195,7 +187,7 @@ class ContentionPass : public session::SessionVisitor {
         name.label = offset != 0 ? fmt::format("{}+{:#x}", symbol->name, offset) : symbol->name;
       }
     }
-    for (const auto& [start, end] : lock_text_) name.lock_code = name.lock_code || (start <= ip && ip < end);
+    for (const auto& [start, end] : lock_text()) name.lock_code = name.lock_code || (start <= ip && ip < end);
     if (kernel) return kernel_frames_[ip] = std::move(name);
     user_frame_ = std::move(name);
     return user_frame_;
@@ -309,7 +301,7 @@ class ContentionPass : public session::SessionVisitor {
   std::optional<LockEvents> events_;
   const session::Machine& machine_;
   symbols::Symbolizer symbolizer_;
-  std::vector<std::pair<uint64_t, uint64_t>> lock_text_;  // [start, end) of .sched.text and .spinlock.text
+  std::optional<std::vector<std::pair<uint64_t, uint64_t>>> lock_text_;  // see lock_text()
   FlatHashMap<uint64_t, FrameName> kernel_frames_;
   FrameName user_frame_;
   std::vector<LockStat> stats_;  // in creation order
