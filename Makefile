@@ -10,8 +10,9 @@ SONDE := $(BUILD_DIR)/sonde
 # Only the tests need these (not make demo): the flame graph tests load pages in headless Chromium;
 # the format check runs clang-format; the data convert tests read sonde's pprof files with
 # `go tool pprof` and its CTF with babeltrace2, the oracles users would use; the Python module's
-# tests run under pytest with NumPy and pandas (what `import sonde` hands its columns to).
-TEST_DEPS := chromium clang-format golang-go babeltrace2 tmux python3-pytest python3-numpy python3-pandas
+# tests run under pytest with NumPy and pandas (what `import sonde` hands its columns to); blkparse
+# (blktrace) reads sonde's blktrace files and prints what `sonde blk parse` must print.
+TEST_DEPS := chromium clang-format golang-go babeltrace2 tmux python3-pytest python3-numpy python3-pandas blktrace
 
 .PHONY: all deps test-deps configure build demo test bench clean fuzz install-python
 

@@ -44,6 +44,34 @@ inline uint64_t load_unsigned(const uint8_t* p, int size) {
   }
 }
 
+// Numbers of a file written in either byte order (`swap`: the writer's is not ours), read at
+// offsets the caller has checked with has().
+class OrderedBytes {
+ public:
+  OrderedBytes(std::string_view bytes, bool swap) : bytes_(bytes), swap_(swap) {}
+  bool has(size_t offset, size_t size) const {
+    return offset <= bytes_.size() && bytes_.size() - offset >= size;
+  }
+  uint16_t u16(size_t offset) const {
+    uint16_t value = load<uint16_t>(at(offset));
+    return swap_ ? __builtin_bswap16(value) : value;
+  }
+  uint32_t u32(size_t offset) const {
+    uint32_t value = load<uint32_t>(at(offset));
+    return swap_ ? __builtin_bswap32(value) : value;
+  }
+  uint64_t u64(size_t offset) const {
+    uint64_t value = load<uint64_t>(at(offset));
+    return swap_ ? __builtin_bswap64(value) : value;
+  }
+  std::string_view bytes() const { return bytes_; }
+
+ private:
+  const uint8_t* at(size_t offset) const { return reinterpret_cast<const uint8_t*>(bytes_.data()) + offset; }
+  std::string_view bytes_;
+  bool swap_;
+};
+
 class ByteReader {
  public:
   explicit ByteReader(Bytes bytes) : bytes_(bytes) {}

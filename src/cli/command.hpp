@@ -33,6 +33,7 @@ int cmd_ftrace(int argc, char** argv);
 int cmd_probe(int argc, char** argv);
 int cmd_sched(int argc, char** argv);
 int cmd_kmem(int argc, char** argv);
+int cmd_blk(int argc, char** argv);
 int cmd_lock(int argc, char** argv);
 int cmd_inject(int argc, char** argv);
 int cmd_trace(int argc, char** argv);

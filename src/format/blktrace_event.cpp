@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "base/bytes.hpp"
+
 namespace sonde::tracedat {
 
 namespace {
@@ -55,6 +57,31 @@ void add_blktrace_event(tep_handle* tep) {
   }
   format += kBlkFields;
   tep_parse_event(tep, format.data(), format.size(), "ftrace");
+}
+
+int blktrace_event_id(tep_handle* tep) {
+  tep_event* event = tep_find_event_by_name(tep, "ftrace", "blktrace");
+  return event ? event->id : -1;
+}
+
+std::optional<format::BlkTrace> blk_trace_from_record(const void* data, int size, unsigned long long ts,
+                                                      int cpu) {
+  if (size < static_cast<int>(format::kBlkTraceHeaderSize)) return std::nullopt;
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  format::BlkTrace trace;
+  trace.time = ts;
+  trace.sector = load<uint64_t>(bytes + 16);
+  trace.bytes = load<uint32_t>(bytes + 24);
+  trace.action = load<uint32_t>(bytes + 28);
+  trace.pid = load<uint32_t>(bytes + 32);
+  trace.device = load<uint32_t>(bytes + 36);
+  trace.cpu = static_cast<uint32_t>(cpu);
+  trace.error = load<uint16_t>(bytes + 44);
+  uint16_t pdu_len = load<uint16_t>(bytes + 46);
+  // The ring buffer rounds records up to 4 bytes: the payload may be followed by padding.
+  if (pdu_len > size - static_cast<int>(format::kBlkTraceHeaderSize)) return std::nullopt;
+  trace.pdu.assign(reinterpret_cast<const char*>(bytes) + format::kBlkTraceHeaderSize, pdu_len);
+  return trace;
 }
 
 }  // namespace sonde::tracedat

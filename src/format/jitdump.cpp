@@ -15,28 +15,6 @@ constexpr uint32_t kHeaderSize = 40;
 constexpr uint32_t kPrefixSize = 16;  // id, total_size, timestamp
 enum RecordId : uint32_t { kCodeLoad = 0, kCodeMove = 1, kDebugInfo = 2, kClose = 3, kUnwindingInfo = 4 };
 
-// Numbers in the file's byte order.
-class DumpReader {
- public:
-  DumpReader(std::string_view bytes, bool swap) : bytes_(bytes), swap_(swap) {}
-  bool has(size_t offset, size_t size) const {
-    return offset <= bytes_.size() && bytes_.size() - offset >= size;
-  }
-  uint32_t u32(size_t offset) const {
-    uint32_t value = load<uint32_t>(reinterpret_cast<const uint8_t*>(bytes_.data()) + offset);
-    return swap_ ? __builtin_bswap32(value) : value;
-  }
-  uint64_t u64(size_t offset) const {
-    uint64_t value = load<uint64_t>(reinterpret_cast<const uint8_t*>(bytes_.data()) + offset);
-    return swap_ ? __builtin_bswap64(value) : value;
-  }
-  std::string_view bytes() const { return bytes_; }
-
- private:
-  std::string_view bytes_;
-  bool swap_;
-};
-
 }  // namespace
 
 bool is_jitdump_name(std::string_view filename, uint32_t pid) {
@@ -58,7 +36,7 @@ Result<JitDump> read_jitdump(const std::string& path) {
   uint32_t magic = load<uint32_t>(reinterpret_cast<const uint8_t*>(bytes.data()));
   if (magic != kMagic && magic != __builtin_bswap32(kMagic))
     return failf("{}: not a jitdump file (magic {:#x}, expected {:#x})", path, magic, kMagic);
-  DumpReader in(bytes, magic != kMagic);
+  OrderedBytes in(bytes, magic != kMagic);
   if (uint32_t version = in.u32(4); version > 1)
     return failf("{}: jitdump version {}, expected 1", path, version);
   JitDump dump;

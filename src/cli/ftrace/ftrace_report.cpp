@@ -5,6 +5,7 @@
 #include "cli/event_options.hpp"
 #include "cli/ftrace/ftrace_commands.hpp"
 #include "kernel/cpus.hpp"
+#include "pipeline/blk_run.hpp"
 #include "pipeline/html_report.hpp"
 #include "tracedat/reader.hpp"
 #include "tracedat/report.hpp"
@@ -21,6 +22,9 @@ int ftrace_report(int argc, char** argv) {
   app.add_option("--cpu", cpu_lists, "Show only these CPUs (list: 0,2-3)");
   app.add_flag("-t", options.nanoseconds, "Full nanosecond timestamps");
   app.add_flag("--stat", options.stat, "Show the recorded kernel buffer statistics");
+  bool blkparse = false;
+  app.add_flag("--blkparse", blkparse,
+               "Print the blk tracer's records as blkparse does: a line per trace, each device's summary");
   std::string html;
   app.add_option(
       "--html", html,
@@ -42,6 +46,17 @@ int ftrace_report(int argc, char** argv) {
     if (!written) return report_error("ftrace report", written.error());
     fmt::print(stderr, "[ sonde ftrace report: wrote '{}' ({:.3f} MB, {} records): open it in a browser ]\n",
                html, static_cast<double>(written->bytes) / 1024.0 / 1024.0, written->samples);
+    return 0;
+  }
+  if (blkparse) {
+    if (!options.filters.empty() || !cpu_lists.empty() || options.stat || !html.empty())
+      return report_error(
+          Error{"sonde ftrace report: --blkparse prints every blk record; -F, --cpu, --stat and --html go "
+                "without it",
+                Error::Kind::usage});
+    Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde ftrace report: ");
+    if (auto printed = pipeline::blkparse_trace_dat(input, stdout, diagnostics); !printed)
+      return report_error("ftrace report", printed.error());
     return 0;
   }
   for (const auto& list : cpu_lists) {
