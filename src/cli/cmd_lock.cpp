@@ -9,10 +9,14 @@
 #include <climits>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "capture/tasks.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "cli/event_options.hpp"
+#include "kernel/cpus.hpp"
 #include "pipeline/lock_run.hpp"
 
 namespace sonde::cli {
@@ -84,7 +88,8 @@ int lock_view(std::string_view sub, int argc, char** argv, const LockGlobals& gl
                    "set the maximum stack depth when collecting lock contention");
     app.add_option("--stack-skip", run.analysis.stack_skip,
                    "set the number of stack depth to skip when finding a lock caller");
-    app.add_flag("-b,--use-bpf", use_bpf, "use BPF program to collect lock contention stats (not there yet)");
+    app.add_flag("-b,--use-bpf", use_bpf,
+                 "use BPF program to collect lock contention stats (live: a command, -p, --tid or -a)");
     app.add_flag("-a,--all-cpus", all_cpus, "system-wide collection from all CPUs (with -b)");
     app.add_option("-C,--cpu", cpus, "list of cpus to monitor (with -b)");
     app.add_option("-p,--pid", pids, "trace on existing process id (with -b)");
@@ -93,13 +98,33 @@ int lock_view(std::string_view sub, int argc, char** argv, const LockGlobals& gl
   }
   bool combine = false;
   if (sub == "report") app.add_flag("-c,--combine-locks", combine, "combine locks in the same class");
-  if (auto exit_code =
-          parse_command_line(app, argc, argv, fmt::format("lock {}", sub), AfterOptions::nothing))
+  if (auto exit_code = parse_command_line(app, argc, argv, fmt::format("lock {}", sub),
+                                          contention ? AfterOptions::command : AfterOptions::nothing))
     return *exit_code;
-  if (use_bpf)
-    return report_usage_error("lock",
-                              "contention -b (live, with BPF) is not there yet; record with 'sonde lock "
-                              "record' and read the file with 'sonde lock contention'");
+  pipeline::LockBpfOptions bpf;
+  if (contention) {
+    auto command = command_after_options(app, "lock contention");
+    if (!command) return report_error(command.error());
+    bpf.command = *command;
+    if (!use_bpf && (!bpf.command.empty() || all_cpus || !cpus.empty() || !pids.empty() || !tids.empty()))
+      return report_usage_error("lock",
+                                "a command, -a, -C, -p and --tid go with -b (live); without it contention "
+                                "reads a file ('sonde lock record' makes one)");
+    bpf.system_wide = all_cpus;
+    bpf.map_entries = static_cast<uint32_t>(std::max(map_entries, 1));
+    for (auto [text, list, what] :
+         {std::tuple{&pids, &bpf.pids, "process"}, std::tuple{&tids, &bpf.tids, "thread"}}) {
+      if (text->empty()) continue;
+      auto ids = capture::parse_task_ids(*text, what);
+      if (!ids) return report_error("lock", ids.error());
+      *list = *ids;
+    }
+    if (!cpus.empty()) {
+      auto list = kernel::parse_cpu_list(cpus);
+      if (!list) return report_error("lock", list.error());
+      bpf.cpus = *list;
+    }
+  }
   if (sub == "info") {
     if (!threads && !map) return report_usage_error("lock", "info needs -t (threads) or -m (locks)");
     run.analysis.aggregation = analysis::LockAggregation::address;
@@ -122,6 +147,11 @@ int lock_view(std::string_view sub, int argc, char** argv, const LockGlobals& gl
     run.analysis.aggregation =
         contention ? analysis::LockAggregation::caller : analysis::LockAggregation::address;
   Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde lock: ", globals.verbose);
+  if (use_bpf) {
+    auto status = pipeline::run_lock_bpf(run, bpf, diagnostics);
+    if (!status) return report_error("lock", status.error());
+    return *status;
+  }
   if (auto done = pipeline::run_lock(run, diagnostics); !done) return report_error("lock", done.error());
   return 0;
 }

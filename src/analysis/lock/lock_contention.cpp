@@ -147,12 +147,7 @@ class ContentionPass : public session::SessionVisitor {
   // frame is first named (a file that fails its checks reads nothing); empty without them.
   const std::vector<std::pair<uint64_t, uint64_t>>& lock_text() {
     if (lock_text_) return *lock_text_;
-    lock_text_.emplace();
-    auto markers = symbols::kallsyms_addresses(options_.kallsyms, {"__sched_text_start", "__sched_text_end",
-                                                                   "__lock_text_start", "__lock_text_end"});
-    if (markers && markers->size() == 4)
-      *lock_text_ = {{markers->at("__sched_text_start"), markers->at("__sched_text_end")},
-                     {markers->at("__lock_text_start"), markers->at("__lock_text_end")}};
+    lock_text_ = kernel_lock_text(options_.kallsyms);
     return *lock_text_;
   }
 
@@ -312,6 +307,14 @@ class ContentionPass : public session::SessionVisitor {
 };
 
 }  // namespace
+
+std::vector<std::pair<uint64_t, uint64_t>> kernel_lock_text(const std::string& kallsyms) {
+  auto markers = symbols::kallsyms_addresses(
+      kallsyms, {"__sched_text_start", "__sched_text_end", "__lock_text_start", "__lock_text_end"});
+  if (!markers || markers->size() != 4) return {};
+  return {{markers->at("__sched_text_start"), markers->at("__sched_text_end")},
+          {markers->at("__lock_text_start"), markers->at("__lock_text_end")}};
+}
 
 Result<LockField> parse_lock_field(std::string_view name) {
   for (const NamedField& known : kFieldNames)

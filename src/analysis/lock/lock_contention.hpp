@@ -53,12 +53,19 @@ struct LockContention {
   std::vector<std::pair<int32_t, std::string>> threads;
   // Sequences broken by an event of each kind: acquire, acquired, contended, release.
   std::array<int, 4> bad_histogram{};
+  // Waits totalled by the kernel's BPF tracer (contention -b): the footer counts waits, not
+  // entries, and the waits the tracer could not count as broken "contended" sequences.
+  bool measured_in_kernel = false;
 };
 
 // perf's name of a lock type by contention_begin's flags ("spinlock", "rwsem:R", ...).
 std::string_view lock_type_name(uint32_t flags);
 
 Result<LockContention> lock_contention(const LockOptions& options, Diagnostics& diagnostics);
+
+// [start, end) of the kernel's .sched.text and .spinlock.text, by kallsyms' section markers:
+// where perf's lock tool looks past a frame for the caller. Empty without the markers.
+std::vector<std::pair<uint64_t, uint64_t>> kernel_lock_text(const std::string& kallsyms);
 
 // report -c: entries of one name merged (counts and totals added, extremes kept), in name order
 // before the stable sort by `key`.

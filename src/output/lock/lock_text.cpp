@@ -142,9 +142,9 @@ void append_lock_contention(const analysis::LockContention& contention, const Lo
     fmt::format_to(it, "  {:>10}   {}\n\n", options.threads ? "pid" : "type",
                    options.threads ? "comm" : "caller");
   }
-  int bad = 0, total = 0, printed = 0;
+  int bad = contention.measured_in_kernel ? contention.bad_histogram[2] : 0, total = 0, printed = 0;
   for (const analysis::LockStat& stat : contention.stats) {
-    ++total;
+    total += contention.measured_in_kernel ? static_cast<int>(stat.nr_contended) : 1;
     if (stat.broken) ++bad;
     append_fields(stat, options.fields, out);
     if (options.threads)
