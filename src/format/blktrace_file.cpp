@@ -1,12 +1,15 @@
 #include "format/blktrace_file.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "base/bytes.hpp"
-#include "base/file.hpp"
 
 namespace sonde::format {
 
@@ -30,52 +33,99 @@ void append_blk_trace(const BlkTrace& trace, std::string& out) {
   out += trace.pdu;
 }
 
-Result<BlktraceFile> read_blktrace_file(const std::string& path) {
-  auto content = read_file(path);
-  if (!content) return tl::unexpected(content.error());
-  std::string_view bytes = *content;
-  BlktraceFile file;
-  std::vector<BlkTrace>& traces = file.traces;
-  traces.reserve(bytes.size() / kBlkTraceHeaderSize);
-  size_t at = 0;
-  while (at < bytes.size()) {
-    if (bytes.size() - at < kBlkTraceHeaderSize) {
-      file.cut_short =
-          fmt::format("{}: the last trace is cut short at offset {} (the file ends {} bytes into its header)",
-                      path, at, bytes.size() - at);
-      break;
-    }
-    uint32_t raw_magic = load<uint32_t>(reinterpret_cast<const uint8_t*>(bytes.data()) + at);
-    bool swap = (raw_magic & 0xffffff00) != kBlkTraceMagic;
-    OrderedBytes in(bytes, swap);
-    uint32_t magic = in.u32(at);
-    if ((magic & 0xffffff00) != kBlkTraceMagic)
-      return failf("{}: not a blktrace file (bad magic {:#x} at offset {})", path, magic, at);
-    if ((magic & 0xff) != kBlkTraceVersion)
-      return failf("{}: blktrace format version {:#x} at offset {}; sonde reads version {:#x}", path,
-                   magic & 0xff, at, kBlkTraceVersion);
-    BlkTrace trace;
-    trace.sequence = in.u32(at + 4);
-    trace.time = in.u64(at + 8);
-    trace.sector = in.u64(at + 16);
-    trace.bytes = in.u32(at + 24);
-    trace.action = in.u32(at + 28);
-    trace.pid = in.u32(at + 32);
-    trace.device = in.u32(at + 36);
-    trace.cpu = in.u32(at + 40);
-    trace.error = in.u16(at + 44);
-    uint16_t pdu_len = in.u16(at + 46);
-    at += kBlkTraceHeaderSize;
-    if (!in.has(at, pdu_len)) {
-      file.cut_short =
-          fmt::format("{}: the last trace's {}-byte payload is cut short at offset {}", path, pdu_len, at);
-      break;
-    }
-    trace.pdu.assign(bytes.substr(at, pdu_len));
-    at += pdu_len;
-    traces.push_back(std::move(trace));
+Result<BlktraceReader> BlktraceReader::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail_errno(errno, fmt::format("cannot open {}", path));
+  BlktraceReader reader;
+  reader.path_ = path;
+  reader.fd_ = fd;
+  return reader;
+}
+
+BlktraceReader::BlktraceReader(BlktraceReader&& other) noexcept { *this = std::move(other); }
+
+BlktraceReader& BlktraceReader::operator=(BlktraceReader&& other) noexcept {
+  if (this == &other) return *this;
+  if (fd_ >= 0) ::close(fd_);
+  path_ = std::move(other.path_);
+  fd_ = std::exchange(other.fd_, -1);
+  buffer_ = std::move(other.buffer_);
+  at_ = other.at_;
+  consumed_ = other.consumed_;
+  swap_ = other.swap_;
+  order_known_ = other.order_known_;
+  ended_ = other.ended_;
+  cut_short_ = std::move(other.cut_short_);
+  return *this;
+}
+
+BlktraceReader::~BlktraceReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<bool> BlktraceReader::fill(size_t size) {
+  if (buffer_.size() - at_ >= size) return true;
+  buffer_.erase(0, at_);
+  consumed_ += at_;
+  at_ = 0;
+  constexpr size_t kChunk = 1 << 16;
+  while (buffer_.size() < size && !ended_) {
+    size_t had = buffer_.size();
+    buffer_.resize(had + std::max(kChunk, size - had));
+    ssize_t got = ::read(fd_, buffer_.data() + had, buffer_.size() - had);
+    if (got < 0 && errno == EINTR) got = 0;
+    if (got < 0) return fail_errno(errno, fmt::format("cannot read {}", path_));
+    buffer_.resize(had + static_cast<size_t>(got));
+    if (got == 0) ended_ = true;
   }
-  return file;
+  return buffer_.size() >= size;
+}
+
+Result<bool> BlktraceReader::next(BlkTrace& trace) {
+  if (!cut_short_.empty()) return false;
+  auto header = fill(kBlkTraceHeaderSize);
+  if (!header) return tl::unexpected(header.error());
+  uint64_t offset = consumed_ + at_;
+  if (!*header) {
+    if (buffer_.size() > at_)
+      cut_short_ =
+          fmt::format("{}: the last trace is cut short at offset {} (the file ends {} bytes into its header)",
+                      path_, offset, buffer_.size() - at_);
+    return false;
+  }
+  std::string_view bytes = std::string_view(buffer_).substr(at_);
+  if (!order_known_) {
+    uint32_t raw_magic = load<uint32_t>(reinterpret_cast<const uint8_t*>(bytes.data()));
+    swap_ = (raw_magic & 0xffffff00) != kBlkTraceMagic;
+    order_known_ = true;
+  }
+  OrderedBytes in(bytes, swap_);
+  uint32_t magic = in.u32(0);
+  if ((magic & 0xffffff00) != kBlkTraceMagic)
+    return failf("{}: not a blktrace file (bad magic {:#x} at offset {})", path_, magic, offset);
+  if ((magic & 0xff) != kBlkTraceVersion)
+    return failf("{}: blktrace format version {:#x} at offset {}; sonde reads version {:#x}", path_,
+                 magic & 0xff, offset, kBlkTraceVersion);
+  trace.sequence = in.u32(4);
+  trace.time = in.u64(8);
+  trace.sector = in.u64(16);
+  trace.bytes = in.u32(24);
+  trace.action = in.u32(28);
+  trace.pid = in.u32(32);
+  trace.device = in.u32(36);
+  trace.cpu = in.u32(40);
+  trace.error = in.u16(44);
+  uint16_t pdu_len = in.u16(46);
+  auto whole = fill(kBlkTraceHeaderSize + pdu_len);
+  if (!whole) return tl::unexpected(whole.error());
+  if (!*whole) {
+    cut_short_ = fmt::format("{}: the last trace's {}-byte payload is cut short at offset {}", path_, pdu_len,
+                             offset + kBlkTraceHeaderSize);
+    return false;
+  }
+  trace.pdu.assign(buffer_, at_ + kBlkTraceHeaderSize, pdu_len);
+  at_ += kBlkTraceHeaderSize + pdu_len;
+  return true;
 }
 
 void BlktraceStreams::add(BlkTrace trace, std::string_view comm) {

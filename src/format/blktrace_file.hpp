@@ -86,14 +86,33 @@ inline uint32_t blk_minor(uint32_t device) { return device & ((1u << 20) - 1); }
 // One trace as blktrace writes it (native byte order), appended to `out`.
 void append_blk_trace(const BlkTrace& trace, std::string& out);
 
-struct BlktraceFile {
-  std::vector<BlkTrace> traces;  // in file order
-  std::string cut_short;         // why the file ends inside a trace (a recording cut off); "" if it does not
-};
+// One blktrace file read a trace at a time through a small buffer (blkparse's memory stays flat
+// however long the trace; so does this). Either byte order, decided by the first trace's magic.
+class BlktraceReader {
+ public:
+  static Result<BlktraceReader> open(const std::string& path);
+  BlktraceReader(BlktraceReader&&) noexcept;
+  BlktraceReader& operator=(BlktraceReader&&) noexcept;
+  ~BlktraceReader();
 
-// The traces of one file; either byte order. A bad magic or version is an error naming the file
-// and the offset; a last trace cut short is left out and said in cut_short, as blkparse drops it.
-Result<BlktraceFile> read_blktrace_file(const std::string& path);
+  // The next trace; false at the end. A bad magic or version is an error naming the file and the
+  // offset; a last trace cut short ends the file, said in cut_short(), as blkparse drops it.
+  Result<bool> next(BlkTrace& trace);
+  const std::string& cut_short() const { return cut_short_; }
+
+ private:
+  BlktraceReader() = default;
+  // At least `size` bytes from the current offset in the buffer; false when the file ends first.
+  Result<bool> fill(size_t size);
+
+  std::string path_;
+  int fd_ = -1;
+  std::string buffer_;
+  size_t at_ = 0;          // into buffer_
+  uint64_t consumed_ = 0;  // file offset of buffer_[0]
+  bool swap_ = false, order_known_ = false, ended_ = false;
+  std::string cut_short_;
+};
 
 // Traces gathered into blktrace's per-CPU streams as the kernel's relay writes them: numbered per
 // CPU from 1, a process note (the pid's comm) before the first trace of each pid.

@@ -79,11 +79,30 @@ Result<DeviceStreams> read_blk_records(const std::string& path, Diagnostics& dia
   return streams;
 }
 
+// A blktrace file as a source of traces; a last trace cut short is said once, at the end.
+class BlktraceFileSource : public analysis::BlkTraceSource {
+ public:
+  BlktraceFileSource(format::BlktraceReader reader, Diagnostics& diagnostics)
+      : reader_(std::move(reader)), diagnostics_(diagnostics) {}
+  Result<bool> next(format::BlkTrace& trace) override {
+    auto got = reader_.next(trace);
+    if (got && !*got && !reader_.cut_short().empty() && !said_)
+      diagnostics_.warning(reader_.cut_short() + "; the traces before it are read"), said_ = true;
+    return got;
+  }
+
+ private:
+  format::BlktraceReader reader_;
+  Diagnostics& diagnostics_;
+  bool said_ = false;
+};
+
 // Prints the lines and the summary; returns whether driver data was read past (its note goes
 // after the "Input file" lines when those come last).
-bool print_parse(std::vector<analysis::BlkInput>& inputs, bool summary, std::FILE* out,
-                 Diagnostics& diagnostics) {
-  std::string text, warning;
+Result<bool> print_parse(std::vector<analysis::BlkInput>& inputs, bool summary, std::FILE* out,
+                         Diagnostics& diagnostics) {
+  fmt::memory_buffer text;
+  std::string warning;
   auto result = analysis::parse_blk_inputs(
       inputs,
       [&](const analysis::BlkParsedTrace& parsed) {
@@ -98,9 +117,13 @@ bool print_parse(std::vector<analysis::BlkInput>& inputs, bool summary, std::FIL
         }
       },
       [&](const std::string& line) { diagnostics.warning(line); });
-  if (summary) text += output::format_blkparse_summary(result);
   std::fwrite(text.data(), 1, text.size(), out);
-  return result.saw_driver_data;
+  if (!result) return tl::unexpected(result.error());
+  if (summary) {
+    std::string summary_text = output::format_blkparse_summary(*result);
+    std::fwrite(summary_text.data(), 1, summary_text.size(), out);
+  }
+  return result->saw_driver_data;
 }
 
 }  // namespace
@@ -178,19 +201,20 @@ Result<void> blkparse_files(const BlkParseOptions& options, std::FILE* out, Diag
     }
     analysis::BlkInput input;
     input.label = name;
+    bool any = false;
     for (int cpu = 0;; ++cpu) {
       std::string path = (directory.empty() ? "" : directory + "/") + format::blktrace_file_name(name, cpu);
       struct stat st {};
       if (::stat(path.c_str(), &st) != 0) break;
+      any = true;
       input.cpus.emplace_back();
       if (st.st_size == 0) continue;
-      auto file = format::read_blktrace_file(path);
-      if (!file) return tl::unexpected(file.error());
-      if (!file->cut_short.empty()) diagnostics.warning(file->cut_short + "; the traces before it are read");
-      input.cpus.back() = std::move(file->traces);
+      auto reader = format::BlktraceReader::open(path);
+      if (!reader) return tl::unexpected(reader.error());
+      input.cpus.back() = std::make_unique<BlktraceFileSource>(std::move(*reader), diagnostics);
       added += fmt::format("Input file {} added\n", path);
     }
-    if (input.cpus.empty())
+    if (!any)
       return failf(
           "no input files found for {} (blkparse reads {}): record them with sonde blk record -d DEVICE",
           name, format::blktrace_file_name(name, 0));
@@ -200,9 +224,10 @@ Result<void> blkparse_files(const BlkParseOptions& options, std::FILE* out, Diag
   // file or pipe after everything else, when that stream is flushed at exit.
   bool terminal = ::isatty(::fileno(out));
   if (terminal) std::fwrite(added.data(), 1, added.size(), out);
-  bool driver_data = print_parse(inputs, !options.quiet, out, diagnostics);
+  auto driver_data = print_parse(inputs, !options.quiet, out, diagnostics);
+  if (!driver_data) return tl::unexpected(driver_data.error());
   if (!terminal) std::fwrite(added.data(), 1, added.size(), out);
-  if (driver_data) std::fputs(output::blkparse_driver_data_note().data(), out);
+  if (*driver_data) std::fputs(output::blkparse_driver_data_note().data(), out);
   std::fflush(out);
   return {};
 }
@@ -214,10 +239,16 @@ Result<void> blkparse_trace_dat(const std::string& path, std::FILE* out, Diagnos
     return failf(
         "{} holds no blk tracer records; record them with sonde ftrace record -p blk --device DEVICE", path);
   std::vector<analysis::BlkInput> inputs;
-  for (auto& [device, device_streams] : streams->devices)
-    inputs.push_back({device_label(device), std::move(device_streams.cpus())});
-  if (print_parse(inputs, true, out, diagnostics))
-    std::fputs(output::blkparse_driver_data_note().data(), out);
+  for (auto& [device, device_streams] : streams->devices) {
+    analysis::BlkInput input;
+    input.label = device_label(device);
+    for (auto& traces : device_streams.cpus())
+      input.cpus.push_back(std::make_unique<analysis::BlkTraceList>(std::move(traces)));
+    inputs.push_back(std::move(input));
+  }
+  auto driver_data = print_parse(inputs, true, out, diagnostics);
+  if (!driver_data) return tl::unexpected(driver_data.error());
+  if (*driver_data) std::fputs(output::blkparse_driver_data_note().data(), out);
   std::fflush(out);
   return {};
 }
@@ -230,7 +261,8 @@ Result<int> blk_live(const BlkRecordOptions& options, std::FILE* out, Diagnostic
   std::map<uint32_t, size_t> inputs;  // device -> input
   std::vector<uint32_t> sequences;
   std::optional<uint64_t> genesis;
-  std::string text, warning;
+  fmt::memory_buffer text;
+  std::string warning;
   int blk_id = -1;
   auto on_event = [&](ftrace::LocalTep& tep, const ftrace::LiveEvent& event) {
     if (blk_id < 0) blk_id = tracedat::blktrace_event_id(tep.handle());

@@ -180,72 +180,90 @@ BlkParseResult BlkAccounting::result() const {
   return result;
 }
 
+Result<bool> BlkTraceList::next(BlkTrace& trace) {
+  if (next_ >= traces_.size()) return false;
+  trace = std::move(traces_[next_++]);
+  return true;
+}
+
 namespace {
 
 struct BlkStream {
   size_t input = 0;
   int cpu = 0;
-  std::vector<BlkTrace>* traces = nullptr;
-  size_t next = 0;
-  uint64_t head_time() const { return (*traces)[next].time; }
+  BlkTraceSource* source = nullptr;
+  BlkTrace head;
+  uint64_t head_time() const { return head.time; }
 };
 
 // blkparse's ordered list of streams: one earlier than the head goes first; otherwise after the
 // last stream whose head is earlier, so equal times keep the order they came in behind the head.
-void insert_stream(std::list<BlkStream>& streams, const BlkStream& stream) {
-  uint64_t time = stream.head_time();
+void insert_stream(std::list<BlkStream>& streams, std::list<BlkStream>::iterator stream,
+                   std::list<BlkStream>& from) {
+  uint64_t time = stream->head_time();
   if (streams.empty() || time < streams.front().head_time()) {
-    streams.push_front(stream);
+    streams.splice(streams.begin(), from, stream);
     return;
   }
   auto at = streams.begin();
   while (std::next(at) != streams.end() && std::next(at)->head_time() < time) ++at;
-  streams.insert(std::next(at), stream);
+  streams.splice(std::next(at), from, stream);
+}
+
+// Moves the stream to its next trace to merge: names learned from process notes on the way, other
+// notes but messages read past, a trace filed under another CPU dropped (blkparse's complaint).
+Result<bool> advance(BlkStream& stream, BlkAccounting& accounting, const BlkWarning& on_warning) {
+  while (true) {
+    auto got = stream.source->next(stream.head);
+    if (!got || !*got) return got;
+    const BlkTrace& trace = stream.head;
+    if (trace.is_note() && !is_message(trace.action)) {
+      if (trace.action == (format::blk_category(format::kBlkNotify) | format::kBlkNoteProcess))
+        accounting.learn_name(trace.pid, trace.pdu);
+      continue;
+    }
+    if (trace.cpu != static_cast<uint32_t>(stream.cpu)) {
+      on_warning(fmt::format("cpu {} trace info has error cpu {}", stream.cpu, trace.cpu));
+      continue;
+    }
+    return true;
+  }
 }
 
 }  // namespace
 
-BlkParseResult parse_blk_inputs(std::vector<BlkInput>& inputs,
-                                const std::function<void(const BlkParsedTrace&)>& on_trace,
-                                const BlkWarning& on_warning) {
+Result<BlkParseResult> parse_blk_inputs(std::vector<BlkInput>& inputs,
+                                        const std::function<void(const BlkParsedTrace&)>& on_trace,
+                                        const BlkWarning& on_warning) {
   BlkAccounting accounting(on_warning);
-  std::list<BlkStream> streams;
+  std::list<BlkStream> streams, pending;
   for (size_t i = 0; i < inputs.size(); ++i) {
     accounting.add_input(inputs[i].label);
     for (size_t cpu = 0; cpu < inputs[i].cpus.size(); ++cpu) {
-      auto& traces = inputs[i].cpus[cpu];
-      // Notes other than messages are read as they come and never merged.
-      std::vector<BlkTrace> kept;
-      kept.reserve(traces.size());
-      for (BlkTrace& trace : traces) {
-        if (trace.is_note() && !is_message(trace.action)) {
-          if ((trace.action & 0xff) == format::kBlkNoteProcess) accounting.learn_name(trace.pid, trace.pdu);
-          continue;
-        }
-        if (trace.cpu != cpu) {
-          on_warning(fmt::format("cpu {} trace info has error cpu {}", cpu, trace.cpu));
-          continue;
-        }
-        kept.push_back(std::move(trace));
-      }
-      traces = std::move(kept);
-      if (!traces.empty()) insert_stream(streams, {i, static_cast<int>(cpu), &traces, 0});
+      if (!inputs[i].cpus[cpu]) continue;
+      pending.push_back(BlkStream{i, static_cast<int>(cpu), inputs[i].cpus[cpu].get(), {}});
+      auto primed = advance(pending.back(), accounting, on_warning);
+      if (!primed) return tl::unexpected(primed.error());
+      if (*primed)
+        insert_stream(streams, std::prev(pending.end()), pending);
+      else
+        pending.pop_back();
     }
   }
   uint64_t genesis = streams.empty() ? 0 : streams.front().head_time();
   while (!streams.empty()) {
     BlkStream& head = streams.front();
-    BlkTrace& trace = (*head.traces)[head.next];
-    if (auto printed = accounting.account(head.input, head.cpu, trace, trace.time - genesis))
+    if (auto printed = accounting.account(head.input, head.cpu, head.head, head.head.time - genesis))
       on_trace(*printed);
-    if (++head.next == head.traces->size()) {
+    auto more = advance(head, accounting, on_warning);
+    if (!more) return tl::unexpected(more.error());
+    if (!*more) {
       streams.pop_front();
       continue;
     }
     if (streams.size() > 1 && head.head_time() > std::next(streams.begin())->head_time()) {
-      BlkStream moved = head;
-      streams.pop_front();
-      insert_stream(streams, moved);
+      pending.splice(pending.end(), streams, streams.begin());  // out, then in at its place
+      insert_stream(streams, std::prev(pending.end()), pending);
     }
   }
   return accounting.result();

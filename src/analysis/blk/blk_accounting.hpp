@@ -9,12 +9,14 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "base/error.hpp"
 #include "format/blktrace_file.hpp"
 
 namespace sonde::analysis {
@@ -54,9 +56,28 @@ struct BlkInputSummary {
   bool any_printed = false;
 };
 
+// One CPU's traces in their stream's order, notes included, a trace at a time.
+class BlkTraceSource {
+ public:
+  virtual ~BlkTraceSource() = default;
+  // The next trace into `trace`; false at the end.
+  virtual Result<bool> next(format::BlkTrace& trace) = 0;
+};
+
+// Traces held in memory (a trace.dat's, gathered per CPU) as a source.
+class BlkTraceList : public BlkTraceSource {
+ public:
+  explicit BlkTraceList(std::vector<format::BlkTrace> traces) : traces_(std::move(traces)) {}
+  Result<bool> next(format::BlkTrace& trace) override;
+
+ private:
+  std::vector<format::BlkTrace> traces_;
+  size_t next_ = 0;
+};
+
 struct BlkInput {
   std::string label;
-  std::vector<std::vector<format::BlkTrace>> cpus;  // index: the CPU (its file's number)
+  std::vector<std::unique_ptr<BlkTraceSource>> cpus;  // index: the CPU (its file's number); null: none
 };
 
 struct BlkParseResult {
@@ -102,11 +123,11 @@ class BlkAccounting {
   bool saw_driver_data_ = false;
 };
 
-// blkparse over whole inputs: the names of every note first, then the merge; `on_trace` gets
-// every printed trace.
-BlkParseResult parse_blk_inputs(std::vector<BlkInput>& inputs,
-                                const std::function<void(const BlkParsedTrace&)>& on_trace,
-                                const BlkWarning& on_warning);
+// blkparse over whole inputs, streamed: each CPU's next trace read when its last one is printed,
+// notes of names taken as they are read; `on_trace` gets every printed trace.
+Result<BlkParseResult> parse_blk_inputs(std::vector<BlkInput>& inputs,
+                                        const std::function<void(const BlkParsedTrace&)>& on_trace,
+                                        const BlkWarning& on_warning);
 
 // The first category bit set: the trace is one blkparse prints and counts.
 inline bool blk_trace_is_printed(const format::BlkTrace& trace) { return (trace.action >> 16) != 0; }

@@ -1,5 +1,6 @@
 #include "output/blk/blkparse_text.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace sonde::output {
@@ -20,10 +21,21 @@ uint64_t big_endian(std::string_view bytes, size_t at, size_t size) {
   return value;
 }
 
+// At most "FWFASM": a flag column without an allocation.
+struct RwbsText {
+  char text[8] = {};
+  size_t size = 0;
+  RwbsText& operator+=(char c) {
+    text[size++] = c;
+    return *this;
+  }
+  std::string_view view() const { return {text, size}; }
+};
+
 // R, W, D or N, with F for a flush before and F (FUA), A, S, M after, as blkparse spells them.
-std::string rwbs(const BlkTrace& trace) {
+RwbsText rwbs(const BlkTrace& trace) {
   auto has = [&](uint32_t category) { return (trace.action & format::blk_category(category)) != 0; };
-  std::string text;
+  RwbsText text;
   if (has(format::kBlkFlush)) text += 'F';
   if (has(format::kBlkDiscard))
     text += 'D';
@@ -107,9 +119,9 @@ const char* pc_action_letters(uint32_t action) {
   }
 }
 
-void append_header(std::string& out, uint32_t device, const BlkParsedTrace& parsed, std::string_view act,
-                   std::string_view flags) {
-  fmt::format_to(std::back_inserter(out), "{:3},{:<3} {:2} {:8} {:5}.{:09} {:5} {:>2} {:>3} ",
+void append_header(fmt::memory_buffer& out, uint32_t device, const BlkParsedTrace& parsed,
+                   std::string_view act, std::string_view flags) {
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:3},{:<3} {:2} {:8} {:5}.{:09} {:5} {:>2} {:>3} "),
                  format::blk_major(device), format::blk_minor(device), parsed.cpu,
                  static_cast<int32_t>(parsed.trace.sequence), parsed.time / 1000000000,
                  parsed.time % 1000000000, parsed.trace.pid, act, flags);
@@ -117,10 +129,10 @@ void append_header(std::string& out, uint32_t device, const BlkParsedTrace& pars
 
 }  // namespace
 
-void append_blkparse_line(const BlkParsedTrace& parsed, std::string& out, std::string& warning) {
+void append_blkparse_line(const BlkParsedTrace& parsed, fmt::memory_buffer& out, std::string& warning) {
   const BlkTrace& trace = parsed.trace;
   // blkparse prints an unknown pid's name through printf's "%s" of a null pointer.
-  std::string name = parsed.name ? std::string(*parsed.name) : "(null)";
+  std::string_view name = parsed.name ? *parsed.name : std::string_view("(null)");
   uint32_t action = trace.action_number();
   uint32_t sectors = trace.bytes >> 9;
   if (trace.is_note()) {
@@ -128,12 +140,14 @@ void append_blkparse_line(const BlkParsedTrace& parsed, std::string& out, std::s
     if (trace.pdu.empty()) return;
     std::string_view text = trace.pdu;
     text = text.substr(0, text.find('\0'));
-    fmt::format_to(std::back_inserter(out), "{:3},{:<3} {:2} {:>8} {:5}.{:09} {:5} {:>2} {:>3} {}\n",
+    fmt::format_to(std::back_inserter(out),
+                   FMT_COMPILE("{:3},{:<3} {:2} {:>8} {:5}.{:09} {:5} {:>2} {:>3} {}\n"),
                    format::blk_major(trace.device), format::blk_minor(trace.device), trace.cpu, "0",
                    parsed.time / 1000000000, parsed.time % 1000000000, 0, "m", "N", text);
     return;
   }
-  std::string flags = rwbs(trace);
+  RwbsText flag_text = rwbs(trace);
+  std::string_view flags = flag_text.view();
   if (trace.action & format::blk_category(format::kBlkPc)) {
     const char* act = pc_action_letters(action);
     if (!act) {
@@ -144,23 +158,23 @@ void append_blkparse_line(const BlkParsedTrace& parsed, std::string& out, std::s
     auto hex = [&] { return trace.pdu.empty() ? std::string() : fmt::format("({}) ", hex_dump(trace.pdu)); };
     switch (action) {
       case format::kBlkQueueAction:
-        fmt::format_to(std::back_inserter(out), "{} [{}]\n", trace.bytes, name);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} [{}]\n"), trace.bytes, name);
         break;
       case format::kBlkIssueAction:
       case format::kBlkInsert:
-        fmt::format_to(std::back_inserter(out), "{} {}[{}]\n", trace.bytes, hex(), name);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} {}[{}]\n"), trace.bytes, hex(), name);
         break;
       case format::kBlkCompleteAction:
-        fmt::format_to(std::back_inserter(out), "{}[{}]\n", hex(), trace.error);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}[{}]\n"), hex(), trace.error);
         break;
       case format::kBlkRequeueAction:
-        fmt::format_to(std::back_inserter(out), "[{}]\n", trace.error);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}]\n"), trace.error);
         break;
       default:  // G, S
         if (sectors)
-          fmt::format_to(std::back_inserter(out), "{} + {} [{}]\n", trace.sector, sectors, name);
+          fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} + {} [{}]\n"), trace.sector, sectors, name);
         else
-          fmt::format_to(std::back_inserter(out), "[{}]\n", name);
+          fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}]\n"), name);
     }
     return;
   }
@@ -177,33 +191,34 @@ void append_blkparse_line(const BlkParsedTrace& parsed, std::string& out, std::s
     case format::kBlkRequeueAction:
     case format::kBlkCompleteAction:
       if (sectors)
-        fmt::format_to(std::back_inserter(out), "{} + {} [{}]\n", trace.sector, sectors, trace.error);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} + {} [{}]\n"), trace.sector, sectors,
+                       trace.error);
       else
-        fmt::format_to(std::back_inserter(out), "{} [{}]\n", trace.sector, trace.error);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} [{}]\n"), trace.sector, trace.error);
       break;
     case format::kBlkPlug:
-      fmt::format_to(std::back_inserter(out), "[{}]\n", name);
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}]\n"), name);
       break;
     case format::kBlkUnplugIo:
     case format::kBlkUnplugTimer:
-      fmt::format_to(std::back_inserter(out), "[{}] {}\n", name,
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}] {}\n"), name,
                      static_cast<uint32_t>(big_endian(trace.pdu, 0, 8)));
       break;
     case format::kBlkSplit:
-      fmt::format_to(std::back_inserter(out), "{} / {} [{}]\n", trace.sector,
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} / {} [{}]\n"), trace.sector,
                      static_cast<uint32_t>(big_endian(trace.pdu, 0, 8)), name);
       break;
     case format::kBlkRemap: {
       uint32_t from = static_cast<uint32_t>(big_endian(trace.pdu, 0, 4));
-      fmt::format_to(std::back_inserter(out), "{} + {} <- ({},{}) {}\n", trace.sector, sectors,
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} + {} <- ({},{}) {}\n"), trace.sector, sectors,
                      format::blk_major(from), format::blk_minor(from), big_endian(trace.pdu, 8, 8));
       break;
     }
     default:
       if (sectors)
-        fmt::format_to(std::back_inserter(out), "{} + {} [{}]\n", trace.sector, sectors, name);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} + {} [{}]\n"), trace.sector, sectors, name);
       else
-        fmt::format_to(std::back_inserter(out), "[{}]\n", name);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}]\n"), name);
   }
 }
 

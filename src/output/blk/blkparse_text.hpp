@@ -4,6 +4,8 @@
 // completed and merged I/O, the total, throughput, events and skips — in blkparse 1.2's layout
 // under the C locale (no thousands separators: blkparse asks for en_US, which Debian machines
 // seldom have).
+#include <fmt/format.h>
+
 #include <string>
 #include <string_view>
 
@@ -13,7 +15,8 @@ namespace sonde::output {
 
 // The line of one printed trace, appended to `out`; blkparse's complaint about an action it does
 // not know goes to `warning` (the line is then left out, as blkparse leaves it).
-void append_blkparse_line(const analysis::BlkParsedTrace& parsed, std::string& out, std::string& warning);
+void append_blkparse_line(const analysis::BlkParsedTrace& parsed, fmt::memory_buffer& out,
+                          std::string& warning);
 
 // The summary after the lines (every input's blocks, throughput, events, skips).
 std::string format_blkparse_summary(const analysis::BlkParseResult& result);
