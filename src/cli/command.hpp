@@ -34,6 +34,8 @@ int cmd_probe(int argc, char** argv);
 int cmd_sched(int argc, char** argv);
 int cmd_kmem(int argc, char** argv);
 int cmd_blk(int argc, char** argv);
+int cmd_mem(int argc, char** argv);
+int cmd_c2c(int argc, char** argv);
 int cmd_lock(int argc, char** argv);
 int cmd_inject(int argc, char** argv);
 int cmd_trace(int argc, char** argv);

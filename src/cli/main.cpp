@@ -35,6 +35,8 @@ const std::vector<Command>& commands() {
       {"inject", "Copy a recording with build-ids put in (perf inject)", cmd_inject},
       {"lock", "Kernel lock contention from lock tracepoints (perf lock)", cmd_lock},
       {"kmem", "The slab and page allocators' statistics from kmem tracepoints (perf kmem)", cmd_kmem},
+      {"mem", "Sample memory accesses with the CPU's memory-sampling unit (perf mem)", cmd_mem},
+      {"c2c", "Sample loads and stores for cache-line sharing analysis (perf c2c)", cmd_c2c},
       {"blk", "Block I/O traces: record (blktrace), parse (blkparse), trace (btrace)", cmd_blk},
       {"data", "Convert a perf.data file to other formats (perf data convert)", cmd_data},
   };
