@@ -63,6 +63,17 @@ std::string path_directory(std::string_view path) {
   return slash == std::string_view::npos ? "." : slash == 0 ? "/" : std::string(path.substr(0, slash));
 }
 
+std::string page_size_name(uint64_t size) {
+  if (size == 0) return "N/A";
+  static constexpr char kUnits[] = "BKMG";
+  int unit = 0;
+  while (size / 1024 > 1 && unit < 3) {
+    size /= 1024;
+    ++unit;
+  }
+  return std::to_string(size) + kUnits[unit];
+}
+
 std::string message_excerpt(std::string_view raw, size_t max) {
   std::string text;
   for (size_t i = 0; i < raw.size() && i < max; ++i) {

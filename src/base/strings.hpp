@@ -29,6 +29,8 @@ std::string_view path_basename(std::string_view path);
 // The directory part of `path`: "." without a slash, "/" for a file at the root.
 std::string path_directory(std::string_view path);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
+// perf's page-size name (unit_number__scnprintf): 4096 -> "4K", by 1024s in B K M G; "N/A" for 0.
+std::string page_size_name(uint64_t size);
 // Bytes read from a file, fit for an error message: printable ASCII as it is, other bytes as
 // \xNN, cut after `max` bytes with "..." (a damaged file must not flood the terminal).
 std::string message_excerpt(std::string_view raw, size_t max = 32);

@@ -1,7 +1,8 @@
 // sonde mem and sonde c2c: record runs sonde record with perf mem record's and perf c2c record's
 // arguments for this machine's memory-sampling unit (pipeline/mem_record), refused with the reason
-// where it has none. perf takes mem's options before the subcommand (`perf mem -t load record`);
-// record's own (--ldlat, -U, -K) and then record's and the command follow it.
+// where it has none; mem report -D dumps the samples (pipeline/mem_run). perf takes mem's options before the
+// subcommand (`perf mem -t load record`); record's own (--ldlat, -U, -K) and then record's and the command
+// follow it.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -11,7 +12,9 @@
 #include "base/strings.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "kernel/cpus.hpp"
 #include "pipeline/mem_record.hpp"
+#include "pipeline/mem_run.hpp"
 
 namespace sonde::cli {
 
@@ -36,9 +39,42 @@ int memory_tool(pipeline::MemTool tool, int argc, char** argv) {
   const MemToolText& text = tool == pipeline::MemTool::mem ? kMemText : kC2cText;
   pipeline::MemRecordRequest request;
   request.tool = tool;
+  pipeline::MemDumpRunOptions dump;
+  bool dump_raw = false;
+  std::string cpus;
   // The tool's options, before the subcommand.
   int at = 1;
   std::string type;
+  // One of the tool's options at argv[i] (its value taken too); false when it is not one.
+  auto tool_option = [&](int& i) {
+    std::string_view word = argv[i];
+    bool mem = tool == pipeline::MemTool::mem;
+    bool has_value = i + 1 < argc;
+    if (mem && (word == "-t" || word == "--type") && has_value) {
+      type = argv[++i];
+    } else if (mem && word.starts_with("--type=")) {
+      type = std::string(word.substr(7));
+    } else if (mem && (word == "-p" || word == "--phys-data")) {
+      request.phys_data = true;
+    } else if (mem && word == "--data-page-size") {
+      request.data_page_size = true;
+    } else if (mem && (word == "-D" || word == "--dump-raw-samples")) {
+      dump_raw = true;
+    } else if (mem && (word == "-U" || word == "--hide-unresolved")) {
+      dump.hide_unresolved = true;
+    } else if (mem && (word == "-x" || word == "--field-separator") && has_value) {
+      dump.dump.separator = argv[++i];
+    } else if ((word == "-i" || word == "--input") && has_value) {
+      dump.input = argv[++i];
+    } else if ((word == "-C" || word == "--cpu") && has_value) {
+      cpus = argv[++i];
+    } else if (word == "-f" || word == "--force") {
+      // perf's ownership check of the input; sonde reads any file it can open
+    } else {
+      return false;
+    }
+    return true;
+  };
   for (; at < argc; ++at) {
     std::string_view word = argv[at];
     if (word == "-h" || word == "--help") {
@@ -46,25 +82,41 @@ int memory_tool(pipeline::MemTool tool, int argc, char** argv) {
       return 0;
     }
     if (!word.starts_with("-")) break;
-    if (tool == pipeline::MemTool::mem && (word == "-t" || word == "--type") && at + 1 < argc) {
-      type = argv[++at];
-    } else if (tool == pipeline::MemTool::mem && word.starts_with("--type=")) {
-      type = std::string(word.substr(7));
-    } else if (tool == pipeline::MemTool::mem && (word == "-p" || word == "--phys-data")) {
-      request.phys_data = true;
-    } else if (tool == pipeline::MemTool::mem && word == "--data-page-size") {
-      request.data_page_size = true;
-    } else {
+    if (!tool_option(at))
       return report_usage_error(text.name, fmt::format("unknown option '{}' before the subcommand", word));
-    }
   }
   if (at >= argc) {
     fmt::print(stderr, "{}", text.usage);
     return 129;
   }
   std::string_view sub = argv[at];
-  if (sub != "record" && !(sub.size() >= 3 && std::string_view("record").starts_with(sub)))
-    return report_usage_error(text.name, fmt::format("unknown subcommand '{}'; give record", sub));
+  bool report =
+      tool == pipeline::MemTool::mem && sub.size() >= 3 && std::string_view("report").starts_with(sub);
+  if (!report && !(sub.size() >= 3 && std::string_view("record").starts_with(sub)))
+    return report_usage_error(text.name,
+                              fmt::format("unknown subcommand '{}'; give {}", sub,
+                                          tool == pipeline::MemTool::mem ? "record or report" : "record"));
+  if (report) {
+    // perf reads mem's options after report too; report's own (--stdio) change nothing in a dump.
+    for (int i = at + 1; i < argc; ++i)
+      if (!tool_option(i) && std::string_view(argv[i]) != "--stdio")
+        return report_usage_error(text.name, fmt::format("unknown report option '{}'", argv[i]));
+    if (!dump_raw)
+      return report_error(text.name,
+                          Error{"report's table (perf report --mem-mode) is not there yet; -D dumps "
+                                "every sample (sonde mem -D report)"});
+    if (!cpus.empty()) {
+      auto list = kernel::parse_cpu_list(cpus);
+      if (!list) return report_error(text.name, list.error());
+      dump.cpus = *list;
+    }
+    dump.dump.phys_data = request.phys_data;
+    dump.dump.data_page_size = request.data_page_size;
+    Diagnostics diagnostics = Diagnostics::printing_to(stderr, "sonde mem: ", false);
+    if (auto done = pipeline::run_mem_dump(dump, diagnostics); !done)
+      return report_error(text.name, done.error());
+    return 0;
+  }
   if (!type.empty()) {
     request.loads = request.stores = false;
     for (size_t start = 0; start <= type.size();) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <utility>
 
+#include "base/strings.hpp"
 #include "format/perf_format.hpp"
 #include "format/perf_regs.hpp"
 #include "output/script/script_records.hpp"
@@ -52,17 +53,6 @@ void append_regs(Out& out, std::string_view kind, const perfdata::Regs& regs) {
   }
 }
 
-// perf's unit_number__scnprintf: 4096 -> "4K"; "N/A" for zero.
-std::string page_size_name(uint64_t size) {
-  if (size == 0) return "N/A";
-  static constexpr char kUnits[] = "BKMG";
-  int unit = 0;
-  while (size / 1024 > 1 && unit < 3) {
-    size /= 1024;
-    ++unit;
-  }
-  return fmt::format("{}{}", size, kUnits[unit]);
-}
 
 void append_read_values(Out& out, const perfdata::ReadValues& read) {
   put(out, "... sample_read:\n");
