@@ -1,5 +1,6 @@
 #pragma once
 // Small string helpers shared by every layer.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
