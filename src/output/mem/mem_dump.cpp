@@ -6,7 +6,6 @@
 
 namespace sonde::output {
 
-
 std::string MemDumpPrinter::header() const {
   std::string text = "# PID, TID, IP, ADDR, ";
   if (options_.phys_data) text += "PHYS ADDR, ";

@@ -53,7 +53,6 @@ void append_regs(Out& out, std::string_view kind, const perfdata::Regs& regs) {
   }
 }
 
-
 void append_read_values(Out& out, const perfdata::ReadValues& read) {
   put(out, "... sample_read:\n");
   if (read.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
