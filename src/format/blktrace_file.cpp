@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <utility>
 
 #include "base/bytes.hpp"
 
@@ -38,29 +37,8 @@ Result<BlktraceReader> BlktraceReader::open(const std::string& path) {
   if (fd < 0) return fail_errno(errno, fmt::format("cannot open {}", path));
   BlktraceReader reader;
   reader.path_ = path;
-  reader.fd_ = fd;
+  reader.fd_ = UniqueFd(fd);
   return reader;
-}
-
-BlktraceReader::BlktraceReader(BlktraceReader&& other) noexcept { *this = std::move(other); }
-
-BlktraceReader& BlktraceReader::operator=(BlktraceReader&& other) noexcept {
-  if (this == &other) return *this;
-  if (fd_ >= 0) ::close(fd_);
-  path_ = std::move(other.path_);
-  fd_ = std::exchange(other.fd_, -1);
-  buffer_ = std::move(other.buffer_);
-  at_ = other.at_;
-  consumed_ = other.consumed_;
-  swap_ = other.swap_;
-  order_known_ = other.order_known_;
-  ended_ = other.ended_;
-  cut_short_ = std::move(other.cut_short_);
-  return *this;
-}
-
-BlktraceReader::~BlktraceReader() {
-  if (fd_ >= 0) ::close(fd_);
 }
 
 Result<bool> BlktraceReader::fill(size_t size) {
@@ -72,7 +50,7 @@ Result<bool> BlktraceReader::fill(size_t size) {
   while (buffer_.size() < size && !ended_) {
     size_t had = buffer_.size();
     buffer_.resize(had + std::max(kChunk, size - had));
-    ssize_t got = ::read(fd_, buffer_.data() + had, buffer_.size() - had);
+    ssize_t got = ::read(fd_.get(), buffer_.data() + had, buffer_.size() - had);
     if (got < 0 && errno == EINTR) got = 0;
     if (got < 0) return fail_errno(errno, fmt::format("cannot read {}", path_));
     buffer_.resize(had + static_cast<size_t>(got));
@@ -128,7 +106,7 @@ Result<bool> BlktraceReader::next(BlkTrace& trace) {
   return true;
 }
 
-void BlktraceStreams::add(BlkTrace trace, std::string_view comm) {
+void BlktraceStreams::add(BlkTrace trace, const std::function<std::string(uint32_t pid)>& comm_of) {
   if (trace.cpu >= cpus_.size()) {
     cpus_.resize(trace.cpu + 1);
     sequences_.resize(trace.cpu + 1);
@@ -143,7 +121,7 @@ void BlktraceStreams::add(BlkTrace trace, std::string_view comm) {
     note.pid = trace.pid;
     note.device = trace.device;
     note.cpu = trace.cpu;
-    note.pdu.assign(comm.substr(0, 15));
+    note.pdu = comm_of(trace.pid).substr(0, 15);
     note.pdu.resize(16, '\0');  // TASK_COMM_LEN, as the kernel sends it
     stream.push_back(std::move(note));
   }

@@ -5,11 +5,13 @@
 // (read, write, sync... in its upper half) and the action (queue, issue, complete...) or, for
 // notes, the note kind (a process name, the start time, a message).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/unique_fd.hpp"
 
 namespace sonde::format {
 
@@ -91,9 +93,6 @@ void append_blk_trace(const BlkTrace& trace, std::string& out);
 class BlktraceReader {
  public:
   static Result<BlktraceReader> open(const std::string& path);
-  BlktraceReader(BlktraceReader&&) noexcept;
-  BlktraceReader& operator=(BlktraceReader&&) noexcept;
-  ~BlktraceReader();
 
   // The next trace; false at the end. A bad magic or version is an error naming the file and the
   // offset; a last trace cut short ends the file, said in cut_short(), as blkparse drops it.
@@ -106,7 +105,7 @@ class BlktraceReader {
   Result<bool> fill(size_t size);
 
   std::string path_;
-  int fd_ = -1;
+  UniqueFd fd_;
   std::string buffer_;
   size_t at_ = 0;          // into buffer_
   uint64_t consumed_ = 0;  // file offset of buffer_[0]
@@ -118,7 +117,8 @@ class BlktraceReader {
 // CPU from 1, a process note (the pid's comm) before the first trace of each pid.
 class BlktraceStreams {
  public:
-  void add(BlkTrace trace, std::string_view comm);
+  // `comm_of(pid)` is asked only for a pid not named yet.
+  void add(BlkTrace trace, const std::function<std::string(uint32_t pid)>& comm_of);
   // Index: the CPU. CPUs without traces up to the highest one have empty streams.
   std::vector<std::vector<BlkTrace>>& cpus() { return cpus_; }
   uint64_t traces() const { return traces_; }

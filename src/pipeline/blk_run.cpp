@@ -72,8 +72,8 @@ Result<DeviceStreams> read_blk_records(const std::string& path, Diagnostics& dia
     if (!trace) continue;
     ++streams.records;
     uint32_t device = trace->device;
-    int pid = static_cast<int>(trace->pid);
-    streams.devices[device].add(std::move(*trace), task_name(tep, pid));
+    streams.devices[device].add(std::move(*trace),
+                                [tep](uint32_t pid) { return task_name(tep, static_cast<int>(pid)); });
   }
   for (const auto& problem : merger.problems()) diagnostics.warning(problem);
   return streams;
@@ -295,8 +295,9 @@ Result<int> blk_live(const BlkRecordOptions& options, std::FILE* out, Diagnostic
   };
   auto status = ftrace::stream_ftrace(signals, blk_tracing_request(options), *command, diagnostics, on_event);
   if (!status) return status;
-  std::string summary = output::format_blkparse_summary(accounting.result());
-  if (accounting.result().saw_driver_data) summary += output::blkparse_driver_data_note();
+  analysis::BlkParseResult result = accounting.result();
+  std::string summary = output::format_blkparse_summary(result);
+  if (result.saw_driver_data) summary += output::blkparse_driver_data_note();
   std::fwrite(summary.data(), 1, summary.size(), out);
   std::fflush(out);
   return status;
