@@ -29,7 +29,9 @@ constexpr MemToolText kMemText{
     "usage: sonde mem [-t load,store] [-p] [--data-page-size] record [--ldlat N] [-U] [-K] [<record "
     "options>] "
     "[-- COMMAND]\n"
-    "  record  sample memory accesses (PEBS load latency, IBS or SPE) into perf.data\n"};
+    "       sonde mem -D [-i FILE] [-U] [-x SEP] [-C CPUS] [-p] [--data-page-size] report\n"
+    "  record  sample memory accesses (PEBS load latency, IBS or SPE) into perf.data\n"
+    "  report  -D: every sample with its data address, weight, data source and symbol\n"};
 constexpr MemToolText kC2cText{
     "c2c",
     "usage: sonde c2c record [--ldlat N] [-U] [-K] [<record options>] [-- COMMAND]\n"
